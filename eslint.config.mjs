@@ -1,0 +1,18 @@
+// Flat config: typescript-eslint's recommended type-aware rules, with Prettier owning formatting.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "coverage/", ".tools/", "examples/*/node_modules/", "**/*.js", "**/*.mjs"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-require-imports": "off",
+      "no-console": "off",
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# One-time (idempotent) project set-up, run after `npm ci`: Node 22, the package linked under its own
+# name, the build, and the Pulumi CLI. Everything it installs goes to .tools/ (git-ignored) or to a
+# cache outside the clone.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/setup-node.sh
+export PATH="$root/.tools/bin:$root/node_modules/.bin:$PATH"
+
+# Programs and tests inside this repository load the package by its public name, exactly as a user's
+# program does; the dynamic providers' serialized stubs depend on that.
+if [ ! -e node_modules/pulumi-codesec ]; then
+  ln -sfn .. node_modules/pulumi-codesec
+  echo "[setup] linked node_modules/pulumi-codesec -> repository root"
+fi
+
+echo "[setup] building (tsc)"
+tsc -p tsconfig.build.json
+
+if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
+  bash scripts/install-pulumi.sh
+fi
+echo "[setup] done"

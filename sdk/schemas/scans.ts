@@ -1,0 +1,55 @@
+/** Scans and branches: operations 6 and 7. */
+import { Type, type Static } from "@sinclair/typebox";
+import { DateTime, NumericId } from "./common";
+
+export const SCAN_STATUSES = [
+  "SCAN_STATUS_QUEUED",
+  "SCAN_STATUS_RUNNING",
+  "SCAN_STATUS_COMPLETED",
+  "SCAN_STATUS_ERROR",
+  "SCAN_STATUS_CANCELLED",
+] as const;
+
+export const PRODUCTS = ["PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS"] as const;
+
+export const FindingsCounts = Type.Object({
+  total: Type.Integer(),
+  code: Type.Integer(),
+  supplyChain: Type.Integer(),
+  secrets: Type.Integer(),
+});
+export type FindingsCounts = Static<typeof FindingsCounts>;
+
+export const Scan = Type.Object({
+  id: NumericId,
+  deploymentId: NumericId,
+  projectId: NumericId,
+  branchId: NumericId,
+  commit: Type.String(),
+  startTime: DateTime,
+  /** Absent while the scan has not completed. */
+  completeTime: Type.Optional(DateTime),
+  /** Absent while the scan has not completed. */
+  exitCode: Type.Optional(Type.Integer()),
+  isFullScan: Type.Boolean(),
+  /** Seconds (the spec leaves the unit open; see docs/api-behaviour.md). */
+  duration: Type.Optional(Type.Number()),
+  findingsCounts: FindingsCounts,
+  /** SCAN_STATUS_RUNNING is the value the spec gives; unknown values are kept as they come. */
+  status: Type.String(),
+  enabledProducts: Type.Array(Type.String()),
+});
+export type Scan = Static<typeof Scan>;
+
+export const ScanResponse = Type.Object({ scan: Scan });
+export type ScanResponse = Static<typeof ScanResponse>;
+
+export const Branch = Type.Object({
+  id: Type.Integer(),
+  /** Full reference name: refs/heads/<branch_name>. */
+  name: Type.String(),
+});
+export type Branch = Static<typeof Branch>;
+
+export const BranchResponse = Type.Object({ branch: Branch });
+export type BranchResponse = Static<typeof BranchResponse>;

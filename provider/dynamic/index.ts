@@ -1,0 +1,56 @@
+/**
+ * The dynamic providers' implementation, loaded at run time by the serialized stubs
+ * (`require("pulumi-codesec/dynamic")`). Because the stubs load it by package name, the code that runs
+ * is always the installed version's, for resources created by any earlier version.
+ *
+ * @internal Not part of the public API; only the stubs call it.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { rememberStackConfig } from "./runtimeCredentials";
+import { scmAppProvider } from "./scmAppProvider";
+import { scmWebhookSubscriptionProvider } from "./scmWebhookSubscriptionProvider";
+import { userRoleProvider } from "./userRoleProvider";
+import { workflowProvisioningProvider } from "./workflowProvisioningProvider";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
+const PROVIDERS: Record<string, pulumi.dynamic.ResourceProvider<any, any>> = {
+  UserRole: userRoleProvider,
+  WorkflowProvisioning: workflowProvisioningProvider,
+  ScmWebhookSubscription: scmWebhookSubscriptionProvider,
+  ScmApp: scmAppProvider,
+};
+
+/** Names of the resource kinds, as the stubs carry them. */
+export type ResourceKind = "UserRole" | "WorkflowProvisioning" | "ScmWebhookSubscription" | "ScmApp";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PROVIDERS
+export function provider(kind: string): pulumi.dynamic.ResourceProvider<any, any> {
+  const found = PROVIDERS[kind];
+  if (!found) {
+    throw new Error(
+      `pulumi-codesec: this stack holds a codesec:${kind} resource, which the installed pulumi-codesec does not ` +
+        `know. Install the version that created it (or a newer one) in the program's node_modules.`,
+    );
+  }
+  return found;
+}
+
+type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure">;
+
+/**
+ * The one entry point of the serialized stubs (provider/resources/stubProvider.ts). The stub's
+ * `configure` is this function itself, so a non-string `method` is the engine's configure request,
+ * which carries the stack config (see runtimeCredentials.ts).
+ */
+export async function run(kind: string, method: ProviderMethod | pulumi.dynamic.ConfigureRequest, args: unknown[] = []) {
+  if (typeof method !== "string") {
+    rememberStackConfig(method.config);
+    return;
+  }
+  const implementation = provider(kind);
+  const fn = implementation[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+  if (typeof fn !== "function") {
+    throw new Error(`pulumi-codesec: codesec:${kind} has no ${method} method`);
+  }
+  return fn.apply(implementation, args);
+}

@@ -1,0 +1,68 @@
+/**
+ * `codesec.ScmWebhookSubscription`: operation 5 on create and when `triggers` changes. No read or delete
+ * endpoint: state is kept on refresh and destroy only forgets it.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
+  SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
+  ScmWebhookSubscriptionInputs,
+  type ScmWebhookSubscriptionState,
+} from "../shapes/scmWebhookSubscription";
+import { diffInputs } from "./diffing";
+import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { formatResourceId, parseResourceId } from "./resourceIds";
+import { clientForResource } from "./runtimeCredentials";
+
+const TYPE = "codesec:ScmWebhookSubscription";
+
+async function subscribe(inputs: ScmWebhookSubscriptionInputs): Promise<ScmWebhookSubscriptionState> {
+  const response = await clientForResource(inputs).subscribeScmWebhook({
+    deploymentId: inputs.deploymentId,
+    configId: inputs.configId,
+  });
+  return {
+    ...withoutEngineKeys(inputs),
+    scmUrl: response.subscription.scmUrl,
+    events: response.subscription.events,
+  };
+}
+
+export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
+  ScmWebhookSubscriptionInputs,
+  ScmWebhookSubscriptionState
+> = {
+  async check(_olds, news) {
+    return checkInputs(ScmWebhookSubscriptionInputs, news, TYPE);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, withoutEngineKeys(news), {
+      replaceOn: SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
+      updateOn: SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
+    });
+  },
+
+  async create(inputs) {
+    return { id: formatResourceId(inputs.deploymentId, inputs.configId), outs: await subscribe(inputs) };
+  },
+
+  async update(_id, _olds, news) {
+    return { outs: await subscribe(news) };
+  },
+
+  async read(id, props) {
+    parseResourceId(id, TYPE, "configId");
+    if (!props || props.deploymentId === undefined) {
+      throw new Error(
+        `${TYPE}: cannot import "${id}": the platform has no operation to read a subscription back. ` +
+          `Declare the resource instead; creating it subscribes (operation 5 is idempotent).`,
+      );
+    }
+    return { id, props };
+  },
+
+  async delete() {
+    // No unsubscribe endpoint: the subscription stays on the platform; the resource leaves the state.
+  },
+};

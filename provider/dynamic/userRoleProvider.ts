@@ -1,0 +1,68 @@
+/**
+ * `codesec.UserRole`: operation 1 sets the role; operation 8 reads it back when the user is the caller;
+ * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { USER_ROLE_IDENTITY, USER_ROLE_MUTABLE, UserRoleInputs, type UserRoleState } from "../shapes/userRole";
+import { diffInputs } from "./diffing";
+import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { formatResourceId, parseResourceId } from "./resourceIds";
+import { clientForResource } from "./runtimeCredentials";
+
+const TYPE = "codesec:UserRole";
+
+export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, UserRoleState> = {
+  async check(_olds, news) {
+    return checkInputs(UserRoleInputs, news, TYPE);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, withoutEngineKeys(news), { replaceOn: USER_ROLE_IDENTITY, updateOn: USER_ROLE_MUTABLE });
+  },
+
+  async create(inputs) {
+    const { deploymentId, userId, role } = inputs;
+    await clientForResource(inputs).updateUserRole({ deploymentId, userId, newRole: role });
+    return { id: formatResourceId(deploymentId, userId), outs: withoutEngineKeys(inputs) };
+  },
+
+  async update(_id, olds, news) {
+    // roleOnDestroy alone is state: only a different role needs operation 1.
+    if (olds.role !== news.role) {
+      await clientForResource(news).updateUserRole({
+        deploymentId: news.deploymentId,
+        userId: news.userId,
+        newRole: news.role,
+      });
+    }
+    return { outs: withoutEngineKeys(news) };
+  },
+
+  async read(id, props) {
+    const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
+    const state = withoutEngineKeys((props ?? {}) as Partial<UserRoleState>);
+    const me = await clientForResource(state).getCurrentUser();
+    if (me.id !== userId) {
+      // The platform can read only the caller's own role: for anyone else the state is kept as it is.
+      if (state.role === undefined) {
+        throw new Error(
+          `${TYPE}: cannot import "${id}": the platform reads back only the role of the credentials' own user ` +
+            `(${me.id}). Declare the resource without \`import\`; creating it applies the role.`,
+        );
+      }
+      return { id, props: state as UserRoleState };
+    }
+    const refreshed = { ...state, deploymentId, userId, role: me.orgRole } as UserRoleState;
+    return { id, props: refreshed, inputs: refreshed };
+  },
+
+  async delete(_id, props) {
+    if (props.roleOnDestroy !== undefined && props.roleOnDestroy !== null) {
+      await clientForResource(props).updateUserRole({
+        deploymentId: props.deploymentId,
+        userId: props.userId,
+        newRole: props.roleOnDestroy,
+      });
+    }
+  },
+};

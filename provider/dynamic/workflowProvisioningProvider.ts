@@ -1,0 +1,110 @@
+/**
+ * `codesec.WorkflowProvisioning`: operation 2 on create and whenever what it provisions changes. The
+ * platform has no read or delete for it: state is kept on refresh and destroy only forgets it.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { randomUUID } from "node:crypto";
+import type { ProvisionResult } from "../../sdk/schemas/provisioning";
+import {
+  WORKFLOW_PROVISIONING_IDENTITY,
+  WORKFLOW_PROVISIONING_REAPPLY,
+  WORKFLOW_PROVISIONING_STATE_ONLY,
+  WorkflowProvisioningInputs,
+  type WorkflowProvisioningState,
+} from "../shapes/workflowProvisioning";
+import { diffInputs, sameValue } from "./diffing";
+import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { formatResourceId, parseResourceId } from "./resourceIds";
+import { clientForResource } from "./runtimeCredentials";
+
+const TYPE = "codesec:WorkflowProvisioning";
+
+/**
+ * Thrown when the platform reports errors and `allowPartialFailure` is not set. It carries `id` and
+ * `properties`, which the engine records as a resource that failed to initialize: the repositories that
+ * were provisioned stay in state (and the next `pulumi up` applies again) instead of being lost.
+ */
+export class ProvisioningPartialFailure extends Error {
+  readonly reasons: string[];
+  constructor(
+    readonly id: string,
+    readonly properties: WorkflowProvisioningState,
+  ) {
+    const reasons = properties.errors.map(
+      (e) => `${e.code}: ${e.message}${e.ids.length > 0 ? ` (ids: ${e.ids.join(", ")})` : ""}`,
+    );
+    const provisioned = Object.keys(properties.repoFileUrls).length;
+    super(
+      `${TYPE}: the platform reported ${reasons.length} error(s) while provisioning ` +
+        `(${provisioned} repositor${provisioned === 1 ? "y was" : "ies were"} provisioned):\n  - ` +
+        reasons.join("\n  - ") +
+        `\nFix the filters or the projects and run \`pulumi up\` again, or set allowPartialFailure: true ` +
+        `to record these errors in the resource's \`errors\` output instead of failing.`,
+    );
+    this.name = "ProvisioningPartialFailure";
+    this.reasons = reasons;
+  }
+}
+
+async function provision(id: string, inputs: WorkflowProvisioningInputs): Promise<WorkflowProvisioningState> {
+  const { deploymentId, filters, excludeIds, ghaOptions } = inputs;
+  const result: ProvisionResult = await clientForResource(inputs).provisionWorkflows({
+    deploymentId,
+    filters,
+    excludeIds,
+    ghaOptions,
+  });
+  const state = { ...withoutEngineKeys(inputs), repoFileUrls: result.repoFileUrls, errors: result.errors };
+  if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
+    throw new ProvisioningPartialFailure(id, state);
+  }
+  return state;
+}
+
+export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
+  WorkflowProvisioningInputs,
+  WorkflowProvisioningState
+> = {
+  async check(_olds, news) {
+    return checkInputs(WorkflowProvisioningInputs, news, TYPE);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, withoutEngineKeys(news), {
+      replaceOn: WORKFLOW_PROVISIONING_IDENTITY,
+      updateOn: [...WORKFLOW_PROVISIONING_REAPPLY, ...WORKFLOW_PROVISIONING_STATE_ONLY],
+    });
+  },
+
+  async create(inputs) {
+    // Unique per resource: two WorkflowProvisioning resources may target the same deployment.
+    const id = formatResourceId(inputs.deploymentId, `provisioning-${randomUUID()}`);
+    return { id, outs: await provision(id, inputs) };
+  },
+
+  async update(id, olds, news) {
+    const reapply = WORKFLOW_PROVISIONING_REAPPLY.some(
+      (key) => !sameValue((olds as Record<string, unknown>)[key], (news as Record<string, unknown>)[key]),
+    );
+    if (!reapply) {
+      return { outs: { ...withoutEngineKeys(news), repoFileUrls: olds.repoFileUrls, errors: olds.errors } };
+    }
+    return { outs: await provision(id, news) };
+  },
+
+  async read(id, props) {
+    parseResourceId(id, TYPE, "provisioning-id");
+    if (!props || props.deploymentId === undefined) {
+      throw new Error(
+        `${TYPE}: cannot import "${id}": the platform has no operation to read a provisioning back. ` +
+          `Declare the resource instead; creating it provisions the workflow (operation 2 is idempotent).`,
+      );
+    }
+    // No read endpoint: the state is the best knowledge there is (see docs/drift.md).
+    return { id, props };
+  },
+
+  async delete() {
+    // No delete endpoint: the workflow files stay in the repositories; the resource leaves the state.
+  },
+};

@@ -1,0 +1,36 @@
+import type { Branch } from "../../sdk/schemas/scans";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+export interface GetBranchArgs {
+  /** Numeric deployment id, as a string. */
+  deploymentId: string;
+  /** Numeric project id, as a string. */
+  projectId: string;
+  /** Numeric branch id, as a string. */
+  branchId: string;
+}
+
+/**
+ * Reads one branch of a project (operation 7, `GET
+ * /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`). **Experimental**.
+ *
+ * @example
+ * ```ts
+ * const branch = await codesec.getBranch({ deploymentId: "1001", projectId: "3001", branchId: "7" });
+ * console.log(branch.name); // refs/heads/main
+ * ```
+ */
+export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<Branch> {
+  const { deploymentId, projectId, branchId } = args;
+  return clientForInvoke(opts).getBranch({ deploymentId, projectId, branchId });
+}
+
+/**
+ * Output form of {@link getBranch}. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * export const branchName = codesec.getBranchOutput({ deploymentId, projectId, branchId }).name;
+ * ```
+ */
+export const getBranchOutput = outputForm(getBranch);

@@ -1,0 +1,31 @@
+import type { CurrentUser } from "../../sdk/schemas/users";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+/** No arguments: the user is the one behind the credentials. */
+export type GetCurrentUserArgs = Record<string, never>;
+
+/**
+ * The user behind the credentials: role, e-mail, authentication details (operation 8, `GET
+ * /api/auth/users/current`). With an API token this is the token's owner. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * const me = await codesec.getCurrentUser();
+ * console.log(me.login, me.orgRole);
+ * ```
+ */
+export async function getCurrentUser(_args?: GetCurrentUserArgs, opts?: CodeSecInvokeOptions): Promise<CurrentUser> {
+  return clientForInvoke(opts).getCurrentUser();
+}
+
+/**
+ * Output form of {@link getCurrentUser}. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * export const whoami = codesec.getCurrentUserOutput({}).login;
+ * ```
+ */
+export const getCurrentUserOutput = outputForm((args: GetCurrentUserArgs, opts?: CodeSecInvokeOptions) =>
+  getCurrentUser(args, opts),
+);

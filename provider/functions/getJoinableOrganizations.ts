@@ -1,0 +1,38 @@
+import type { JoinableOrganizationsResponse } from "../../sdk/schemas/users";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+export interface GetJoinableOrganizationsArgs {
+  /** The user to list for; must be the caller. Defaults to the caller. */
+  userId?: string;
+}
+
+/**
+ * Organizations (deployments) the user can join (operation 9, `GET
+ * /api/auth/users/current/deployments/joinable`). **Experimental**.
+ *
+ * The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
+ * Pass a JWT with `opts.connection` (or as `codesec:token`) to use it.
+ *
+ * @example
+ * ```ts
+ * const { orgs } = await codesec.getJoinableOrganizations({}, { connection: { baseUrl, token: userJwt } });
+ * ```
+ */
+export async function getJoinableOrganizations(
+  args?: GetJoinableOrganizationsArgs,
+  opts?: CodeSecInvokeOptions,
+): Promise<JoinableOrganizationsResponse> {
+  return clientForInvoke(opts).listJoinableOrganizations(args?.userId ? { userId: args.userId } : {});
+}
+
+/**
+ * Output form of {@link getJoinableOrganizations}. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * export const joinable = codesec.getJoinableOrganizationsOutput({}, { connection: { baseUrl, token: jwt } }).orgs;
+ * ```
+ */
+export const getJoinableOrganizationsOutput = outputForm(
+  (args: GetJoinableOrganizationsArgs, opts?: CodeSecInvokeOptions) => getJoinableOrganizations(args, opts),
+);

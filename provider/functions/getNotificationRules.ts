@@ -1,0 +1,73 @@
+import type { NotificationRule, NotificationRuleFilters } from "../../sdk/schemas/notificationRules";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+export interface GetNotificationRulesArgs {
+  /** Numeric deployment id, as a string. */
+  deploymentId: string;
+  /** Page size asked of the platform (1-100; platform default 50). All pages are followed. */
+  limit?: number;
+  /** Start from this cursor token (from an earlier listing) instead of the first page. */
+  cursor?: string;
+  /** Only rules of this channel / enabled state. */
+  filters?: NotificationRuleFilters;
+}
+
+export interface GetNotificationRulesResult {
+  deploymentId: string;
+  /** Every rule from the first (or the given) page on, in the platform's order. Fields are snake_case. */
+  rules: NotificationRule[];
+  /** Rules whose configuration is broken (non-empty `config_error`) or that are disabled. */
+  rulesWithProblems: NotificationRule[];
+}
+
+/**
+ * Notification rules of a deployment (operation 10, `POST
+ * /api/agent/deployments/{deploymentId}/actions/list`), following further pages when the platform
+ * returns a cursor. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * const { rulesWithProblems } = await codesec.getNotificationRules({ deploymentId: "1001" });
+ * for (const rule of rulesWithProblems) console.log(rule.name, rule.config_error || "disabled");
+ * ```
+ */
+export async function getNotificationRules(
+  args: GetNotificationRulesArgs,
+  opts?: CodeSecInvokeOptions,
+): Promise<GetNotificationRulesResult> {
+  const client = clientForInvoke(opts);
+  const rules: NotificationRule[] = [];
+  const seen = new Set<string>();
+  let cursor = args.cursor;
+  for (;;) {
+    const page = await client.listNotificationRules({
+      deploymentId: args.deploymentId,
+      limit: args.limit,
+      cursor,
+      filters: args.filters,
+    });
+    rules.push(...page.rules);
+    if (!page.nextCursor) break;
+    // A platform that hands back a cursor it already gave would page forever.
+    if (seen.has(page.nextCursor)) {
+      throw new Error(`getNotificationRules: the platform returned cursor "${page.nextCursor}" twice; stopping.`);
+    }
+    seen.add(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+  return {
+    deploymentId: args.deploymentId,
+    rules,
+    rulesWithProblems: rules.filter((rule) => rule.config_error !== "" || !rule.is_enabled),
+  };
+}
+
+/**
+ * Output form of {@link getNotificationRules}. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * export const brokenRules = codesec.getNotificationRulesOutput({ deploymentId }).rulesWithProblems;
+ * ```
+ */
+export const getNotificationRulesOutput = outputForm(getNotificationRules);

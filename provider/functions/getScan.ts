@@ -1,0 +1,32 @@
+import type { Scan } from "../../sdk/schemas/scans";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+export interface GetScanArgs {
+  /** Numeric deployment id, as a string. */
+  deploymentId: string;
+  /** Numeric scan id, as a string. */
+  scanId: string;
+}
+
+/**
+ * Reads one scan (operation 6, `GET /api/v2/deployments/{deploymentId}/scans/{scanId}`). **Beta**.
+ *
+ * @example
+ * ```ts
+ * const scan = await codesec.getScan({ deploymentId: "1001", scanId: "5001" });
+ * console.log(scan.status, scan.findingsCounts.total);
+ * ```
+ */
+export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<Scan> {
+  return clientForInvoke(opts).getScan({ deploymentId: args.deploymentId, scanId: args.scanId });
+}
+
+/**
+ * Output form of {@link getScan}: arguments may be Outputs. **Beta**.
+ *
+ * @example
+ * ```ts
+ * export const scanStatus = codesec.getScanOutput({ deploymentId, scanId }).status;
+ * ```
+ */
+export const getScanOutput = outputForm(getScan);

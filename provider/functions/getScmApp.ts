@@ -1,0 +1,33 @@
+import type { ScmApp } from "../../sdk/schemas/scm";
+import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+export interface GetScmAppArgs {
+  /** Numeric deployment id, as a string. */
+  deploymentId: string;
+  /** The SCM app request id the app was connected with. */
+  requestId: string;
+}
+
+/**
+ * Reads an SCM app by its request id (operation 4, `GET
+ * /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`). **Experimental**.
+ *
+ * @example
+ * ```ts
+ * const app = await codesec.getScmApp({ deploymentId: "1001", requestId: "req-connected" });
+ * console.log(app.slug, app.codeAccess);
+ * ```
+ */
+export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<ScmApp> {
+  return clientForInvoke(opts).getScmApp({ deploymentId: args.deploymentId, requestId: args.requestId });
+}
+
+/**
+ * Output form of {@link getScmApp}. **Experimental**.
+ *
+ * @example
+ * ```ts
+ * export const appSlug = codesec.getScmAppOutput({ deploymentId, requestId: app.requestId }).slug;
+ * ```
+ */
+export const getScmAppOutput = outputForm(getScmApp);

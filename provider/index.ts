@@ -1,0 +1,36 @@
+/**
+ * pulumi-codesec: manage a code-security platform's organization configuration with Pulumi.
+ *
+ * Resources: {@link UserRole}, {@link WorkflowProvisioning}, {@link ScmWebhookSubscription}, {@link ScmApp}.
+ * Functions (Promise and Output forms): getScan, getBranch, getScmApp, getCurrentUser,
+ * getJoinableOrganizations, getNotificationRules.
+ * Credentials: stack config `codesec:baseUrl` and `codesec:token` (secret), else `CODESEC_BASE_URL` and
+ * `CODESEC_TOKEN`, and an explicit `connection` argument wins over both.
+ *
+ * @packageDocumentation
+ */
+export { UserRole, type UserRoleArgs } from "./resources/userRole";
+export { WorkflowProvisioning, type WorkflowProvisioningArgs } from "./resources/workflowProvisioning";
+export { ScmWebhookSubscription, type ScmWebhookSubscriptionArgs } from "./resources/scmWebhookSubscription";
+export { ScmApp, type ScmAppArgs } from "./resources/scmApp";
+export { ProvisioningPartialFailure } from "./dynamic/workflowProvisioningProvider";
+
+export { getScan, getScanOutput, type GetScanArgs } from "./functions/getScan";
+export { getBranch, getBranchOutput, type GetBranchArgs } from "./functions/getBranch";
+export { getScmApp, getScmAppOutput, type GetScmAppArgs } from "./functions/getScmApp";
+export { getCurrentUser, getCurrentUserOutput, type GetCurrentUserArgs } from "./functions/getCurrentUser";
+export {
+  getJoinableOrganizations,
+  getJoinableOrganizationsOutput,
+  type GetJoinableOrganizationsArgs,
+} from "./functions/getJoinableOrganizations";
+export {
+  getNotificationRules,
+  getNotificationRulesOutput,
+  type GetNotificationRulesArgs,
+  type GetNotificationRulesResult,
+} from "./functions/getNotificationRules";
+export type { CodeSecInvokeOptions, CodeSecInvokeOutputOptions } from "./functions/invokeOptions";
+
+export { MissingCredentialsError, type Connection } from "./connection";
+export type { OrgRole, Scan, Branch, ScmApp as ScmAppInfo, CurrentUser, JoinableOrganization, NotificationRule } from "../sdk/schemas";

@@ -1,0 +1,40 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
+import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
+import { resourceOptions, resourceProps } from "./resourceProps";
+import { stubProvider } from "./stubProvider";
+
+/** Arguments of {@link ScmApp}. */
+export type ScmAppArgs = PulumiArgs<ScmAppInputs>;
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
+
+/**
+ * An SCM app connected to a deployment: create completes the SCM app request with its one-time `code`
+ * (operation 3, `PUT /api/scm/app_request_complete`); refresh and import read it (operation 4, `GET
+ * /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`). **Experimental** platform operations.
+ *
+ * - `deploymentId` and `requestId` identify it; there is nothing to update in place.
+ * - `code` is secret and write-once: a new code alone is no change, and it is not kept in the outputs.
+ * - Refresh shows drift in `app` (a change made in the platform's UI); an app removed on the platform
+ *   leaves the stack on refresh. Destroy only removes the resource from the stack.
+ * - Adopt an app that is already connected with `{ import: "<deploymentId>/<requestId>" }` and no code.
+ *
+ * @example
+ * ```ts
+ * const cfg = new pulumi.Config();
+ * const app = new codesec.ScmApp("github", {
+ *   deploymentId: "1001",
+ *   requestId: "req-42",
+ *   code: cfg.requireSecret("scmAppCode"),
+ * });
+ * export const appSlug = app.app.slug;
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class ScmApp extends pulumi.dynamic.Resource {
+  constructor(name: string, args: ScmAppArgs, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider("ScmApp"), name, resourceProps(args, SCM_APP_OUTPUTS), resourceOptions(opts), "codesec", "ScmApp");
+  }
+}

@@ -1,0 +1,41 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
+import { USER_ROLE_OUTPUTS, type UserRoleInputs, type UserRoleState } from "../shapes/userRole";
+import { resourceOptions, resourceProps } from "./resourceProps";
+import { stubProvider } from "./stubProvider";
+
+/** Arguments of {@link UserRole}. */
+export type UserRoleArgs = PulumiArgs<UserRoleInputs>;
+
+// Output properties come from the shape through interface merging, so they are written once and no
+// class field initializer can overwrite the values the engine sets.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface UserRole extends PulumiOutputs<UserRoleState> {}
+
+/**
+ * The organization role of one user in a deployment (operation 1, `PATCH
+ * /api/agent/deployments/{deploymentId}/users/{userId}/roles`). **Experimental** platform operation.
+ *
+ * - `deploymentId` and `userId` identify it (a change replaces it); `role` updates in place.
+ * - Refresh reads the role back (operation 8) only when `userId` is the credentials' own user;
+ *   for anyone else the platform has no read operation and the state is kept.
+ * - Destroy sets `roleOnDestroy` when given (demote on destroy); otherwise it only removes the resource
+ *   from the stack and the user keeps the role.
+ *
+ * @example
+ * ```ts
+ * import * as codesec from "pulumi-codesec";
+ * const alice = new codesec.UserRole("alice", {
+ *   deploymentId: "1001",
+ *   userId: "user-alice",
+ *   role: "ORG_ROLE_ADMIN",
+ *   roleOnDestroy: "ORG_ROLE_MEMBER",
+ * });
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class UserRole extends pulumi.dynamic.Resource {
+  constructor(name: string, args: UserRoleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider("UserRole"), name, resourceProps(args, USER_ROLE_OUTPUTS), resourceOptions(opts), "codesec", "UserRole");
+  }
+}

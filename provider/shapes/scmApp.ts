@@ -1,0 +1,31 @@
+/** The shape of `codesec.ScmApp`: written once, used for the class types and for `check`. */
+import { Type, type Static } from "@sinclair/typebox";
+import { NumericId, OpaqueId } from "../../sdk/schemas/common";
+import type { ScmApp } from "../../sdk/schemas/scm";
+import { ConnectionShape } from "../connection";
+
+export const ScmAppInputs = Type.Object(
+  {
+    /** Deployment (organization) id. Changing it replaces the resource. */
+    deploymentId: NumericId,
+    /** The SCM app request to complete. Changing it replaces the resource. */
+    requestId: OpaqueId,
+    /**
+     * One-time code of the SCM app request. Secret and write-once: it is used by create only, and a new
+     * value alone is no change. Not needed when adopting a connected app with the `import` option.
+     */
+    code: Type.Optional(Type.String({ minLength: 1 })),
+    /** Explicit credentials for this resource. Secret; never diffed. */
+    connection: Type.Optional(ConnectionShape),
+  },
+  { additionalProperties: false },
+);
+export type ScmAppInputs = Static<typeof ScmAppInputs>;
+
+export type ScmAppState = ScmAppInputs & {
+  /** The connected app as the platform reports it (operation 4); refresh shows drift here. */
+  app: ScmApp;
+};
+
+export const SCM_APP_IDENTITY = ["deploymentId", "requestId"] as const;
+export const SCM_APP_OUTPUTS = ["app"] as const;

@@ -1,0 +1,28 @@
+/** The shape of `codesec.UserRole`: written once, used for the class types and for `check`. */
+import { Type, type Static } from "@sinclair/typebox";
+import { NumericId, OpaqueId, OrgRole } from "../../sdk/schemas/common";
+import { ConnectionShape } from "../connection";
+
+export const UserRoleInputs = Type.Object(
+  {
+    /** Deployment (organization) id. Changing it replaces the resource. */
+    deploymentId: NumericId,
+    /** The user whose organization role is managed. Changing it replaces the resource. */
+    userId: OpaqueId,
+    /** The organization role to hold. Changing it updates in place (operation 1). */
+    role: OrgRole,
+    /** When set, `pulumi destroy` sets the user's role to this value (demote on destroy). */
+    roleOnDestroy: Type.Optional(OrgRole),
+    /** Explicit credentials for this resource (a second organization in one stack). Secret; never diffed. */
+    connection: Type.Optional(ConnectionShape),
+  },
+  { additionalProperties: false },
+);
+export type UserRoleInputs = Static<typeof UserRoleInputs>;
+
+/** Outputs: the inputs as applied (the role is refreshed from operation 8 when the user is the caller). */
+export type UserRoleState = UserRoleInputs;
+
+export const USER_ROLE_IDENTITY = ["deploymentId", "userId"] as const;
+export const USER_ROLE_MUTABLE = ["role", "roleOnDestroy"] as const;
+export const USER_ROLE_OUTPUTS: readonly (keyof UserRoleState)[] = [];

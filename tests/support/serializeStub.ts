@@ -1,0 +1,19 @@
+/** Serializes a resource kind's stub provider exactly as `pulumi.dynamic.Resource` does. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../../provider/dynamic";
+import { stubProvider } from "../../provider/resources/stubProvider";
+
+export const RESOURCE_KINDS: ResourceKind[] = ["UserRole", "WorkflowProvisioning", "ScmWebhookSubscription", "ScmApp"];
+
+export async function serializedStub(kind: ResourceKind): Promise<string> {
+  const provider = stubProvider(kind);
+  // Same call as @pulumi/pulumi/dynamic: the function returning the provider, secrets allowed.
+  const serialized = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+  return serialized.text;
+}
+
+// Run directly (`node -r ts-node/register/transpile-only tests/support/serializeStub.ts Kind`) to print one
+// stub: the test uses this to serialize from another working directory.
+if (require.main === module) {
+  serializedStub(process.argv[2] as ResourceKind).then((text) => process.stdout.write(text));
+}

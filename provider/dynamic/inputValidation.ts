@@ -17,6 +17,14 @@ export function withoutEngineKeys<T extends Record<string, unknown>>(props: T): 
   return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => !key.startsWith("__"))) as T;
 }
 
+/**
+ * Only the engine's reserved keys of a property bag. Properties recorded for a failed create or update
+ * must keep `__provider`, or the engine could not load the provider for that resource again.
+ */
+export function engineKeysOf(props: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => key.startsWith("__")));
+}
+
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN_VALUE) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CodeSecApiError } from "../../sdk";
 import { SCM_APP_IDENTITY, ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
-import { diffInputs } from "./diffing";
+import { diffInputs, sameValue } from "./diffing";
 import { checkInputs, withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
@@ -15,7 +15,12 @@ const TYPE = "codesec:ScmApp";
 /** The code is used once, by create; it is not kept in the outputs. */
 function stateOf(inputs: ScmAppInputs, app: ScmAppState["app"]): ScmAppState {
   const { code: _code, ...rest } = withoutEngineKeys(inputs);
-  return { ...rest, app };
+  return { ...rest, app, appliedApp: app };
+}
+
+/** A refresh found the app changed on the platform since the last apply. */
+function hasDrifted(state: Partial<ScmAppState>): boolean {
+  return state.app !== undefined && state.appliedApp !== undefined && !sameValue(state.app, state.appliedApp);
 }
 
 export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAppState> = {
@@ -24,8 +29,10 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
   },
 
   async diff(_id, olds, news) {
-    // `code` is write-once and `connection` is a credential: neither is ever a change.
-    return diffInputs(olds, withoutEngineKeys(news), { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
+    // `code` is write-once and `connection` is a credential: neither is ever a change. Drift found by
+    // refresh is one, so that a drift check sees it; the update records it.
+    const result = diffInputs(olds, withoutEngineKeys(news), { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
+    return hasDrifted(olds) ? { ...result, changes: true } : result;
   },
 
   async create(inputs) {
@@ -40,7 +47,8 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
   },
 
   async update(_id, olds, news) {
-    // diff reports no in-place changes, so this only records new credentials or code in state.
+    // Nothing on the platform can be changed: record the app as the platform reports it (accepting
+    // drift found by refresh) with the new inputs.
     return { outs: stateOf(news, olds.app) };
   },
 
@@ -49,9 +57,12 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const state = withoutEngineKeys((props ?? {}) as Partial<ScmAppState>);
     try {
       const app = await clientForResource(state).getScmApp({ deploymentId, requestId });
-      const inputs: ScmAppInputs = { deploymentId, requestId, ...(state.connection ? { connection: state.connection } : {}) };
-      // The SDK types `inputs` like the outputs; the engine takes any property bag here.
-      return { id, props: { ...state, deploymentId, requestId, app }, inputs: inputs as ScmAppState };
+      const props: ScmAppState = { ...state, deploymentId, requestId, app, appliedApp: state.appliedApp ?? app };
+      if (state.app !== undefined) return { id, props };
+      // Import: the engine also needs the inputs that would produce this state (the SDK types them like
+      // the outputs; any property bag is accepted). On refresh the stored inputs stay as they are.
+      const inputs: ScmAppInputs = { deploymentId, requestId };
+      return { id, props, inputs: inputs as ScmAppState };
     } catch (error) {
       // Gone on the platform: an empty id tells the engine to drop it from state on refresh.
       if (error instanceof CodeSecApiError && error.status === 404 && state.app !== undefined) return {};

@@ -13,7 +13,7 @@ import {
   type WorkflowProvisioningState,
 } from "../shapes/workflowProvisioning";
 import { diffInputs, sameValue } from "./diffing";
-import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { checkInputs, engineKeysOf, withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
@@ -56,7 +56,7 @@ async function provision(id: string, inputs: WorkflowProvisioningInputs): Promis
   });
   const state = { ...withoutEngineKeys(inputs), repoFileUrls: result.repoFileUrls, errors: result.errors };
   if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
-    throw new ProvisioningPartialFailure(id, state);
+    throw new ProvisioningPartialFailure(id, { ...state, ...engineKeysOf(inputs) });
   }
   return state;
 }

@@ -17,8 +17,10 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
  *
  * - `deploymentId` and `requestId` identify it; there is nothing to update in place.
  * - `code` is secret and write-once: a new code alone is no change, and it is not kept in the outputs.
- * - Refresh shows drift in `app` (a change made in the platform's UI); an app removed on the platform
- *   leaves the stack on refresh. Destroy only removes the resource from the stack.
+ * - Refresh shows drift in `app` (a change made in the platform's UI), and the resource then shows as an
+ *   update, so `pulumi preview --refresh --expect-no-changes` fails; `pulumi up` records the change in
+ *   `appliedApp` (the platform cannot change an app back). An app removed on the platform leaves the
+ *   stack on refresh. Destroy only removes the resource from the stack.
  * - Adopt an app that is already connected with `{ import: "<deploymentId>/<requestId>" }` and no code.
  *
  * @example

@@ -23,9 +23,16 @@ export const ScmAppInputs = Type.Object(
 export type ScmAppInputs = Static<typeof ScmAppInputs>;
 
 export type ScmAppState = ScmAppInputs & {
-  /** The connected app as the platform reports it (operation 4); refresh shows drift here. */
+  /** The connected app as the platform last reported it (operation 4); refresh updates it. */
   app: ScmApp;
+  /**
+   * The app as of the last create, import or `pulumi up`. When a refresh finds `app` different from it
+   * (a change made in the platform's UI), the resource shows as an update, so drift fails
+   * `pulumi preview --refresh --expect-no-changes`; that update records the change (the platform has
+   * no operation to change an app back).
+   */
+  appliedApp: ScmApp;
 };
 
 export const SCM_APP_IDENTITY = ["deploymentId", "requestId"] as const;
-export const SCM_APP_OUTPUTS = ["app"] as const;
+export const SCM_APP_OUTPUTS = ["app", "appliedApp"] as const;

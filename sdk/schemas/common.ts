@@ -15,11 +15,35 @@ if (!FormatRegistry.Has("date-time")) {
 export const DateTime = Type.String({ format: "date-time" });
 
 /** A numeric identifier carried as a string (`"42"`). */
-export const NumericId = Type.String({ pattern: "^[0-9]+$", minLength: 1, maxLength: 20 });
+export const NumericId = Type.String({
+  pattern: "^[0-9]+$",
+  minLength: 1,
+  maxLength: 20,
+  description: "a numeric id (digits only)",
+});
+
+/**
+ * An opaque identifier that travels in a URL path: non-empty, no `/`, `\\`, `?`, `#`, `%`, `..` or
+ * control characters (the client also percent-encodes whatever it sends).
+ */
+export const OpaqueId = Type.String({
+  pattern: "^(?!.*\\.\\.)[^/\\\\?#%\\u0000-\\u001f\\u007f]+$",
+  minLength: 1,
+  maxLength: 200,
+  description: "a non-empty id without '/', '\\', '?', '#', '%', '..' or control characters",
+});
 
 /** The organization role enumeration. */
-export const ORG_ROLES = ["ORG_ROLE_ADMIN", "ORG_ROLE_MEMBER", "ORG_ROLE_IMPERSONATOR", "ORG_ROLE_READONLY"] as const;
-export const OrgRole = Type.Union(ORG_ROLES.map((role) => Type.Literal(role)));
+export const ORG_ROLES = [
+  "ORG_ROLE_ADMIN",
+  "ORG_ROLE_MEMBER",
+  "ORG_ROLE_IMPERSONATOR",
+  "ORG_ROLE_READONLY",
+] as const;
+export const OrgRole = Type.Union(
+  ORG_ROLES.map((role) => Type.Literal(role)),
+  { description: `one of ${ORG_ROLES.join(", ")}` },
+);
 export type OrgRole = Static<typeof OrgRole>;
 
 /** Maturity of an operation, as the platform's versioning section defines it. */

@@ -27,9 +27,17 @@ export const CompleteScmAppRequestBody = Type.Object(
 );
 export type CompleteScmAppRequestBody = Static<typeof CompleteScmAppRequestBody>;
 
-export const SCM_WEBHOOK_EVENTS = ["pull_request", "push", "installation", "installation_repositories"] as const;
+export const SCM_WEBHOOK_EVENTS = [
+  "pull_request",
+  "push",
+  "installation",
+  "installation_repositories",
+] as const;
 
-export const ScmWebhookSubscription = Type.Object({ scmUrl: Type.String(), events: Type.Array(Type.String()) });
+export const ScmWebhookSubscription = Type.Object({
+  scmUrl: Type.String(),
+  events: Type.Array(Type.String()),
+});
 export type ScmWebhookSubscription = Static<typeof ScmWebhookSubscription>;
 
 export const SubscribeScmWebhookResponse = Type.Object({

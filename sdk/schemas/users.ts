@@ -69,3 +69,10 @@ export const JoinableOrganizationsResponse = Type.Object({
   orgs: Type.Array(JoinableOrganization),
 });
 export type JoinableOrganizationsResponse = Static<typeof JoinableOrganizationsResponse>;
+
+/** Query of operation 9. `userId` may be left out (it defaults to the caller); when given it must be the caller. */
+export const JoinableOrganizationsQuery = Type.Object(
+  { userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { additionalProperties: false },
+);
+export type JoinableOrganizationsQuery = Static<typeof JoinableOrganizationsQuery>;

@@ -1,0 +1,355 @@
+/**
+ * The typed client for the platform's ten operations. Method bodies live in `operations/`; this class
+ * holds the validated options and the transport, and documents each operation.
+ */
+import nodeFetch from "node-fetch";
+import { CodeSecInputError } from "./errors";
+import * as notificationRules from "./operations/notificationRules";
+import * as provisioning from "./operations/provisioning";
+import * as scans from "./operations/scans";
+import * as scm from "./operations/scm";
+import * as users from "./operations/users";
+import { describeValue } from "./redaction";
+import type { NotificationRule } from "./schemas/notificationRules";
+import type { ProvisionResult } from "./schemas/provisioning";
+import type { Branch, Scan } from "./schemas/scans";
+import type { ScmApp, SubscribeScmWebhookResponse } from "./schemas/scm";
+import type { CurrentUser, JoinableOrganizationsResponse } from "./schemas/users";
+import { Transport, type FetchFunction } from "./transport";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+export const DEFAULT_USER_AGENT = "pulumi-codesec-sdk";
+/** Largest value setTimeout accepts. */
+const MAX_TIMER_MS = 2_147_483_647;
+const MAX_RETRIES = 10;
+
+export interface CodeSecClientOptions {
+  /** Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's `baseUrl`. */
+  baseUrl: string;
+  /** API token (with the Web API permission, no scope restriction) or user JWT. Kept private; never echoed. */
+  token: string;
+  /** Per-attempt timeout in ms, covering headers and body. Default 30000. */
+  timeoutMs?: number;
+  /** Extra attempts after the first, for retryable failures only. Default 3 (so at most 4 requests). */
+  retries?: number;
+  /** User-Agent header. Default `pulumi-codesec-sdk`. */
+  userAgent?: string;
+  /** fetch implementation (node-fetch 2 compatible); injectable for tests. */
+  fetch?: typeof import("node-fetch").default;
+  /** Cap, in ms, for each backoff wait and for an honoured Retry-After. Default 30000. */
+  maxRetryDelayMs?: number;
+}
+
+/**
+ * Client for the code-security platform's web API.
+ *
+ * Every method validates its arguments before sending anything (a bad id or enum throws
+ * {@link CodeSecInputError} naming the argument), checks the response against the schema (a
+ * mismatch throws {@link CodeSecResponseError} naming the field; unknown extra fields are kept), and
+ * maps failures to {@link CodeSecApiError}, {@link CodeSecTimeoutError} or {@link CodeSecNetworkError}.
+ *
+ * Retries (at most `retries` extra attempts, exponential backoff from 200 ms with jitter, each wait
+ * capped by `maxRetryDelayMs`): HTTP 429 (honouring `Retry-After`, seconds or HTTP date), 502, 503,
+ * 504, and connection failures before any response (refused, reset, socket hang up). Never other
+ * 4xx, 500, or a malformed 2xx body. A timeout is retried for read-only operations only: a mutating
+ * operation (1, 2, 3, 5) that timed out may already have been applied, so it fails at once.
+ *
+ * The token is held in a private field: it never appears in `util.inspect(client)`,
+ * `JSON.stringify(client)`, or any error, and is redacted from anything the server echoes.
+ *
+ * @example
+ * const client = new CodeSecClient({ baseUrl: "https://codesec.example.com", token: process.env.CODESEC_TOKEN! });
+ * const scan = await client.getScan({ deploymentId: "42", scanId: "1001" });
+ */
+export class CodeSecClient {
+  /** The base URL in use, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #transport: Transport;
+
+  constructor(options: CodeSecClientOptions) {
+    if (options === null || typeof options !== "object") {
+      throw new CodeSecInputError(
+        "options",
+        "CodeSecClient expects an options object { baseUrl, token, ... }",
+      );
+    }
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.#transport = new Transport({
+      baseUrl: this.baseUrl,
+      token: checkToken(options.token),
+      timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
+      retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
+      maxRetryDelayMs: checkNumber(
+        "maxRetryDelayMs",
+        options.maxRetryDelayMs,
+        DEFAULT_MAX_RETRY_DELAY_MS,
+        0,
+        MAX_TIMER_MS,
+      ),
+      userAgent: checkUserAgent(options.userAgent),
+      fetch: checkFetch(options.fetch),
+    });
+  }
+
+  /**
+   * Changes a user's organization role in a deployment.
+   *
+   * Operation 1, `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`
+   * (DeploymentService_PatchDeploymentUser). Maturity: experimental. Mutating: a timeout is not retried.
+   * The body's `deploymentId` and `userId` are filled from the path arguments.
+   *
+   * @example
+   * await client.updateUserRole({ deploymentId: "42", userId: "u-7", newRole: "ORG_ROLE_ADMIN" });
+   */
+  updateUserRole(args: users.UpdateUserRoleArgs): Promise<void> {
+    return users.updateUserRole(this.#transport, args);
+  }
+
+  /**
+   * Adds the platform's CI workflow to the repositories of the projects matching the filters.
+   * Partial failures come back in `errors` (the call itself succeeds).
+   *
+   * Operation 2, `POST /api/agent/deployments/{deploymentId}/repos/_provision`. Maturity: experimental.
+   * Mutating: a timeout is not retried.
+   *
+   * @example
+   * const { repoFileUrls, errors } = await client.provisionWorkflows({
+   *   deploymentId: "42",
+   *   filters: { ids: ["101", "102"] },
+   *   ghaOptions: { prEnabled: true },
+   * });
+   */
+  provisionWorkflows(args: provisioning.ProvisionWorkflowsArgs): Promise<ProvisionResult> {
+    return provisioning.provisionWorkflows(this.#transport, args);
+  }
+
+  /**
+   * Completes an SCM app request with its one-time `code` and returns the app (`response.app`).
+   * The code is never echoed in errors.
+   *
+   * Operation 3, `PUT /api/scm/app_request_complete`. Maturity: experimental. Mutating: a timeout is not retried.
+   *
+   * @example
+   * const app = await client.completeScmAppRequest({ requestId: "req-1", code: oneTimeCode });
+   */
+  completeScmAppRequest(args: scm.CompleteScmAppRequestArgs): Promise<ScmApp> {
+    return scm.completeScmAppRequest(this.#transport, args);
+  }
+
+  /**
+   * Reads an SCM app by its request id (`response.app`).
+   *
+   * Operation 4, `GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`. Maturity: experimental.
+   *
+   * @example
+   * const app = await client.getScmApp({ deploymentId: "42", requestId: "req-1" });
+   */
+  getScmApp(args: scm.GetScmAppArgs): Promise<ScmApp> {
+    return scm.getScmApp(this.#transport, args);
+  }
+
+  /**
+   * Subscribes a deployment's SCM configuration to SCM webhook events.
+   *
+   * Operation 5, `PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}` (no body).
+   * Maturity: experimental. Mutating: a timeout is not retried.
+   *
+   * @example
+   * const { subscription } = await client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" });
+   */
+  subscribeScmWebhook(args: scm.SubscribeScmWebhookArgs): Promise<SubscribeScmWebhookResponse> {
+    return scm.subscribeScmWebhook(this.#transport, args);
+  }
+
+  /**
+   * Reads one scan (`response.scan`). Both ids are numeric strings.
+   *
+   * Operation 6, `GET /api/v2/deployments/{deploymentId}/scans/{scanId}`. Maturity: beta.
+   *
+   * @example
+   * const scan = await client.getScan({ deploymentId: "42", scanId: "1001" });
+   * console.log(scan.status, scan.findingsCounts.total);
+   */
+  getScan(args: scans.GetScanArgs): Promise<Scan> {
+    return scans.getScan(this.#transport, args);
+  }
+
+  /**
+   * Reads one branch of a project (`response.branch`). All ids are numeric strings.
+   *
+   * Operation 7, `GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`.
+   * Maturity: experimental.
+   *
+   * @example
+   * const branch = await client.getBranch({ deploymentId: "42", projectId: "7", branchId: "3" });
+   * // branch.name === "refs/heads/main"
+   */
+  getBranch(args: scans.GetBranchArgs): Promise<Branch> {
+    return scans.getBranch(this.#transport, args);
+  }
+
+  /**
+   * Reads the user the token belongs to (`response.user`): role, e-mail, authentication details.
+   *
+   * Operation 8, `GET /api/auth/users/current`. Maturity: experimental.
+   *
+   * @example
+   * const me = await client.getCurrentUser();
+   */
+  getCurrentUser(): Promise<CurrentUser> {
+    return users.getCurrentUser(this.#transport);
+  }
+
+  /**
+   * Lists the organizations (deployments) the caller can join. Accepts only a user JWT (an API token
+   * gets 403), and `userId`, when given, must be the caller's own id (sent as the `userId` query parameter).
+   *
+   * Operation 9, `GET /api/auth/users/current/deployments/joinable`. Maturity: experimental.
+   *
+   * @example
+   * const me = await client.getCurrentUser();
+   * const { orgs } = await client.listJoinableOrganizations({ userId: me.id });
+   */
+  listJoinableOrganizations(
+    args?: users.ListJoinableOrganizationsArgs,
+  ): Promise<JoinableOrganizationsResponse> {
+    return users.listJoinableOrganizations(this.#transport, args);
+  }
+
+  /**
+   * Lists one page of notification rules. The body carries `deploymentId` as an integer and
+   * `limit` as `options.optionalLimit` (an integer 1..100, checked before sending); pass the
+   * returned `nextCursor` as `cursor` for the next page. Read-only, so timeouts are retried.
+   *
+   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   *
+   * @example
+   * const first = await client.listNotificationRules({ deploymentId: "42", limit: 50 });
+   * const second = first.nextCursor
+   *   ? await client.listNotificationRules({ deploymentId: "42", limit: 50, cursor: first.nextCursor })
+   *   : undefined;
+   */
+  listNotificationRules(
+    args: notificationRules.ListNotificationRulesArgs,
+  ): Promise<notificationRules.NotificationRulesPage> {
+    return notificationRules.listNotificationRules(this.#transport, args);
+  }
+
+  /**
+   * Lists every notification rule by following cursors (operation 10, repeated). Fails with
+   * {@link CodeSecResponseError} if the platform repeats a cursor (which would never end) or more
+   * than `maxPages` (default 1000) pages arrive; `pageSize` defaults to 100.
+   *
+   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   *
+   * @example
+   * const rules = await client.listAllNotificationRules({ deploymentId: "42", filters: { is_enabled: true } });
+   * const broken = rules.filter((rule) => rule.config_error !== "");
+   */
+  listAllNotificationRules(
+    args: notificationRules.ListAllNotificationRulesArgs,
+  ): Promise<NotificationRule[]> {
+    return notificationRules.listAllNotificationRules(this.#transport, args);
+  }
+}
+
+function normalizeBaseUrl(value: unknown): string {
+  const example = "an http(s) URL such as https://codesec.example.com";
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new CodeSecInputError("baseUrl", `baseUrl must be ${example}, got ${describeValue(value)}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new CodeSecInputError("baseUrl", `baseUrl must be ${example}, got ${describeValue(value)}`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    // Not echoed: the URL holds credentials.
+    throw new CodeSecInputError(
+      "baseUrl",
+      "baseUrl must not contain credentials; pass the token as the token option",
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new CodeSecInputError(
+      "baseUrl",
+      `baseUrl must be ${example}, got protocol ${JSON.stringify(url.protocol)}`,
+    );
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new CodeSecInputError(
+      "baseUrl",
+      `baseUrl must not have a query or fragment, got ${describeValue(value)}`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
+function checkToken(value: unknown): string {
+  // Never echo the value, not even its length: only its type.
+  if (typeof value !== "string") {
+    throw new CodeSecInputError(
+      "token",
+      `token must be a non-empty string, got ${value === null ? "null" : typeof value}`,
+    );
+  }
+  // Trailing newlines from `$(cat token-file)` are common and harmless to drop.
+  const token = value.trim();
+  if (token === "") throw new CodeSecInputError("token", "token must be a non-empty string");
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(token)) {
+    throw new CodeSecInputError("token", "token must not contain whitespace or control characters");
+  }
+  return token;
+}
+
+function checkNumber(
+  field: string,
+  value: unknown,
+  fallback: number,
+  min: number,
+  max: number,
+  integer = false,
+): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
+    const kind = integer ? "an integer" : "a number";
+    throw new CodeSecInputError(
+      field,
+      `${field} must be ${kind} between ${min} and ${max}, got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkUserAgent(value: unknown): string {
+  if (value === undefined) return DEFAULT_USER_AGENT;
+  // eslint-disable-next-line no-control-regex
+  if (typeof value !== "string" || value.trim() === "" || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new CodeSecInputError(
+      "userAgent",
+      `userAgent must be a non-empty single-line string, got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkFetch(value: unknown): FetchFunction {
+  if (value === undefined) return nodeFetch;
+  if (typeof value !== "function") {
+    throw new CodeSecInputError(
+      "fetch",
+      `fetch must be a function (node-fetch compatible), got ${describeValue(value)}`,
+    );
+  }
+  return value as FetchFunction;
+}

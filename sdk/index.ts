@@ -1,0 +1,41 @@
+/**
+ * Public entry point of the typed client (`pulumi-codesec/sdk`): the client, its errors, the
+ * operation catalogue, and every API shape (TypeBox schemas and their derived types).
+ */
+export {
+  CodeSecClient,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT,
+  type CodeSecClientOptions,
+} from "./client";
+export {
+  CodeSecApiError,
+  CodeSecError,
+  CodeSecInputError,
+  CodeSecNetworkError,
+  CodeSecResponseError,
+  CodeSecTimeoutError,
+  type AttemptInfo,
+  type OperationRef,
+} from "./errors";
+export {
+  OPERATIONS,
+  type AuthScheme,
+  type HttpMethod,
+  type OperationKey,
+  type OperationSpec,
+  type PathParamKind,
+} from "./operations";
+export type { UpdateUserRoleArgs, ListJoinableOrganizationsArgs } from "./operations/users";
+export type { ProvisionWorkflowsArgs } from "./operations/provisioning";
+export type { CompleteScmAppRequestArgs, GetScmAppArgs, SubscribeScmWebhookArgs } from "./operations/scm";
+export type { GetScanArgs, GetBranchArgs } from "./operations/scans";
+export {
+  DEFAULT_MAX_PAGES,
+  type ListAllNotificationRulesArgs,
+  type ListNotificationRulesArgs,
+  type NotificationRulesPage,
+} from "./operations/notificationRules";
+export * from "./schemas";

@@ -1,0 +1,67 @@
+/**
+ * Checks a 2xx body against the operation's response schema. A mismatch fails loudly, naming the
+ * field, rather than handing Pulumi state a half-shaped object. The body is returned as it came:
+ * unknown extra fields are kept (TypeBox's Check never strips), so newer platform fields survive.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import { CodeSecResponseError } from "./errors";
+import { OPERATIONS, type OperationKey } from "./operations";
+import { firstSchemaIssue, jsonTypeOf } from "./schemaIssues";
+import type { CallResult } from "./transport";
+
+/** Returns `result.body` typed as the schema, or throws CodeSecResponseError naming the failing field. */
+export function validateResponse<S extends TSchema>(
+  schema: S,
+  result: CallResult,
+  operation: OperationKey,
+): Static<S> {
+  const issue = firstSchemaIssue(schema, result.body);
+  if (issue === undefined) return result.body as Static<S>;
+  const where = issue.path === "" ? "the response body" : issue.path;
+  const found =
+    issue.kind === "missing"
+      ? "it is missing"
+      : issue.kind === "notAllowed"
+        ? "it is not a known field"
+        : `got ${describeFound(issue.value, result.sanitize)}`;
+  throw responseError(
+    operation,
+    result,
+    `${where} must be ${issue.expected}, but ${found}`,
+    issue.path,
+    issue.expected,
+  );
+}
+
+/** A CodeSecResponseError with the standard wording (operation, what is wrong, what to do). */
+export function responseError(
+  operation: OperationKey,
+  result: Pick<CallResult, "status" | "requestId" | "path">,
+  problem: string,
+  fieldPath?: string,
+  expected?: string,
+): CodeSecResponseError {
+  const spec = OPERATIONS[operation];
+  const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
+  const message =
+    `CodeSec ${operation} (operation ${spec.number}, ${spec.method} ${result.path}): the platform answered ` +
+    `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
+    `changed, or the base URL points at something other than the platform API; report this with the request id.`;
+  return new CodeSecResponseError(message, {
+    operation,
+    operationNumber: spec.number,
+    status: result.status,
+    ...(fieldPath === undefined ? {} : { fieldPath }),
+    ...(expected === undefined ? {} : { expected }),
+    ...(result.requestId === undefined ? {} : { requestId: result.requestId }),
+  });
+}
+
+// Primitives are shown (short, sanitized) because "got string" alone does not explain a pattern
+// mismatch; objects and arrays only by type, since they may hold configuration secrets.
+function describeFound(value: unknown, clean: CallResult["sanitize"]): string {
+  const type = jsonTypeOf(value);
+  if (typeof value === "string") return `${type} ${JSON.stringify(clean(value, 60))}`;
+  if (typeof value === "number" || typeof value === "boolean") return `${type} ${String(value)}`;
+  return type;
+}

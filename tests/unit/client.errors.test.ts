@@ -1,0 +1,408 @@
+/** Error classes, hints, tolerant error-body parsing, and that the token never leaks. */
+import { expect } from "chai";
+import * as util from "util";
+import {
+  CodeSecApiError,
+  CodeSecClient,
+  CodeSecError,
+  CodeSecInputError,
+  CodeSecNetworkError,
+  CodeSecResponseError,
+  CodeSecTimeoutError,
+} from "../../sdk";
+import { parseErrorBody } from "../../sdk/errorBody";
+import { redact, sanitize } from "../../sdk/redaction";
+import {
+  FakeServer,
+  SAMPLES,
+  TOKEN,
+  assertNoSecret,
+  refusedBaseUrl,
+  rejection,
+} from "./client.fakeServer.test";
+
+const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
+
+describe("CodeSecClient errors", () => {
+  let server: FakeServer;
+  beforeEach(async () => {
+    server = await FakeServer.start();
+  });
+  afterEach(async () => server.close());
+
+  describe("hints say what to do", () => {
+    it("401 points at the token settings", async () => {
+      server.always({ status: 401, json: { error: { code: "UNAUTHENTICATED", message: "bad token" } } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.message)
+        .to.include("Check the token")
+        .and.include("codesec:token")
+        .and.include("CODESEC_TOKEN");
+      expect(error.message).to.include("getScan").and.include("operation 6").and.include("HTTP 401");
+    });
+
+    it("403 names the Web API permission, scope restriction and role", async () => {
+      server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: "denied" } } });
+      const error = await rejection(
+        server.client().updateUserRole({ deploymentId: "42", userId: "u-2", newRole: "ORG_ROLE_ADMIN" }),
+        CodeSecApiError,
+      );
+      expect(error.message)
+        .to.include("Web API permission")
+        .and.include("scope restriction")
+        .and.include("role");
+      expect(error).to.include({
+        operation: "updateUserRole",
+        operationNumber: 1,
+        code: "PERMISSION_DENIED",
+      });
+    });
+
+    it("403 on operation 9 says it needs a user JWT and the caller's own userId", async () => {
+      server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: "jwt required" } } });
+      const error = await rejection(
+        server.client().listJoinableOrganizations({ userId: "u-1" }),
+        CodeSecApiError,
+      );
+      expect(error.message)
+        .to.include("only a user JWT, not an API token")
+        .and.include("userId must be the caller");
+      expect(error.operationNumber).to.equal(9);
+    });
+
+    it("404 asks to check the ids and visibility", async () => {
+      server.always({ status: 404, json: { error: { code: "NOT_FOUND", message: "no such scan" } } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.message).to.include("Check the ids (deploymentId, scanId)").and.include("can see");
+      expect(error.message).to.include("/api/v2/deployments/42/scans/1001");
+    });
+
+    it("410 DEPLOYMENT_MIGRATED explains the unified policies model", async () => {
+      server.always({ status: 410, json: { error: { code: "DEPLOYMENT_MIGRATED", message: "migrated" } } });
+      const error = await rejection(
+        server.client().listNotificationRules({ deploymentId: "42" }),
+        CodeSecApiError,
+      );
+      expect(error.message).to.include("unified policies model");
+      expect(error).to.include({ status: 410, code: "DEPLOYMENT_MIGRATED" });
+    });
+
+    it("500 says try again later, without retrying", async () => {
+      server.always({ status: 500, text: "internal error" });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.message).to.include("try again later");
+      expect(error.platformMessage).to.equal("internal error");
+    });
+
+    it("a redirect is reported, not followed (the credential is not replayed elsewhere)", async () => {
+      server.always({ status: 301, headers: { location: "https://elsewhere.example.com/api" } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.status).to.equal(301);
+      expect(error.message).to.include("https://elsewhere.example.com/api").and.include("CODESEC_BASE_URL");
+      expect(server.requests).to.have.length(1);
+    });
+  });
+
+  describe("error fields", () => {
+    it("carries status, code, platform message and the x-request-id header", async () => {
+      server.always({
+        status: 404,
+        json: { error: { code: "NOT_FOUND", message: "scan not found", requestId: "body-id" } },
+        headers: { "x-request-id": "header-id" },
+      });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error).to.be.instanceOf(CodeSecError).and.instanceOf(Error);
+      expect(error).to.include({
+        name: "CodeSecApiError",
+        operation: "getScan",
+        operationNumber: 6,
+        status: 404,
+        code: "NOT_FOUND",
+        platformMessage: "scan not found",
+        requestId: "header-id",
+        retried: false,
+        attempts: 1,
+      });
+      expect(error.message).to.include("header-id");
+    });
+
+    it("falls back to the body's request id", async () => {
+      server.always({
+        status: 404,
+        json: { error: { code: "NOT_FOUND", message: "x", requestId: "body-id" } },
+      });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.requestId).to.equal("body-id");
+    });
+
+    it("serializes to JSON with name and message", async () => {
+      server.always({ status: 404, json: { error: { code: "NOT_FOUND", message: "x" } } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
+      expect(json).to.include({
+        name: "CodeSecApiError",
+        status: 404,
+        code: "NOT_FOUND",
+        operation: "getScan",
+      });
+      expect(json.message).to.equal(error.message);
+    });
+  });
+
+  describe("tolerant error-body parsing", () => {
+    const cases: {
+      name: string;
+      response: { text?: string; json?: unknown };
+      code?: string;
+      message?: string;
+    }[] = [
+      {
+        name: "{error:{code,message,requestId}} (the emulator's shape)",
+        response: { json: { error: { code: "NOT_FOUND", message: "gone", requestId: "r" } } },
+        code: "NOT_FOUND",
+        message: "gone",
+      },
+      {
+        name: "{code: int, message}",
+        response: { json: { code: 5, message: "not found" } },
+        code: "5",
+        message: "not found",
+      },
+      {
+        name: "{code: string, message}",
+        response: { json: { code: "NOT_FOUND", message: "nope" } },
+        code: "NOT_FOUND",
+        message: "nope",
+      },
+      { name: "{message}", response: { json: { message: "only a message" } }, message: "only a message" },
+      { name: '{error:"text"}', response: { json: { error: "plain error" } }, message: "plain error" },
+      { name: "plain text", response: { text: "upstream connect error" }, message: "upstream connect error" },
+      {
+        name: "an HTML page",
+        response: {
+          text: "<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>",
+        },
+        message: "404 Not Found Not Found",
+      },
+    ];
+    for (const c of cases) {
+      it(`reads ${c.name}`, async () => {
+        server.always({ status: 404, ...c.response });
+        const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+        expect(error.code).to.equal(c.code);
+        expect(error.platformMessage).to.equal(c.message);
+      });
+    }
+
+    it("truncates a long plain-text body", async () => {
+      server.always({ status: 400, text: "x".repeat(5000) });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.platformMessage!.length).to.be.below(400);
+      expect(error.platformMessage).to.include("more characters");
+      expect(error.message.length).to.be.below(1000);
+    });
+
+    it("handles an empty error body", async () => {
+      server.always({ status: 404, text: "" });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.platformMessage).to.equal(undefined);
+      expect(error.code).to.equal(undefined);
+      expect(error.message).to.include("HTTP 404");
+    });
+
+    it("parseErrorBody never throws on odd JSON", () => {
+      expect(parseErrorBody("[1,2]")).to.deep.equal({ message: "[1,2]" });
+      expect(parseErrorBody('"just a string"')).to.deep.equal({ message: "just a string" });
+      expect(parseErrorBody("null")).to.deep.equal({ message: "null" });
+      expect(parseErrorBody('{"error":{"code":7}}')).to.deep.equal({ code: "7" });
+      expect(parseErrorBody('{"detail":"d","request_id":"q"}')).to.deep.equal({
+        message: "d",
+        requestId: "q",
+      });
+    });
+
+    it("strips control characters from what the server says", async () => {
+      server.always({ status: 400, json: { message: "line1\n\u001b[31mred\u0007" } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      // eslint-disable-next-line no-control-regex
+      expect(error.message).not.to.match(/[\u0000-\u001f]/);
+    });
+  });
+
+  describe("the token never leaks", () => {
+    it("is absent from util.inspect and JSON of the client", () => {
+      const client = server.client();
+      assertNoSecret(client);
+      expect(util.inspect(client)).to.include(server.baseUrl);
+      expect(Object.keys(client)).to.deep.equal(["baseUrl"]);
+    });
+
+    it("is redacted from an API error whose body and headers echo it", async () => {
+      server.respond((req) => ({
+        status: 401,
+        json: {
+          error: {
+            code: `BAD_${TOKEN}`,
+            message: `token ${TOKEN} rejected; header was ${String(req.headers.authorization)}`,
+            requestId: TOKEN,
+          },
+        },
+        headers: { "x-request-id": `id-${TOKEN}` },
+      }));
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      assertNoSecret(error);
+      expect(error.platformMessage).to.include("[REDACTED]");
+    });
+
+    it("is redacted from a plain-text error body that echoes it", async () => {
+      server.always({ status: 400, text: `Authorization: Bearer ${TOKEN}` });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      assertNoSecret(error);
+    });
+
+    it("is redacted even where truncation would cut it", async () => {
+      server.always({ status: 400, text: `${"y".repeat(290)}${TOKEN}${"z".repeat(100)}` });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      assertNoSecret(error, TOKEN.slice(0, 10));
+    });
+
+    it("is redacted from a response-validation error and a non-JSON 200 body", async () => {
+      server.sequence(
+        { status: 200, json: { scan: { ...SAMPLES.scan, id: `leak ${TOKEN}` } } },
+        { status: 200, text: `<p>${TOKEN}</p>` },
+      );
+      const client = server.client();
+      const invalid = await rejection(client.getScan(SCAN_ARGS), CodeSecResponseError);
+      expect(invalid.fieldPath).to.equal("scan.id");
+      assertNoSecret(invalid);
+      const notJson = await rejection(client.getScan(SCAN_ARGS), CodeSecResponseError);
+      assertNoSecret(notJson);
+    });
+
+    it("is absent from timeout, network and input errors", async () => {
+      server.always({ delayMs: 1000, json: {} });
+      const timeout = await rejection(
+        server.client({ timeoutMs: 50, retries: 0 }).getCurrentUser(),
+        CodeSecTimeoutError,
+      );
+      assertNoSecret(timeout);
+      const network = await rejection(
+        new CodeSecClient({ baseUrl: await refusedBaseUrl(), token: TOKEN, retries: 0 }).getCurrentUser(),
+        CodeSecNetworkError,
+      );
+      assertNoSecret(network);
+      const input = await rejection(
+        server.client().getScan({ deploymentId: "abc", scanId: "1" }),
+        CodeSecInputError,
+      );
+      expect(input.field).to.equal("deploymentId");
+      assertNoSecret(input);
+    });
+
+    it("is never echoed by a bad token option", () => {
+      for (const token of [` ${TOKEN} with space`, `${TOKEN}\n${TOKEN}`]) {
+        let caught: unknown;
+        try {
+          new CodeSecClient({ baseUrl: server.baseUrl, token });
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).to.be.instanceOf(CodeSecInputError).with.property("field", "token");
+        assertNoSecret(caught);
+      }
+    });
+
+    it("redacts the one-time SCM app code echoed by the server", async () => {
+      const code = "one-time-code-7f3a9b";
+      server.always({
+        status: 400,
+        json: { error: { code: "INVALID_ARGUMENT", message: `code ${code} expired` } },
+      });
+      const error = await rejection(
+        server.client().completeScmAppRequest({ requestId: "req-1", code }),
+        CodeSecApiError,
+      );
+      assertNoSecret(error, code);
+      assertNoSecret(error);
+    });
+
+    it("does not echo the SCM app code in input errors", async () => {
+      const error = await rejection(
+        server.client().completeScmAppRequest({ requestId: "req-1", code: 12345 as unknown as string }),
+        CodeSecInputError,
+      );
+      expect(error.field).to.equal("code");
+      expect(error.message).not.to.include("12345");
+    });
+  });
+
+  describe("redaction helpers", () => {
+    it("redacts every occurrence and any bearer credential", () => {
+      expect(redact(`a ${TOKEN} b ${TOKEN}`, [TOKEN])).to.equal("a [REDACTED] b [REDACTED]");
+      expect(redact("Authorization: Bearer eyJhbGciOi.abc.def", [])).to.equal(
+        "Authorization: Bearer [REDACTED]",
+      );
+      expect(sanitize(`${TOKEN}\n\tnext`, [TOKEN])).to.equal("[REDACTED] next");
+    });
+  });
+
+  describe("client options", () => {
+    const bad: [string, Record<string, unknown>][] = [
+      ["baseUrl", { baseUrl: "not a url" }],
+      ["baseUrl", { baseUrl: "ftp://host" }],
+      ["baseUrl", { baseUrl: "https://user:pw@host" }],
+      ["baseUrl", { baseUrl: "https://host/?q=1" }],
+      ["baseUrl", { baseUrl: undefined }],
+      ["token", { token: "" }],
+      ["token", { token: undefined }],
+      ["token", { token: 42 }],
+      ["timeoutMs", { timeoutMs: 0 }],
+      ["timeoutMs", { timeoutMs: Number.NaN }],
+      ["retries", { retries: -1 }],
+      ["retries", { retries: 1.5 }],
+      ["retries", { retries: 11 }],
+      ["maxRetryDelayMs", { maxRetryDelayMs: -5 }],
+      ["userAgent", { userAgent: "a\nb" }],
+      ["fetch", { fetch: "nope" }],
+    ];
+    for (const [field, override] of bad) {
+      it(`rejects a bad ${field}: ${util.inspect(Object.values(override)[0])}`, () => {
+        const options = { baseUrl: "https://codesec.example.com", token: TOKEN, ...override };
+        expect(() => new CodeSecClient(options as never))
+          .to.throw(CodeSecInputError)
+          .with.property("field", field);
+      });
+    }
+
+    it("does not echo credentials in a bad baseUrl", () => {
+      expect(() => new CodeSecClient({ baseUrl: "https://me:hunter2@host", token: TOKEN }))
+        .to.throw(CodeSecInputError)
+        .with.property("message")
+        .that.does.not.include("hunter2");
+    });
+
+    it("normalizes the base URL and keeps a path prefix", async () => {
+      expect(new CodeSecClient({ baseUrl: "https://codesec.example.com/", token: TOKEN }).baseUrl).to.equal(
+        "https://codesec.example.com",
+      );
+      server.always({ status: 200, json: { user: SAMPLES.user } });
+      const client = new CodeSecClient({ baseUrl: `${server.baseUrl}/prefix//`, token: ` ${TOKEN}\n` });
+      expect(client.baseUrl).to.equal(`${server.baseUrl}/prefix`);
+      await client.getCurrentUser();
+      expect(server.requests[0]!.path).to.equal("/prefix/api/auth/users/current");
+      expect(server.requests[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+    });
+
+    it("uses an injected fetch", async () => {
+      let calls = 0;
+      const fake = (async (...args: Parameters<typeof import("node-fetch").default>) => {
+        calls++;
+        const fetchImpl = (await import("node-fetch")).default;
+        return fetchImpl(...args);
+      }) as typeof import("node-fetch").default;
+      server.always({ status: 200, json: { user: SAMPLES.user } });
+      await server.client({ fetch: fake }).getCurrentUser();
+      expect(calls).to.equal(1);
+    });
+  });
+});

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * `codesec-emulator`: runs the local platform emulator until SIGINT/SIGTERM.
+ *
+ * With `--json`, stdout carries exactly one line once the emulator listens: JSON with baseUrl, apiToken,
+ * jwt, deploymentId and sample (scripts read it); everything else goes to stderr. Without `--json`, a
+ * human-readable banner goes to stdout; it never shows a credential.
+ */
+import { parseArgs } from "node:util";
+import { startEmulator, type EmulatorHandle } from "./index";
+
+const HELP = `Usage: codesec-emulator [options]
+
+Local emulator of the code-security platform's web API.
+
+Options:
+  --port N         TCP port (0 = any free port; default 0)
+  --host HOST      interface to bind (default 127.0.0.1)
+  --fixtures FILE  JSON fixture set to start from (default: built-in deterministic fixtures)
+  --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
+  --json           when ready, print exactly one line of JSON (baseUrl, apiToken, jwt, deploymentId,
+                   sample) on stdout and nothing else there
+  --quiet          do not log requests to stderr
+  --help           show this help
+
+Control surface for tests and demos (no credential needed): <baseUrl>/__emulator/...
+(reset, faults, requests, scm-apps, users/{id}/role, scm-app-requests, credentials, state).
+`;
+
+/** Parsed command line. */
+export interface CliOptions {
+  port: number;
+  host: string;
+  fixtures?: string;
+  state?: string;
+  json: boolean;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** Parses argv (without node and script); throws an Error with a usage message on bad input. */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      fixtures: { type: "string" },
+      state: { type: "string" },
+      json: { type: "boolean", default: false },
+      quiet: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const portText = values.port ?? "0";
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+    throw new Error(`--port must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`);
+  }
+  return {
+    port: Number(portText),
+    host: values.host ?? "127.0.0.1",
+    ...(values.fixtures !== undefined ? { fixtures: values.fixtures } : {}),
+    ...(values.state !== undefined ? { state: values.state } : {}),
+    json: values.json ?? false,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+  };
+}
+
+function banner(handle: EmulatorHandle, options: CliOptions): string {
+  const s = handle.sample;
+  return [
+    `codesec-emulator listening on ${handle.baseUrl}`,
+    `  deployment ${handle.deploymentId}; admin user ${s.userId}, member ${s.memberUserId}`,
+    `  project ${s.projectId}, branch ${s.branchId}, scan ${s.scanId}, SCM configuration ${s.scmConfigId}`,
+    `  SCM app request ${s.scmAppRequestId}`,
+    `  state: ${options.state ?? "in memory only"}; fixtures: ${options.fixtures ?? "built-in defaults"}`,
+    "  credentials are secrets and are not shown here; run with --json to receive them",
+    `  control surface (tests/demos only): ${handle.baseUrl}/__emulator/`,
+    "  press Ctrl+C to stop",
+    "",
+  ].join("\n");
+}
+
+/** Runs the CLI; resolves with the exit code once the emulator has stopped (or failed to start). */
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCliArgs(argv);
+  } catch (error) {
+    process.stderr.write(`codesec-emulator: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let handle: EmulatorHandle;
+  try {
+    handle = await startEmulator({
+      port: options.port,
+      host: options.host,
+      ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
+      ...(options.state !== undefined ? { stateFile: options.state } : {}),
+      quiet: options.quiet,
+    });
+  } catch (error) {
+    process.stderr.write(`codesec-emulator: cannot start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (options.json) {
+    const ready = {
+      baseUrl: handle.baseUrl,
+      apiToken: handle.apiToken,
+      jwt: handle.jwt,
+      deploymentId: handle.deploymentId,
+      sample: handle.sample,
+    };
+    process.stdout.write(`${JSON.stringify(ready)}\n`);
+  } else {
+    process.stdout.write(banner(handle, options));
+  }
+  return new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.stderr.write(`codesec-emulator: ${signal} received, stopping\n`);
+      handle.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(`codesec-emulator: error while stopping: ${(error as Error).message}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`codesec-emulator: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,254 @@
+/**
+ * The control surface, for tests and demos only (it is not part of the platform's API and needs no
+ * credential): reset to the fixtures, inject faults, read the request log, make out-of-band edits the
+ * platform's UI would make, mint credentials, and read the state without its secrets.
+ *
+ * `EmulatorControl` is the in-process form (`handle.control`); `registerControlRoutes` exposes the same
+ * functions over HTTP under `/__emulator/`.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import type { FastifyInstance } from "fastify";
+import { NumericId, OrgRole, type ScmApp } from "../sdk/schemas";
+import { DEFAULT_JWT_LIFETIME_SECONDS, signUserJwt } from "./auth";
+import { apiError } from "./errors";
+import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
+import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
+import type { RequestLog, RequestLogEntry } from "./requestLog";
+import { scmAppOf } from "./routes/scm";
+import type { EmulatorStore, RedactedState } from "./store";
+
+/** Prefix of every control-surface path. */
+export const CONTROL_PREFIX = "/__emulator";
+
+/** Body of `PATCH /__emulator/scm-apps/{requestId}`: any fields of the app except its request id. */
+export const ScmAppEdit = Type.Partial(ScmAppDetails, { additionalProperties: false, minProperties: 1 });
+export type ScmAppEdit = Static<typeof ScmAppEdit>;
+
+/** Body of `PUT /__emulator/users/{userId}/role`; `role: null` removes the user from the deployment. */
+export const UserRoleEdit = Type.Object(
+  {
+    deploymentId: NumericId,
+    role: Type.Union([OrgRole, Type.Null()], { description: "an organization role or null" }),
+  },
+  { additionalProperties: false },
+);
+export type UserRoleEdit = Static<typeof UserRoleEdit>;
+
+/** Body of `POST /__emulator/scm-app-requests`: a new pending request (optionally with app details). */
+export const ScmAppRequestCreate = Type.Object(
+  { deploymentId: NumericId, app: Type.Optional(ScmAppEdit) },
+  { additionalProperties: false },
+);
+export type ScmAppRequestCreate = Static<typeof ScmAppRequestCreate>;
+
+const TEN_YEARS = 10 * 365 * 24 * 60 * 60;
+
+/** Body of `POST /__emulator/credentials`. A negative `expiresInSeconds` mints an already-expired credential. */
+export const CredentialRequest = Type.Object(
+  {
+    deploymentId: NumericId,
+    userId: Type.String({ minLength: 1 }),
+    kind: Type.Union([Type.Literal("apiToken"), Type.Literal("jwt")], { description: "apiToken or jwt" }),
+    /** API tokens only; default true. */
+    webApi: Type.Optional(Type.Boolean()),
+    /** API tokens only; default false. */
+    scoped: Type.Optional(Type.Boolean()),
+    /** Default: 24 hours for a JWT, no expiry for an API token. */
+    expiresInSeconds: Type.Optional(Type.Integer({ minimum: -TEN_YEARS, maximum: TEN_YEARS })),
+  },
+  { additionalProperties: false },
+);
+export type CredentialRequest = Static<typeof CredentialRequest>;
+
+const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
+
+/** Checks an in-process argument against the schema the HTTP route validates with (400 otherwise). */
+function checkArgument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
+  let checker = checkers.get(schema);
+  if (!checker) {
+    checker = TypeCompiler.Compile(schema);
+    checkers.set(schema, checker);
+  }
+  if (!checker.Check(value)) {
+    const first = checker.Errors(value).First();
+    throw apiError("INVALID_ARGUMENT", `${what}${first?.path ?? ""}: ${first?.message ?? "invalid"}`);
+  }
+  return value as Static<T>;
+}
+
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** In-process access to the control surface (the same functions as the HTTP routes). */
+export class EmulatorControl {
+  constructor(
+    private readonly store: EmulatorStore,
+    private readonly faultInjector: FaultInjector,
+    private readonly requestLog: RequestLog,
+  ) {}
+
+  /** Restores the fixtures (minted tokens and SCM app requests are gone) and clears faults and the request log. */
+  reset(): void {
+    this.store.reset();
+    this.faultInjector.clear();
+    this.requestLog.clear();
+  }
+
+  /** Arms a fault for the next `count` (default 1) matching API requests. */
+  addFault(spec: FaultSpec): ArmedFault {
+    return this.faultInjector.add(checkArgument(FaultSpec, spec, "fault"));
+  }
+
+  /** The armed faults. */
+  faults(): ArmedFault[] {
+    return this.faultInjector.list();
+  }
+
+  clearFaults(): void {
+    this.faultInjector.clear();
+  }
+
+  /** The API requests answered so far (oldest first); never headers, bodies or credentials. */
+  requests(): RequestLogEntry[] {
+    return this.requestLog.list();
+  }
+
+  clearRequests(): void {
+    this.requestLog.clear();
+  }
+
+  /** Changes fields of the SCM app behind `requestId`, as the platform's UI would (drift for operation 4). */
+  editScmApp(requestId: string, edit: ScmAppEdit): ScmApp {
+    checkArgument(ScmAppEdit, edit, "edit");
+    if (!this.store.scmAppRequest(requestId)) throw apiError("NOT_FOUND", `no SCM app request ${requestId}`);
+    return scmAppOf(this.store.updateScmApp(requestId, edit));
+  }
+
+  /** Sets (or with `null` removes) a user's role in a deployment, bypassing the API's rules. */
+  setUserRole(
+    userId: string,
+    edit: UserRoleEdit,
+  ): { userId: string; deploymentId: string; role: UserRoleEdit["role"] } {
+    checkArgument(UserRoleEdit, edit, "edit");
+    if (!this.store.user(userId)) throw apiError("NOT_FOUND", `no user ${userId}`);
+    if (!this.store.deployment(edit.deploymentId))
+      throw apiError("NOT_FOUND", `no deployment ${edit.deploymentId}`);
+    this.store.setRole(userId, edit.deploymentId, edit.role);
+    return { userId, deploymentId: edit.deploymentId, role: edit.role };
+  }
+
+  /** Creates a new pending SCM app request and returns its id and one-time code. */
+  createScmAppRequest(create: ScmAppRequestCreate): { requestId: string; code: string } {
+    checkArgument(ScmAppRequestCreate, create, "request");
+    const deployment = this.store.deployment(create.deploymentId);
+    if (!deployment) throw apiError("NOT_FOUND", `no deployment ${create.deploymentId}`);
+    const suffix = randomBytes(4).toString("hex");
+    const baseUrl = this.store.scmConfigurations(deployment.id)[0]?.scmUrl ?? "https://scm.example.test";
+    const request: FixtureScmAppRequest = {
+      requestId: `apprq-${deployment.id}-${suffix}`,
+      deploymentId: deployment.id,
+      code: `otc-${randomBytes(12).toString("base64url")}`,
+      state: "pending",
+      app: {
+        id: `scmapp-${deployment.id}-${suffix}`,
+        slug: `codesec-${deployment.slug}-${suffix}`,
+        appId: String(randomInt(100_000, 1_000_000)),
+        scmType: "SCM_TYPE_PROVIDERA",
+        baseUrl,
+        scmName: deployment.name,
+        codeAccess: true,
+        tenantId: `tenant-${deployment.name}`,
+        ...create.app,
+      },
+    };
+    this.store.addScmAppRequest(request);
+    return { requestId: request.requestId, code: request.code };
+  }
+
+  /** Mints a credential for any user (even one without a role there, to test refusals). */
+  async mintCredential(request: CredentialRequest): Promise<{ credential: string }> {
+    checkArgument(CredentialRequest, request, "credential request");
+    if (!this.store.deployment(request.deploymentId))
+      throw apiError("NOT_FOUND", `no deployment ${request.deploymentId}`);
+    if (!this.store.user(request.userId)) throw apiError("NOT_FOUND", `no user ${request.userId}`);
+    if (request.kind === "jwt") {
+      const credential = await signUserJwt(
+        this.store.signingKey,
+        { userId: request.userId, deploymentId: request.deploymentId },
+        { expiresInSeconds: request.expiresInSeconds ?? DEFAULT_JWT_LIFETIME_SECONDS },
+      );
+      return { credential };
+    }
+    const suffix = randomBytes(12).toString("hex");
+    const value = `cst_${request.deploymentId}_minted_${suffix}`;
+    this.store.addApiToken({
+      id: `tok-minted-${suffix.slice(0, 8)}`,
+      value,
+      name: "minted through the control surface",
+      deploymentId: request.deploymentId,
+      userId: request.userId,
+      webApi: request.webApi ?? true,
+      scoped: request.scoped ?? false,
+      ...(request.expiresInSeconds !== undefined
+        ? { expiresAt: isoSeconds(new Date(Date.now() + request.expiresInSeconds * 1000)) }
+        : {}),
+    });
+    return { credential: value };
+  }
+
+  /** The whole state without any secret (token values, one-time codes, signing key). */
+  state(): RedactedState {
+    return this.store.redactedSnapshot();
+  }
+}
+
+/** Registers the control surface's HTTP routes (no authentication, not in the request log, no faults). */
+export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
+  const p = CONTROL_PREFIX;
+  const RequestIdParams = Type.Object({ requestId: Type.String({ minLength: 1 }) });
+  const UserIdParams = Type.Object({ userId: Type.String({ minLength: 1 }) });
+
+  app.post(`${p}/reset`, async () => {
+    control.reset();
+    return { reset: true };
+  });
+  app.post(`${p}/faults`, { schema: { body: FaultSpec } }, async (request, reply) => {
+    return reply.code(201).send({ fault: control.addFault(request.body as FaultSpec) });
+  });
+  app.get(`${p}/faults`, async () => ({ faults: control.faults() }));
+  app.delete(`${p}/faults`, async () => {
+    control.clearFaults();
+    return { cleared: true };
+  });
+  app.get(`${p}/requests`, async () => ({ requests: control.requests() }));
+  app.delete(`${p}/requests`, async () => {
+    control.clearRequests();
+    return { cleared: true };
+  });
+  app.patch(
+    `${p}/scm-apps/:requestId`,
+    { schema: { params: RequestIdParams, body: ScmAppEdit } },
+    async (request) => {
+      const { requestId } = request.params as Static<typeof RequestIdParams>;
+      return { app: control.editScmApp(requestId, request.body as ScmAppEdit) };
+    },
+  );
+  app.put(
+    `${p}/users/:userId/role`,
+    { schema: { params: UserIdParams, body: UserRoleEdit } },
+    async (request) => {
+      const { userId } = request.params as Static<typeof UserIdParams>;
+      return control.setUserRole(userId, request.body as UserRoleEdit);
+    },
+  );
+  app.post(`${p}/scm-app-requests`, { schema: { body: ScmAppRequestCreate } }, async (request, reply) => {
+    return reply.code(201).send(control.createScmAppRequest(request.body as ScmAppRequestCreate));
+  });
+  app.post(`${p}/credentials`, { schema: { body: CredentialRequest } }, async (request, reply) => {
+    return reply.code(201).send(await control.mintCredential(request.body as CredentialRequest));
+  });
+  app.get(`${p}/state`, async () => control.state());
+}

@@ -1,0 +1,238 @@
+/**
+ * Error replies. Every failure the emulator answers has the body shape `ApiErrorBody`
+ * (`{"error":{"code","message","requestId"}}`) and the same request id in the `x-request-id` header;
+ * this module turns thrown `ApiError`s, Fastify's validation and body-parsing errors, unknown routes and
+ * unexpected exceptions into that shape.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ApiErrorBody } from "../sdk/schemas";
+import { OPERATIONS } from "../sdk/operations";
+
+/** Largest request body accepted, in bytes (64 KiB). Larger bodies answer 400. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Error codes the emulator answers, with the HTTP status each one travels with. */
+export const ERROR_STATUS = {
+  INVALID_ARGUMENT: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  FAILED_PRECONDITION: 409,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RESOURCE_EXHAUSTED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 504,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error that becomes an API error reply: status, machine-readable code, clear message, extra headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Builds an `ApiError` from one of the emulator's codes, with the status that code travels with. */
+export function apiError(code: ErrorCode, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(ERROR_STATUS[code], code, message, headers);
+}
+
+/** The code an injected fault answers for a status when the fault names none (gRPC-style, as the rest). */
+export function codeForStatus(status: number): string {
+  const known = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
+  if (known) return known;
+  if (status === 502) return "UNAVAILABLE";
+  if (status === 410) return "GONE";
+  return status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION";
+}
+
+/** The body of an error reply. */
+export function errorBody(code: string, message: string, requestId: string): ApiErrorBody {
+  return { error: { code, message, requestId } };
+}
+
+/** Sends `error` on `reply` (headers included). */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type("application/json; charset=utf-8")
+    .send(errorBody(error.code, error.message, request.id));
+}
+
+/** One Ajv error, as Fastify hands it over (with `verbose: true`, so the failing schema is included). */
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: { description?: string; properties?: Record<string, unknown> };
+  data?: unknown;
+}
+
+/** `/filters/ids/3` -> `["filters", "ids", "3"]` (JSON pointer unescaping included). */
+function pointerSegments(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** A readable name for the failing field: `body.filters.ids[3]`, `path parameter scanId`, `query parameter userId`. */
+function fieldName(context: string, segments: string[]): string {
+  if (context === "params") return segments.length ? `path parameter ${segments[0]}` : "path parameters";
+  if (context === "querystring") return segments.length ? `query parameter ${segments[0]}` : "query string";
+  const root = context === "body" ? "body" : context;
+  return segments.reduce((name, s) => (/^\d+$/.test(s) ? `${name}[${s}]` : `${name}.${s}`), root);
+}
+
+const ARTICLE: Record<string, string> = {
+  object: "a JSON object",
+  array: "an array",
+  string: "a string",
+  boolean: "a boolean",
+  integer: "an integer",
+  number: "a number",
+  null: "null",
+};
+
+/** Turns the first Ajv error of a failed validation into one clear sentence naming the field. */
+export function validationMessage(context: string, errors: readonly AjvError[]): string {
+  // A union (e.g. the role enumeration) reports one error per branch and then its own: use the union's.
+  const error = errors.find((e) => e.keyword === "anyOf") ?? errors[0];
+  if (!error) return `${context} is invalid`;
+  const segments = pointerSegments(error.instancePath);
+  const field = fieldName(context, segments);
+  const description = error.parentSchema?.description;
+  switch (error.keyword) {
+    case "required": {
+      const missing = String(error.params.missingProperty);
+      return `${fieldName(context, [...segments, missing])} is required`;
+    }
+    case "additionalProperties": {
+      const extra = String(error.params.additionalProperty);
+      const allowed = Object.keys(error.parentSchema?.properties ?? {});
+      const name = fieldName(context, [...segments, extra]);
+      if (context === "querystring") {
+        return `${name} is not supported${allowed.length ? ` (supported: ${allowed.join(", ")})` : ""}`;
+      }
+      return `${name} is not a known field${allowed.length ? ` (known fields: ${allowed.join(", ")})` : ""}`;
+    }
+    case "type": {
+      const expected = String(error.params.type);
+      if (context === "body" && segments.length === 0) {
+        return error.data === undefined || error.data === null
+          ? "a request body (a JSON object) is required"
+          : "request body must be a JSON object";
+      }
+      return `${field} must be ${ARTICLE[expected] ?? expected}`;
+    }
+    case "anyOf":
+    case "const":
+    case "enum":
+    case "pattern":
+      return description ? `${field} must be ${description}` : `${field} ${error.message ?? "is invalid"}`;
+    case "format":
+      return error.params.format === "date-time"
+        ? `${field} must be an ISO 8601 date-time such as 2026-01-02T03:04:05Z`
+        : `${field} must be a valid ${String(error.params.format)}`;
+    case "minLength":
+      return Number(error.params.limit) === 1
+        ? `${field} must not be empty`
+        : `${field} must be at least ${String(error.params.limit)} characters long`;
+    case "maxLength":
+      return `${field} must be at most ${String(error.params.limit)} characters long`;
+    case "minimum":
+      return `${field} must be at least ${String(error.params.limit)}`;
+    case "maximum":
+      return `${field} must be at most ${String(error.params.limit)}`;
+    case "minItems":
+      return `${field} must have at least ${String(error.params.limit)} items`;
+    case "maxItems":
+      return `${field} must have at most ${String(error.params.limit)} items`;
+    default:
+      return `${field} ${error.message ?? "is invalid"}`;
+  }
+}
+
+/** Matches a concrete path against an operation's template (`{param}` = one non-empty segment). */
+function templateMatches(template: string, path: string): boolean {
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
+/** Maps a Fastify/parse error (or anything unexpected) to the ApiError it answers as. */
+export function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? "body";
+    return apiError("INVALID_ARGUMENT", validationMessage(context, fastifyError.validation as AjvError[]));
+  }
+  switch (fastifyError.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return apiError(
+        "INVALID_ARGUMENT",
+        `request body is larger than the ${BODY_LIMIT_BYTES / 1024} KiB (${BODY_LIMIT_BYTES} bytes) limit`,
+      );
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return apiError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `content-type ${JSON.stringify(request.headers["content-type"] ?? "")} is not supported; send application/json`,
+      );
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return apiError("INVALID_ARGUMENT", `request body is not valid JSON: ${fastifyError.message}`);
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(status, codeForStatus(status), fastifyError.message);
+  }
+  return apiError("INTERNAL", "internal emulator error; see the emulator's stderr for details");
+}
+
+/**
+ * Installs the error handler and the not-found handler. A path that matches an operation with another
+ * method answers 405 with `Allow`; any other path answers 404.
+ */
+export function installErrorReplies(app: FastifyInstance, onInternalError: (error: Error) => void): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const apiErr = toApiError(error, request);
+    if (apiErr.status >= 500) onInternalError(error);
+    return sendApiError(request, reply, apiErr);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? request.url;
+    const allowed = Object.values(OPERATIONS)
+      .filter((op) => templateMatches(op.path, path))
+      .map((op) => op.method);
+    if (allowed.length > 0) {
+      return sendApiError(
+        request,
+        reply,
+        apiError(
+          "METHOD_NOT_ALLOWED",
+          `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
+          {
+            allow: allowed.join(", "),
+          },
+        ),
+      );
+    }
+    return sendApiError(
+      request,
+      reply,
+      apiError("NOT_FOUND", `no operation matches ${request.method} ${path}`),
+    );
+  });
+}

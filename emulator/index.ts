@@ -1,0 +1,120 @@
+/**
+ * Local emulator of the code-security platform's web API (the ten operations of the spec), for the demo,
+ * examples and tests. `startEmulator()` starts one on a free port of 127.0.0.1 and resolves to a handle
+ * with its address, ready-to-use credentials and sample ids.
+ *
+ * @example
+ * const emulator = await startEmulator({ quiet: true });
+ * const res = await fetch(`${emulator.baseUrl}/api/auth/users/current`, {
+ *   headers: { authorization: `Bearer ${emulator.apiToken}` },
+ * });
+ * await emulator.close();
+ */
+import type { AddressInfo } from "node:net";
+import { signUserJwt } from "./auth";
+import { createEmulatorApp } from "./app";
+import type { EmulatorControl } from "./control";
+import { defaultFixtures, loadFixtureFile, parseFixtureSet, type FixtureSet } from "./fixtures";
+import { resolveSample, type EmulatorSample } from "./sample";
+import { EmulatorStore } from "./store";
+
+export { ApiError } from "./errors";
+export { EmulatorControl } from "./control";
+export type { CredentialRequest, ScmAppEdit, ScmAppRequestCreate, UserRoleEdit } from "./control";
+export type { ArmedFault, FaultSpec } from "./faults";
+export type { RequestLogEntry } from "./requestLog";
+export type { RedactedState } from "./store";
+export type { EmulatorSample } from "./sample";
+export { defaultFixtures, loadFixtureFile, type FixtureSet } from "./fixtures";
+
+/** Options of `startEmulator`. */
+export interface StartEmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** A fixture set, or the path of a JSON fixture file; default: the deterministic default fixtures. */
+  fixtures?: string | FixtureSet;
+  /** Persist the state here: loaded when the file exists (else seeded from the fixtures), saved after every change. */
+  stateFile?: string;
+  /** Print nothing (by default one line per request goes to stderr; never a credential). */
+  quiet?: boolean;
+}
+
+/** A running emulator. */
+export interface EmulatorHandle {
+  /** e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  baseUrl: string;
+  /** Web-API token of the sample admin in `deploymentId` (a secret). */
+  apiToken: string;
+  /** User JWT of the same admin, valid for 24 hours (a secret). */
+  jwt: string;
+  /** The sample deployment ("1001" with the default fixtures). */
+  deploymentId: string;
+  /** Ids of one object of each kind in the loaded data. */
+  sample: EmulatorSample;
+  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, state). */
+  control: EmulatorControl;
+  /** Stops the server (open connections are closed); safe to call twice. */
+  close(): Promise<void>;
+}
+
+function resolveFixtures(fixtures: StartEmulatorOptions["fixtures"]): FixtureSet {
+  if (fixtures === undefined) return defaultFixtures();
+  if (typeof fixtures === "string") return loadFixtureFile(fixtures);
+  return parseFixtureSet(fixtures, "the fixtures option");
+}
+
+function isLoopback(address: string): boolean {
+  return address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+}
+
+/** Starts an emulator and resolves once it listens. */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<EmulatorHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`port must be an integer 0-65535, got ${port}`);
+  const store = EmulatorStore.open({
+    fixtures: resolveFixtures(options.fixtures),
+    stateFile: options.stateFile,
+  });
+  const warn = (line: string) => {
+    process.stderr.write(`[codesec-emulator] ${line}\n`);
+  };
+  const report = options.quiet ? () => undefined : warn;
+  const { app, control, faults } = createEmulatorApp(store, { report, warn });
+  const resolved = resolveSample(store);
+  await app.listen({ port, host });
+  const address = app.server.address() as AddressInfo;
+  if (!isLoopback(address.address)) {
+    warn(
+      `listening on ${address.address}, beyond this machine: the /__emulator/ control surface has no ` +
+        "authentication (anyone who can reach it can mint credentials); bind 127.0.0.1 unless you mean it",
+    );
+  }
+  // A wildcard bind is reachable on loopback; the URL names that rather than the wildcard.
+  const reachable =
+    address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address;
+  const hostInUrl = address.family === "IPv6" ? `[${reachable}]` : reachable;
+  const jwt = await signUserJwt(store.signingKey, {
+    userId: resolved.sample.userId,
+    deploymentId: resolved.deploymentId,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${hostInUrl}:${address.port}`,
+    apiToken: resolved.apiTokenValue,
+    jwt,
+    deploymentId: resolved.deploymentId,
+    sample: resolved.sample,
+    control,
+    close() {
+      closing ??= (async () => {
+        faults.wakeAll();
+        await app.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * How one of the ten operations becomes a Fastify route, the same way for all of them: method and path
+ * from the catalogue (`sdk/operations.ts`), path parameters validated by their kind, body/query/response
+ * schemas from `sdk/schemas`, then, in this order: injected faults, authentication (401/403), schema
+ * validation (400), and the operation's handler (which checks deployment, role and existence).
+ */
+import { Type, type TSchema } from "@sinclair/typebox";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { OPERATIONS, type OperationKey, type OperationSpec } from "../sdk/operations";
+import { NumericId, OpaqueId } from "../sdk/schemas";
+import { authenticate, requireScheme, type Caller } from "./auth";
+import type { FaultInjector } from "./faults";
+import type { RequestLog, RequestLogEntry } from "./requestLog";
+import type { EmulatorStore } from "./store";
+
+/** What route handlers share. */
+export interface EmulatorContext {
+  store: EmulatorStore;
+  faults: FaultInjector;
+  requestLog: RequestLog;
+  /** Records an answered API request in the request log (and prints it unless quiet). */
+  recordRequest(entry: RequestLogEntry): void;
+  now(): Date;
+}
+
+/** One call of an operation, as its handler sees it. */
+export interface OperationCall<Body, Query> {
+  /** Path parameters, already validated (numeric ids are digit strings). */
+  params: Record<string, string>;
+  body: Body;
+  query: Query;
+  caller: Caller;
+  request: FastifyRequest;
+}
+
+/** Schemas of an operation's route: from `sdk/schemas`, never defined here. */
+export interface OperationSchemas {
+  body?: TSchema;
+  query?: TSchema;
+  response: TSchema;
+}
+
+const callers = new WeakMap<FastifyRequest, Caller>();
+const faultKinds = new WeakMap<FastifyRequest, RequestLogEntry["fault"]>();
+
+/** The fault (if any) that shaped the answer to `request`, for the request log. */
+export function faultKindOf(request: FastifyRequest): RequestLogEntry["fault"] | undefined {
+  return faultKinds.get(request);
+}
+
+/** `{deploymentId}` -> `:deploymentId` (Fastify's path syntax). */
+export function fastifyPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/** The path without its query string. */
+export function pathOf(url: string): string {
+  const index = url.indexOf("?");
+  return index === -1 ? url : url.slice(0, index);
+}
+
+/** The params schema of an operation, derived from the catalogue's parameter kinds. */
+function paramsSchema(operation: OperationSpec): TSchema | undefined {
+  const entries = Object.entries(operation.pathParams);
+  if (entries.length === 0) return undefined;
+  return Type.Object(
+    Object.fromEntries(entries.map(([name, kind]) => [name, kind === "numeric" ? NumericId : OpaqueId])),
+    {
+      additionalProperties: false,
+    },
+  );
+}
+
+/** Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`). */
+export function operationRoute<Body = undefined, Query = undefined>(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  key: OperationKey,
+  schemas: OperationSchemas,
+  handler: (call: OperationCall<Body, Query>) => unknown,
+): void {
+  const operation: OperationSpec = OPERATIONS[key];
+  const params = paramsSchema(operation);
+  app.route({
+    method: operation.method,
+    url: fastifyPath(operation.path),
+    schema: {
+      ...(params ? { params } : {}),
+      ...(schemas.body ? { body: schemas.body } : {}),
+      ...(schemas.query ? { querystring: schemas.query } : {}),
+      response: { 200: schemas.response },
+    },
+    config: { operation: key },
+    onRequest: async (request, reply) => {
+      const fault = ctx.faults.take(key, request.method, pathOf(request.url));
+      if (fault) {
+        const outcome = await ctx.faults.apply(fault, request, reply);
+        const kind =
+          outcome === "continue"
+            ? "latency"
+            : outcome === "answered"
+              ? "status"
+              : outcome === "dropped"
+                ? "drop"
+                : "malformed";
+        faultKinds.set(request, kind);
+        if (outcome === "dropped") {
+          // No response is ever finished, so Fastify's onResponse hook will not run: record it here.
+          ctx.recordRequest({
+            method: request.method,
+            path: pathOf(request.url),
+            status: 0,
+            operation: key,
+            at: new Date(Date.now() - reply.elapsedTime).toISOString(),
+            requestId: request.id,
+            fault: kind,
+          });
+        }
+        if (outcome !== "continue") return reply;
+      }
+      const caller = await authenticate(ctx.store, request.headers.authorization, ctx.now());
+      requireScheme(caller, operation);
+      callers.set(request, caller);
+      return undefined;
+    },
+    handler: async (request) => {
+      const caller = callers.get(request);
+      if (!caller) throw new Error(`no caller resolved for ${request.method} ${request.url}`);
+      return handler({
+        params: request.params as Record<string, string>,
+        body: request.body as Body,
+        query: request.query as Query,
+        caller,
+        request,
+      });
+    },
+  });
+}

@@ -1,0 +1,36 @@
+/** Scans and branches: operations 6 (get scan) and 7 (get branch). */
+import type { FastifyInstance } from "fastify";
+import { BranchResponse, ScanResponse } from "../../sdk/schemas";
+import { requireRole } from "../auth";
+import { apiError } from "../errors";
+import { operationRoute, type EmulatorContext } from "../operationRoute";
+
+export function registerScanRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  operationRoute(app, ctx, "getScan", { response: ScanResponse }, ({ params, caller }) => {
+    const deploymentId = params.deploymentId as string;
+    const scanId = params.scanId as string;
+    requireRole(ctx.store, caller, deploymentId, "read");
+    const scan = ctx.store.scan(scanId);
+    // A scan of another deployment is "not found" here: ids never reveal other organizations' data.
+    if (!scan || scan.deploymentId !== deploymentId) {
+      throw apiError("NOT_FOUND", `no scan ${scanId} in deployment ${deploymentId}`);
+    }
+    return { scan };
+  });
+
+  operationRoute(app, ctx, "getBranch", { response: BranchResponse }, ({ params, caller }) => {
+    const deploymentId = params.deploymentId as string;
+    const projectId = params.projectId as string;
+    const branchId = params.branchId as string;
+    requireRole(ctx.store, caller, deploymentId, "read");
+    const project = ctx.store.project(projectId);
+    if (!project || project.deploymentId !== deploymentId) {
+      throw apiError("NOT_FOUND", `no project ${projectId} in deployment ${deploymentId}`);
+    }
+    const branch = Number.isSafeInteger(Number(branchId)) ? ctx.store.branch(Number(branchId)) : undefined;
+    if (!branch || String(branch.id) !== branchId || branch.projectId !== projectId) {
+      throw apiError("NOT_FOUND", `no branch ${branchId} in project ${projectId}`);
+    }
+    return { branch: { id: branch.id, name: branch.name } };
+  });
+}

@@ -1,0 +1,117 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  defaultFixtures,
+  fixtureSetProblems,
+  loadFixtureFile,
+  parseFixtureSet,
+} from "../../emulator/fixtures";
+import { resolveSample } from "../../emulator/sample";
+import { EmulatorStore } from "../../emulator/store";
+
+const EXAMPLE = join(__dirname, "..", "..", "emulator", "fixtures.example.json");
+
+describe("emulator fixtures", () => {
+  it("default fixtures are deterministic and valid", () => {
+    expect(defaultFixtures()).to.deep.equal(defaultFixtures());
+    expect(fixtureSetProblems(defaultFixtures())).to.deep.equal([]);
+  });
+
+  it("default fixtures hold what the tests and the demo rely on", () => {
+    const f = defaultFixtures();
+    expect(f.deployments.map((d) => d.id)).to.include.members(["1001", "2002"]);
+    const rolesIn1001 = f.users.flatMap((u) => (u.roles["1001"] ? [u.roles["1001"]] : []));
+    expect(rolesIn1001).to.include.members(["ORG_ROLE_ADMIN", "ORG_ROLE_MEMBER", "ORG_ROLE_READONLY"]);
+    expect(f.users.some((u) => u.roles["2002"] === "ORG_ROLE_ADMIN")).to.equal(true);
+    expect(f.apiTokens.some((t) => t.deploymentId === "2002" && t.webApi && !t.scoped)).to.equal(true);
+    expect(f.apiTokens.some((t) => !t.webApi)).to.equal(true);
+    expect(f.apiTokens.some((t) => t.scoped)).to.equal(true);
+    const projects = f.projects.filter((p) => p.deploymentId === "1001");
+    expect(projects.some((p) => p.archived)).to.equal(true);
+    expect(projects.some((p) => !p.codeAccess)).to.equal(true);
+    expect(projects.filter((p) => p.codeAccess && !p.archived).length).to.be.greaterThan(1);
+    expect(projects.some((p) => p.tagIds.length > 0)).to.equal(true);
+    expect(f.scans.map((s) => s.status)).to.include.members(["SCAN_STATUS_RUNNING", "SCAN_STATUS_COMPLETED"]);
+    expect(f.branches.map((b) => b.name)).to.include("refs/heads/main");
+    expect(f.scmConfigurations.filter((c) => c.deploymentId === "1001")).to.have.length(2);
+    const requests = f.scmAppRequests.filter((r) => r.deploymentId === "1001");
+    expect(requests.filter((r) => r.state === "pending")).to.have.length(2);
+    expect(requests.filter((r) => r.state === "completed")).to.have.length(1);
+    const rules = f.notificationRules.filter((r) => r.deploymentId === "1001");
+    expect(rules.length).to.be.at.least(7);
+    expect(rules.some((r) => r.config_error !== "")).to.equal(true);
+    expect(rules.some((r) => !r.is_enabled)).to.equal(true);
+  });
+
+  it("the sample points at the admin, its web-API token and a pending SCM app request", () => {
+    const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+    const resolved = resolveSample(store);
+    expect(resolved.deploymentId).to.equal("1001");
+    expect(resolved.apiTokenValue).to.equal("cst_1001_admin_5b7e0c1d9a2f4e68");
+    expect(resolved.sample).to.deep.equal({
+      userId: "501",
+      memberUserId: "502",
+      projectId: "7001",
+      branchId: "9101",
+      scanId: "3001",
+      scmConfigId: "scmcfg-1001-a",
+      scmAppRequestId: "apprq-1001-a",
+      scmAppCode: "otc-1001-a-7Hq2Zp9L",
+    });
+  });
+
+  it("infers the sample when the fixtures designate none", () => {
+    const fixtures = defaultFixtures();
+    delete fixtures.sample;
+    const resolved = resolveSample(EmulatorStore.open({ fixtures }));
+    expect(resolved.deploymentId).to.equal("1001");
+    expect(resolved.sample.userId).to.equal("501");
+    expect(resolved.sample.scmAppRequestId).to.equal("apprq-1001-a");
+  });
+
+  it("refuses to pick a sample without a usable admin token", () => {
+    const fixtures = defaultFixtures();
+    fixtures.apiTokens = fixtures.apiTokens.filter((t) => t.userId !== "501" || !t.webApi || t.scoped);
+    expect(() => resolveSample(EmulatorStore.open({ fixtures }))).to.throw(/no usable API token of user 501/);
+  });
+
+  it("the example fixture file loads", () => {
+    const set = loadFixtureFile(EXAMPLE);
+    expect(set.deployments[0]?.id).to.equal("4242");
+    expect(resolveSample(EmulatorStore.open({ fixtures: set })).sample.scmAppCode).to.equal(
+      "otc-example-0001",
+    );
+  });
+
+  it("reports shape errors with their path", () => {
+    const broken = defaultFixtures() as unknown as { users: Array<{ roles: Record<string, string> }> };
+    broken.users[0]!.roles["1001"] = "ORG_ROLE_BOSS";
+    const problems = fixtureSetProblems(broken);
+    expect(problems.join("\n")).to.match(/\/users\/0\/roles\/1001/);
+  });
+
+  it("reports broken references and duplicate ids", () => {
+    const f = defaultFixtures();
+    f.branches.push({ id: 9101, projectId: "404", name: "refs/heads/x" });
+    f.apiTokens[0]!.userId = "nobody";
+    const problems = fixtureSetProblems(f);
+    expect(problems).to.include('duplicate branch id "9101"');
+    expect(problems).to.include('branch 9101: unknown projectId "404"');
+    expect(problems).to.include('api token tok-1001-admin: unknown userId "nobody"');
+    expect(() => parseFixtureSet(f, "test")).to.throw(/invalid fixture set \(test\)/);
+  });
+
+  it("explains unreadable fixture files", () => {
+    const dir = mkdtempSync(join(tmpdir(), "codesec-fixtures-"));
+    try {
+      expect(() => loadFixtureFile(join(dir, "missing.json"))).to.throw(/cannot read fixture file/);
+      const bad = join(dir, "bad.json");
+      writeFileSync(bad, "{");
+      expect(() => loadFixtureFile(bad)).to.throw(/is not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

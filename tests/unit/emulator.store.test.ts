@@ -1,0 +1,169 @@
+import { expect } from "chai";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultFixtures } from "../../emulator/fixtures";
+import {
+  EmulatorStore,
+  STATE_FORMAT,
+  writeFileAtomically,
+  type StateFileContents,
+} from "../../emulator/store";
+
+describe("emulator store", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "codesec-store-"));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("in memory", () => {
+    it("seeds from the fixtures and answers queries", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      expect(store.loadedFromStateFile).to.equal(false);
+      expect(store.deployment("1001")?.name).to.equal("acme");
+      expect(store.roleOf("501", "1001")).to.equal("ORG_ROLE_ADMIN");
+      expect(store.roleOf("501", "2002")).to.equal(undefined);
+      expect(store.adminCount("1001")).to.equal(1);
+      expect(store.projects("1001").map((p) => p.id)).to.include.members(["7001", "7004"]);
+      expect(store.projects("1001").map((p) => p.id)).not.to.include("8001");
+      expect(store.notificationRules("1001").map((r) => r.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+      expect(store.signingKey.length).to.equal(32);
+    });
+
+    it("hands out copies, so callers cannot change the state behind its back", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const user = store.user("501");
+      if (!user) throw new Error("fixture user 501 missing");
+      user.roles["1001"] = "ORG_ROLE_READONLY";
+      expect(store.roleOf("501", "1001")).to.equal("ORG_ROLE_ADMIN");
+    });
+
+    it("sets and removes roles", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      store.setRole("502", "1001", "ORG_ROLE_ADMIN");
+      expect(store.adminCount("1001")).to.equal(2);
+      store.setRole("502", "1001", null);
+      expect(store.roleOf("502", "1001")).to.equal(undefined);
+      expect(store.members("1001").map((u) => u.id)).not.to.include("502");
+    });
+
+    it("lists joinable deployments the user is not a member of", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      expect(store.joinableDeployments("501").map((d) => d.id)).to.deep.equal(["3003"]);
+      store.setRole("501", "3003", "ORG_ROLE_MEMBER");
+      expect(store.joinableDeployments("501")).to.deep.equal([]);
+      expect(store.joinableDeployments("601")).to.deep.equal([]);
+    });
+
+    it("completes SCM app requests and edits apps", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const done = store.completeScmAppRequest("apprq-1001-a", new Date("2025-07-01T00:00:00.123Z"));
+      expect(done.state).to.equal("completed");
+      expect(done.completedAt).to.equal("2025-07-01T00:00:00Z");
+      store.updateScmApp("apprq-1001-a", { slug: "renamed" });
+      expect(store.scmAppRequest("apprq-1001-a")?.app.slug).to.equal("renamed");
+    });
+
+    it("leaves the state unchanged when a mutation fails", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      expect(() => store.setRole("nobody", "1001", "ORG_ROLE_ADMIN")).to.throw(/unknown user/);
+      expect(store.snapshot()).to.deep.equal(defaultFixtures());
+    });
+
+    it("reset restores the fixtures and keeps the signing key", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const key = Buffer.from(store.signingKey).toString("hex");
+      store.setRole("502", "1001", "ORG_ROLE_ADMIN");
+      store.addApiToken({
+        id: "tok-x",
+        value: "cst_extra_token_0000000000",
+        name: "x",
+        deploymentId: "1001",
+        userId: "502",
+        webApi: true,
+        scoped: false,
+      });
+      store.reset();
+      expect(store.snapshot()).to.deep.equal(defaultFixtures());
+      expect(Buffer.from(store.signingKey).toString("hex")).to.equal(key);
+    });
+
+    it("redacts every secret from the exported state", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const text = JSON.stringify(store.redactedSnapshot());
+      for (const token of defaultFixtures().apiTokens) expect(text).not.to.include(token.value);
+      for (const request of defaultFixtures().scmAppRequests) expect(text).not.to.include(request.code);
+      expect(text).not.to.include(Buffer.from(store.signingKey).toString("base64url"));
+      expect(text).to.include("tok-1001-admin");
+    });
+  });
+
+  describe("state file", () => {
+    it("is written at open, after every mutation, and loaded by the next open", () => {
+      const file = join(dir, "nested", "state.json");
+      const first = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+      const written = JSON.parse(readFileSync(file, "utf8")) as StateFileContents;
+      expect(written.format).to.equal(STATE_FORMAT);
+      expect(written.data).to.deep.equal(defaultFixtures());
+      first.setRole("502", "1001", "ORG_ROLE_ADMIN");
+
+      const second = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+      expect(second.loadedFromStateFile).to.equal(true);
+      expect(second.roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
+      expect(Buffer.from(second.signingKey).equals(Buffer.from(first.signingKey))).to.equal(true);
+    });
+
+    it("is replaced atomically: a new file (rename) each save, no temporary file left, owner-only mode", () => {
+      const file = join(dir, "state.json");
+      const store = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+      const before = statSync(file).ino;
+      store.setRole("503", "1001", "ORG_ROLE_MEMBER");
+      expect(statSync(file).ino).not.to.equal(before);
+      expect(readdirSync(dir)).to.deep.equal(["state.json"]);
+      if (process.platform !== "win32") expect(statSync(file).mode & 0o777).to.equal(0o600);
+    });
+
+    it("refuses a file that is not an emulator state file, naming it", () => {
+      const file = join(dir, "state.json");
+      writeFileSync(file, JSON.stringify({ hello: "world" }));
+      expect(() => EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file })).to.throw(
+        /state\.json is not an emulator state file/,
+      );
+      writeFileSync(file, "{not json");
+      expect(() => EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file })).to.throw(
+        /cannot be read as JSON/,
+      );
+    });
+
+    it("refuses a state file with invalid data", () => {
+      const file = join(dir, "state.json");
+      EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+      const state = JSON.parse(readFileSync(file, "utf8")) as StateFileContents;
+      state.data.users[0]!.roles["9999"] = "ORG_ROLE_ADMIN";
+      writeFileSync(file, JSON.stringify(state));
+      expect(() => EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file })).to.throw(
+        /unknown deploymentId "9999"/,
+      );
+    });
+  });
+
+  describe("writeFileAtomically", () => {
+    it("replaces the contents and leaves no temporary file", () => {
+      const file = join(dir, "f.json");
+      writeFileAtomically(file, "one");
+      writeFileAtomically(file, "two");
+      expect(readFileSync(file, "utf8")).to.equal("two");
+      expect(readdirSync(dir)).to.deep.equal(["f.json"]);
+    });
+
+    it("removes its temporary file when the rename fails", () => {
+      const target = join(dir, "occupied");
+      mkdirSync(join(target, "child"), { recursive: true });
+      expect(() => writeFileAtomically(target, "x")).to.throw();
+      expect(readdirSync(dir)).to.deep.equal(["occupied"]);
+    });
+  });
+});

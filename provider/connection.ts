@@ -49,7 +49,8 @@ export function resolveConnection(
   config: ConfigLookup,
   env: NodeJS.ProcessEnv = process.env,
 ): Connection {
-  const baseUrl = nonEmpty(explicit?.baseUrl) ?? nonEmpty(config(CONFIG_BASE_URL)) ?? nonEmpty(env[ENV_BASE_URL]);
+  const baseUrl =
+    nonEmpty(explicit?.baseUrl) ?? nonEmpty(config(CONFIG_BASE_URL)) ?? nonEmpty(env[ENV_BASE_URL]);
   const token = nonEmpty(explicit?.token) ?? nonEmpty(config(CONFIG_TOKEN)) ?? nonEmpty(env[ENV_TOKEN]);
   const missing: string[] = [];
   if (baseUrl === undefined) missing.push("the platform base URL");

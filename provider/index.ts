@@ -33,4 +33,12 @@ export {
 export type { CodeSecInvokeOptions, CodeSecInvokeOutputOptions } from "./functions/invokeOptions";
 
 export { MissingCredentialsError, type Connection } from "./connection";
-export type { OrgRole, Scan, Branch, ScmApp as ScmAppInfo, CurrentUser, JoinableOrganization, NotificationRule } from "../sdk/schemas";
+export type {
+  OrgRole,
+  Scan,
+  Branch,
+  ScmApp as ScmAppInfo,
+  CurrentUser,
+  JoinableOrganization,
+  NotificationRule,
+} from "../sdk/schemas";

@@ -30,13 +30,15 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>)
-            .filter(([, inner]) => inner !== undefined)
-            .sort(([x], [y]) => x.localeCompare(y)),
-        )
-      : v,
-  ) ?? "undefined";
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .filter(([, inner]) => inner !== undefined)
+              .sort(([x], [y]) => x.localeCompare(y)),
+          )
+        : v,
+    ) ?? "undefined"
+  );
 }

@@ -42,7 +42,11 @@ type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure"
  * `configure` is this function itself, so a non-string `method` is the engine's configure request,
  * which carries the stack config (see runtimeCredentials.ts).
  */
-export async function run(kind: string, method: ProviderMethod | pulumi.dynamic.ConfigureRequest, args: unknown[] = []) {
+export async function run(
+  kind: string,
+  method: ProviderMethod | pulumi.dynamic.ConfigureRequest,
+  args: unknown[] = [],
+) {
   if (typeof method !== "string") {
     rememberStackConfig(method.config);
     return;

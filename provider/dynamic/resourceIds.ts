@@ -5,10 +5,16 @@ export function formatResourceId(deploymentId: string, key: string): string {
 }
 
 /** Splits an id made by `formatResourceId`; `what` names the second half in the error. */
-export function parseResourceId(id: string, resourceType: string, what: string): { deploymentId: string; key: string } {
+export function parseResourceId(
+  id: string,
+  resourceType: string,
+  what: string,
+): { deploymentId: string; key: string } {
   const match = /^([0-9]+)\/([^/]+)$/.exec(id ?? "");
   if (!match) {
-    throw new Error(`${resourceType}: id "${id}" is not of the form <deploymentId>/<${what}>, for example "1001/${what}"`);
+    throw new Error(
+      `${resourceType}: id "${id}" is not of the form <deploymentId>/<${what}>, for example "1001/${what}"`,
+    );
   }
   return { deploymentId: match[1], key: match[2] };
 }

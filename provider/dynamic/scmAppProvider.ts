@@ -42,7 +42,10 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
           `is already connected, add the resource option import: "${inputs.deploymentId}/${inputs.requestId}".`,
       );
     }
-    const app = await clientForResource(inputs).completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+    const app = await clientForResource(inputs).completeScmAppRequest({
+      requestId: inputs.requestId,
+      code: inputs.code,
+    });
     return { id: formatResourceId(inputs.deploymentId, inputs.requestId), outs: stateOf(inputs, app) };
   },
 
@@ -57,7 +60,13 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const state = withoutEngineKeys((props ?? {}) as Partial<ScmAppState>);
     try {
       const app = await clientForResource(state).getScmApp({ deploymentId, requestId });
-      const props: ScmAppState = { ...state, deploymentId, requestId, app, appliedApp: state.appliedApp ?? app };
+      const props: ScmAppState = {
+        ...state,
+        deploymentId,
+        requestId,
+        app,
+        appliedApp: state.appliedApp ?? app,
+      };
       if (state.app !== undefined) return { id, props };
       // Import: the engine also needs the inputs that would produce this state (the SDK types them like
       // the outputs; any property bag is accepted). On refresh the stored inputs stay as they are.

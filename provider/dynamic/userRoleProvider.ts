@@ -3,7 +3,12 @@
  * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { USER_ROLE_IDENTITY, USER_ROLE_MUTABLE, UserRoleInputs, type UserRoleState } from "../shapes/userRole";
+import {
+  USER_ROLE_IDENTITY,
+  USER_ROLE_MUTABLE,
+  UserRoleInputs,
+  type UserRoleState,
+} from "../shapes/userRole";
 import { diffInputs } from "./diffing";
 import { checkInputs, withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
@@ -17,7 +22,10 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, withoutEngineKeys(news), { replaceOn: USER_ROLE_IDENTITY, updateOn: USER_ROLE_MUTABLE });
+    return diffInputs(olds, withoutEngineKeys(news), {
+      replaceOn: USER_ROLE_IDENTITY,
+      updateOn: USER_ROLE_MUTABLE,
+    });
   },
 
   async create(inputs) {

@@ -14,7 +14,10 @@ export type GetCurrentUserArgs = Record<string, never>;
  * console.log(me.login, me.orgRole);
  * ```
  */
-export async function getCurrentUser(_args?: GetCurrentUserArgs, opts?: CodeSecInvokeOptions): Promise<CurrentUser> {
+export async function getCurrentUser(
+  _args?: GetCurrentUserArgs,
+  opts?: CodeSecInvokeOptions,
+): Promise<CurrentUser> {
   return clientForInvoke(opts).getCurrentUser();
 }
 

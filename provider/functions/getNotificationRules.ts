@@ -50,7 +50,9 @@ export async function getNotificationRules(
     if (!page.nextCursor) break;
     // A platform that hands back a cursor it already gave would page forever.
     if (seen.has(page.nextCursor)) {
-      throw new Error(`getNotificationRules: the platform returned cursor "${page.nextCursor}" twice; stopping.`);
+      throw new Error(
+        `getNotificationRules: the platform returned cursor "${page.nextCursor}" twice; stopping.`,
+      );
     }
     seen.add(page.nextCursor);
     cursor = page.nextCursor;

@@ -18,7 +18,9 @@ export function resourceProps(args: object, outputKeys: readonly string[]): pulu
 }
 
 /** The options, with the secret inputs also listed as secret outputs. */
-export function resourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+export function resourceOptions(
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions {
   return {
     ...opts,
     additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_INPUTS],

@@ -37,6 +37,13 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ScmApp extends pulumi.dynamic.Resource {
   constructor(name: string, args: ScmAppArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider("ScmApp"), name, resourceProps(args, SCM_APP_OUTPUTS), resourceOptions(opts), "codesec", "ScmApp");
+    super(
+      stubProvider("ScmApp"),
+      name,
+      resourceProps(args, SCM_APP_OUTPUTS),
+      resourceOptions(opts),
+      "codesec",
+      "ScmApp",
+    );
   }
 }

@@ -36,6 +36,13 @@ export interface UserRole extends PulumiOutputs<UserRoleState> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class UserRole extends pulumi.dynamic.Resource {
   constructor(name: string, args: UserRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider("UserRole"), name, resourceProps(args, USER_ROLE_OUTPUTS), resourceOptions(opts), "codesec", "UserRole");
+    super(
+      stubProvider("UserRole"),
+      name,
+      resourceProps(args, USER_ROLE_OUTPUTS),
+      resourceOptions(opts),
+      "codesec",
+      "UserRole",
+    );
   }
 }

@@ -31,7 +31,8 @@ export const WorkflowProvisioningResult = Type.Object({
   /** Failures the platform reported in the last apply (only kept when `allowPartialFailure`). */
   errors: Type.Array(ProvisionError),
 });
-export type WorkflowProvisioningState = WorkflowProvisioningInputs & Static<typeof WorkflowProvisioningResult>;
+export type WorkflowProvisioningState = WorkflowProvisioningInputs &
+  Static<typeof WorkflowProvisioningResult>;
 
 export const WORKFLOW_PROVISIONING_IDENTITY = ["deploymentId"] as const;
 /** A change to one of these provisions again (operation 2). */

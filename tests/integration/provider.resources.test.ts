@@ -19,7 +19,9 @@ function roleOf(handle: EmulatorHandle, userId: string): string | undefined {
 
 /** Hands the providers stack config the way the engine's configure call does. */
 async function configureStack(values: Record<string, string>) {
-  await run("UserRole", { config: { get: (key: string) => values[key], require: (key: string) => values[key] } });
+  await run("UserRole", {
+    config: { get: (key: string) => values[key], require: (key: string) => values[key] },
+  });
 }
 
 describe("dynamic providers against the emulator", () => {
@@ -37,16 +39,28 @@ describe("dynamic providers against the emulator", () => {
     it("create sets the role with one call to operation 1 and returns deploymentId/userId", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
-      const result = await userRoleProvider.create!({ deploymentId: h.deploymentId, userId: member, role: "ORG_ROLE_READONLY" });
+      const result = await userRoleProvider.create!({
+        deploymentId: h.deploymentId,
+        userId: member,
+        role: "ORG_ROLE_READONLY",
+      });
       expect(result.id).to.equal(`${h.deploymentId}/${member}`);
-      expect(result.outs).to.deep.equal({ deploymentId: h.deploymentId, userId: member, role: "ORG_ROLE_READONLY" });
+      expect(result.outs).to.deep.equal({
+        deploymentId: h.deploymentId,
+        userId: member,
+        role: "ORG_ROLE_READONLY",
+      });
       expect(roleOf(h, member)).to.equal("ORG_ROLE_READONLY");
       expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
     });
 
     it("update calls operation 1 once for a new role and not at all for roleOnDestroy alone", async () => {
       const h = emulator();
-      const olds = { deploymentId: h.deploymentId, userId: h.sample.memberUserId, role: "ORG_ROLE_MEMBER" as const };
+      const olds = {
+        deploymentId: h.deploymentId,
+        userId: h.sample.memberUserId,
+        role: "ORG_ROLE_MEMBER" as const,
+      };
       await userRoleProvider.update!("id", olds, { ...olds, roleOnDestroy: "ORG_ROLE_READONLY" });
       expect(calls(h)).to.deep.equal([]);
       const result = await userRoleProvider.update!("id", olds, { ...olds, role: "ORG_ROLE_ADMIN" });
@@ -58,9 +72,18 @@ describe("dynamic providers against the emulator", () => {
     it("read refreshes the caller's own role (operation 8), showing drift", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
-      const { credential } = await h.control.mintCredential({ deploymentId: h.deploymentId, userId: member, kind: "apiToken" });
+      const { credential } = await h.control.mintCredential({
+        deploymentId: h.deploymentId,
+        userId: member,
+        kind: "apiToken",
+      });
       h.control.setUserRole(member, { deploymentId: h.deploymentId, role: "ORG_ROLE_READONLY" });
-      const state = { deploymentId: h.deploymentId, userId: member, role: "ORG_ROLE_MEMBER" as const, connection: { baseUrl: h.baseUrl, token: credential } };
+      const state = {
+        deploymentId: h.deploymentId,
+        userId: member,
+        role: "ORG_ROLE_MEMBER" as const,
+        connection: { baseUrl: h.baseUrl, token: credential },
+      };
       const result = await userRoleProvider.read!(`${h.deploymentId}/${member}`, state);
       expect(result.props?.role).to.equal("ORG_ROLE_READONLY");
       expect(result.props?.connection).to.deep.equal(state.connection);
@@ -68,7 +91,11 @@ describe("dynamic providers against the emulator", () => {
 
     it("read keeps the state of another user (the platform cannot read it)", async () => {
       const h = emulator();
-      const state = { deploymentId: h.deploymentId, userId: h.sample.memberUserId, role: "ORG_ROLE_ADMIN" as const };
+      const state = {
+        deploymentId: h.deploymentId,
+        userId: h.sample.memberUserId,
+        role: "ORG_ROLE_ADMIN" as const,
+      };
       const result = await userRoleProvider.read!(`${h.deploymentId}/${state.userId}`, state);
       expect(result).to.deep.equal({ id: `${h.deploymentId}/${state.userId}`, props: state });
       expect(calls(h)).to.deep.equal(["getCurrentUser:200"]);
@@ -77,14 +104,22 @@ describe("dynamic providers against the emulator", () => {
     it("import of another user's role fails saying why", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await userRoleProvider.read!(`${h.deploymentId}/${h.sample.memberUserId}`, undefined).catch((e: Error) => (error = e));
-      expect(error?.message).to.match(/cannot import .* reads back only the role of the credentials' own user/);
+      await userRoleProvider.read!(`${h.deploymentId}/${h.sample.memberUserId}`, undefined).catch(
+        (e: Error) => (error = e),
+      );
+      expect(error?.message).to.match(
+        /cannot import .* reads back only the role of the credentials' own user/,
+      );
     });
 
     it("delete applies roleOnDestroy, and without it makes no call", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
-      await userRoleProvider.delete!("id", { deploymentId: h.deploymentId, userId: member, role: "ORG_ROLE_MEMBER" });
+      await userRoleProvider.delete!("id", {
+        deploymentId: h.deploymentId,
+        userId: member,
+        role: "ORG_ROLE_MEMBER",
+      });
       expect(calls(h)).to.deep.equal([]);
       expect(roleOf(h, member)).to.equal("ORG_ROLE_MEMBER");
       await userRoleProvider.delete!("id", {
@@ -112,9 +147,11 @@ describe("dynamic providers against the emulator", () => {
     it("the platform's refusal reaches the user with the token nowhere in it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await userRoleProvider
-        .create!({ deploymentId: h.deploymentId, userId: "no-such-user", role: "ORG_ROLE_MEMBER" })
-        .catch((e: Error) => (error = e));
+      await userRoleProvider.create!({
+        deploymentId: h.deploymentId,
+        userId: "no-such-user",
+        role: "ORG_ROLE_MEMBER",
+      }).catch((e: Error) => (error = e));
       expect(error?.message).to.match(/404/);
       expect(`${error?.message}${error?.stack}${JSON.stringify(error)}`).not.to.include(h.apiToken);
     });
@@ -132,23 +169,33 @@ describe("dynamic providers against the emulator", () => {
       expect(Object.keys(result.outs!.repoFileUrls).length).to.be.greaterThan(0);
       expect(result.outs!.errors).to.deep.equal([]);
       const provisioned = h.control.state().projects.filter((p) => p.workflow);
-      expect(provisioned.map((p) => p.id).sort()).to.deep.equal(Object.keys(result.outs!.repoFileUrls).sort());
+      expect(provisioned.map((p) => p.id).sort()).to.deep.equal(
+        Object.keys(result.outs!.repoFileUrls).sort(),
+      );
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200"]);
     });
 
     it("ids are unique per resource", async () => {
       const h = emulator();
-      const a = await workflowProvisioningProvider.create!({ deploymentId: h.deploymentId, filters: { ids: ["7001"] } });
-      const b = await workflowProvisioningProvider.create!({ deploymentId: h.deploymentId, filters: { ids: ["7001"] } });
+      const a = await workflowProvisioningProvider.create!({
+        deploymentId: h.deploymentId,
+        filters: { ids: ["7001"] },
+      });
+      const b = await workflowProvisioningProvider.create!({
+        deploymentId: h.deploymentId,
+        filters: { ids: ["7001"] },
+      });
       expect(a.id).not.to.equal(b.id);
     });
 
     it("fails listing every error's code, message and ids, keeping what was provisioned as the failed resource's state", async () => {
       const h = emulator();
       let error: ProvisioningPartialFailure | undefined;
-      await workflowProvisioningProvider
-        .create!({ deploymentId: h.deploymentId, filters: { ids: ["7001", "7004", "9999"] }, __provider: "stub" } as never)
-        .catch((e: ProvisioningPartialFailure) => (error = e));
+      await workflowProvisioningProvider.create!({
+        deploymentId: h.deploymentId,
+        filters: { ids: ["7001", "7004", "9999"] },
+        __provider: "stub",
+      } as never).catch((e: ProvisioningPartialFailure) => (error = e));
       expect(error).to.be.instanceOf(ProvisioningPartialFailure);
       expect(error!.properties.errors.length).to.be.greaterThan(0);
       for (const e of error!.properties.errors) {
@@ -177,10 +224,16 @@ describe("dynamic providers against the emulator", () => {
 
     it("update provisions again only when what it provisions changes", async () => {
       const h = emulator();
-      const created = await workflowProvisioningProvider.create!({ deploymentId: h.deploymentId, filters: { ids: ["7001"] } });
+      const created = await workflowProvisioningProvider.create!({
+        deploymentId: h.deploymentId,
+        filters: { ids: ["7001"] },
+      });
       h.control.clearRequests();
       const olds = created.outs!;
-      const same = await workflowProvisioningProvider.update!(created.id, olds, { ...olds, allowPartialFailure: true });
+      const same = await workflowProvisioningProvider.update!(created.id, olds, {
+        ...olds,
+        allowPartialFailure: true,
+      });
       expect(calls(h)).to.deep.equal([]);
       expect(same.outs!.repoFileUrls).to.deep.equal(olds.repoFileUrls);
       const again = await workflowProvisioningProvider.update!(created.id, olds, {
@@ -189,14 +242,20 @@ describe("dynamic providers against the emulator", () => {
       });
       expect(Object.keys(again.outs!.repoFileUrls).sort()).to.deep.equal(["7001", "7002"]);
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200"]);
-      await workflowProvisioningProvider.update!(created.id, again.outs!, { ...again.outs!, triggers: "rotate" });
+      await workflowProvisioningProvider.update!(created.id, again.outs!, {
+        ...again.outs!,
+        triggers: "rotate",
+      });
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200", "provisionWorkflows:200"]);
     });
 
     it("read keeps the state and delete makes no call", async () => {
       const h = emulator();
       const state = { deploymentId: h.deploymentId, repoFileUrls: { "7001": "u" }, errors: [] };
-      expect(await workflowProvisioningProvider.read!("1001/provisioning-x", state)).to.deep.equal({ id: "1001/provisioning-x", props: state });
+      expect(await workflowProvisioningProvider.read!("1001/provisioning-x", state)).to.deep.equal({
+        id: "1001/provisioning-x",
+        props: state,
+      });
       await workflowProvisioningProvider.delete!("1001/provisioning-x", state);
       expect(calls(h)).to.deep.equal([]);
     });
@@ -205,11 +264,14 @@ describe("dynamic providers against the emulator", () => {
   describe("ScmWebhookSubscription", () => {
     it("create subscribes (operation 5) and records scmUrl and events", async () => {
       const h = emulator();
-      const result = await scmWebhookSubscriptionProvider.create!({ deploymentId: h.deploymentId, configId: h.sample.scmConfigId });
+      const result = await scmWebhookSubscriptionProvider.create!({
+        deploymentId: h.deploymentId,
+        configId: h.sample.scmConfigId,
+      });
       expect(result.id).to.equal(`${h.deploymentId}/${h.sample.scmConfigId}`);
       const config = h.control.state().scmConfigurations.find((c) => c.configId === h.sample.scmConfigId)!;
       expect(result.outs!.scmUrl).to.equal(config.scmUrl);
-      expect(result.outs!.events).to.be.an("array").that.is.not.empty;
+      expect(result.outs!.events).to.be.an("array").with.length.greaterThan(0);
       expect(calls(h)).to.deep.equal(["subscribeScmWebhook:200"]);
     });
 
@@ -224,7 +286,9 @@ describe("dynamic providers against the emulator", () => {
     it("an unknown configuration is the platform's 404", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmWebhookSubscriptionProvider.create!({ deploymentId: h.deploymentId, configId: "nope" }).catch((e: Error) => (error = e));
+      await scmWebhookSubscriptionProvider.create!({ deploymentId: h.deploymentId, configId: "nope" }).catch(
+        (e: Error) => (error = e),
+      );
       expect(error?.message).to.match(/404/);
     });
   });
@@ -246,9 +310,11 @@ describe("dynamic providers against the emulator", () => {
     it("a wrong code fails without echoing it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider
-        .create!({ deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId, code: "wrong-code-123" })
-        .catch((e: Error) => (error = e));
+      await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: h.sample.scmAppRequestId,
+        code: "wrong-code-123",
+      }).catch((e: Error) => (error = e));
       expect(error).to.be.an("error");
       expect(`${error!.message}${error!.stack}`).not.to.include("wrong-code-123");
     });
@@ -256,7 +322,9 @@ describe("dynamic providers against the emulator", () => {
     it("create without a code explains how to adopt a connected app", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create!({ deploymentId: h.deploymentId, requestId: "apprq-1001-done" }).catch((e: Error) => (error = e));
+      await scmAppProvider.create!({ deploymentId: h.deploymentId, requestId: "apprq-1001-done" }).catch(
+        (e: Error) => (error = e),
+      );
       expect(error?.message).to.include('import: "1001/apprq-1001-done"');
       expect(calls(h)).to.deep.equal([]);
     });
@@ -297,10 +365,13 @@ describe("dynamic providers against the emulator", () => {
         deploymentId: h.deploymentId,
         requestId: "apprq-missing",
         app: {} as never,
+        appliedApp: {} as never,
       });
       expect(gone.id).to.equal(undefined);
       let error: Error | undefined;
-      await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, undefined).catch((e: Error) => (error = e));
+      await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, undefined).catch(
+        (e: Error) => (error = e),
+      );
       expect(error?.message).to.match(/404/);
       await scmAppProvider.read!("not-an-id", undefined).catch((e: Error) => (error = e));
       expect(error?.message).to.include("<deploymentId>/<requestId>");

@@ -44,7 +44,10 @@ describe("check: every bad input fails with the property named", () => {
   it("rejects a userId that would escape the URL path", async () => {
     for (const userId of ["a/b", "..", "x\u0000", ""]) {
       const failures = await failuresOf(userRoleProvider, { ...role, userId });
-      expect(failures.map((f) => f.property), userId).to.deep.equal(["userId"]);
+      expect(
+        failures.map((f) => f.property),
+        userId,
+      ).to.deep.equal(["userId"]);
     }
   });
 
@@ -96,7 +99,9 @@ describe("check: every bad input fails with the property named", () => {
 
   it("accepts any triggers value", async () => {
     for (const triggers of ["v2", 3, { rotate: true }, [1, 2]]) {
-      expect(await failuresOf(workflowProvisioningProvider, { deploymentId: "1001", triggers })).to.deep.equal([]);
+      expect(
+        await failuresOf(workflowProvisioningProvider, { deploymentId: "1001", triggers }),
+      ).to.deep.equal([]);
       expect(
         await failuresOf(scmWebhookSubscriptionProvider, { deploymentId: "1001", configId: "c1", triggers }),
       ).to.deep.equal([]);

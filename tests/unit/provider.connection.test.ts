@@ -11,12 +11,20 @@ describe("credential resolution", () => {
       baseUrl: "http://explicit",
       token: "t",
     });
-    expect(resolveConnection(undefined, stack, env)).to.deep.equal({ baseUrl: "http://stack", token: "stack-token" });
-    expect(resolveConnection(undefined, config({}), env)).to.deep.equal({ baseUrl: "http://env", token: "env-token" });
+    expect(resolveConnection(undefined, stack, env)).to.deep.equal({
+      baseUrl: "http://stack",
+      token: "stack-token",
+    });
+    expect(resolveConnection(undefined, config({}), env)).to.deep.equal({
+      baseUrl: "http://env",
+      token: "env-token",
+    });
   });
 
   it("mixes sources field by field", () => {
-    const result = resolveConnection(undefined, config({ "codesec:baseUrl": "http://stack" }), { CODESEC_TOKEN: "env" });
+    const result = resolveConnection(undefined, config({ "codesec:baseUrl": "http://stack" }), {
+      CODESEC_TOKEN: "env",
+    });
     expect(result).to.deep.equal({ baseUrl: "http://stack", token: "env" });
   });
 
@@ -32,6 +40,8 @@ describe("credential resolution", () => {
   });
 
   it("treats blank values as missing", () => {
-    expect(() => resolveConnection({ baseUrl: " ", token: "" }, config({}), {})).to.throw(/base URL and the API token/);
+    expect(() => resolveConnection({ baseUrl: " ", token: "" }, config({}), {})).to.throw(
+      /base URL and the API token/,
+    );
   });
 });

@@ -12,24 +12,44 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   const role = { deploymentId: "1001", userId: "user-bob", role: "ORG_ROLE_MEMBER", connection };
 
   it("UserRole: no change for equal inputs", async () => {
-    const result = await userRoleProvider.diff!("1001/user-bob", role as never, { ...role, __provider: "x" } as never);
+    const result = await userRoleProvider.diff!(
+      "1001/user-bob",
+      role as never,
+      { ...role, __provider: "x" } as never,
+    );
     expect(result.changes).to.equal(false);
   });
 
   it("UserRole: a role change is an in-place update", async () => {
-    const result = await userRoleProvider.diff!("1001/user-bob", role as never, { ...role, role: "ORG_ROLE_ADMIN" } as never);
+    const result = await userRoleProvider.diff!(
+      "1001/user-bob",
+      role as never,
+      { ...role, role: "ORG_ROLE_ADMIN" } as never,
+    );
     expect(result).to.deep.include({ changes: true, replaces: [] });
   });
 
   it("UserRole: userId or deploymentId changes replace", async () => {
-    const a = await userRoleProvider.diff!("1001/user-bob", role as never, { ...role, userId: "user-carol" } as never);
+    const a = await userRoleProvider.diff!(
+      "1001/user-bob",
+      role as never,
+      { ...role, userId: "user-carol" } as never,
+    );
     expect(a.replaces).to.deep.equal(["userId"]);
-    const b = await userRoleProvider.diff!("1001/user-bob", role as never, { ...role, deploymentId: "2002" } as never);
+    const b = await userRoleProvider.diff!(
+      "1001/user-bob",
+      role as never,
+      { ...role, deploymentId: "2002" } as never,
+    );
     expect(b.replaces).to.deep.equal(["deploymentId"]);
   });
 
   it("UserRole: an identity value unknown at preview is a possible replacement", async () => {
-    const result = await userRoleProvider.diff!("1001/user-bob", role as never, { ...role, userId: UNKNOWN_VALUE } as never);
+    const result = await userRoleProvider.diff!(
+      "1001/user-bob",
+      role as never,
+      { ...role, userId: UNKNOWN_VALUE } as never,
+    );
     expect(result.replaces).to.deep.equal(["userId"]);
   });
 
@@ -55,10 +75,14 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       repoFileUrls: { "3001": "https://scm/x" },
       errors: [],
     };
-    const same = await workflowProvisioningProvider.diff!("id", olds as never, {
-      deploymentId: "1001",
-      filters: { codeAccess: true, search: "pay" },
-    } as never);
+    const same = await workflowProvisioningProvider.diff!(
+      "id",
+      olds as never,
+      {
+        deploymentId: "1001",
+        filters: { codeAccess: true, search: "pay" },
+      } as never,
+    );
     expect(same.changes, "key order and outputs must not matter").to.equal(false);
     for (const change of [
       { filters: { search: "web" } },
@@ -66,32 +90,58 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       { ghaOptions: { prEnabled: true } },
       { triggers: "2" },
     ]) {
-      const result = await workflowProvisioningProvider.diff!("id", olds as never, {
-        deploymentId: "1001",
-        filters: olds.filters,
-        ...change,
-      } as never);
+      const result = await workflowProvisioningProvider.diff!(
+        "id",
+        olds as never,
+        {
+          deploymentId: "1001",
+          filters: olds.filters,
+          ...change,
+        } as never,
+      );
       expect(result, JSON.stringify(change)).to.deep.include({ changes: true, replaces: [] });
     }
-    const moved = await workflowProvisioningProvider.diff!("id", olds as never, { ...olds, deploymentId: "2002" } as never);
+    const moved = await workflowProvisioningProvider.diff!(
+      "id",
+      olds as never,
+      { ...olds, deploymentId: "2002" } as never,
+    );
     expect(moved.replaces).to.deep.equal(["deploymentId"]);
   });
 
   it("ScmWebhookSubscription: triggers update, configId replaces, events never differ", async () => {
     const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"] };
     const news = { deploymentId: "1001", configId: "c1" };
-    expect((await scmWebhookSubscriptionProvider.diff!("id", olds as never, news as never)).changes).to.equal(false);
-    const triggered = await scmWebhookSubscriptionProvider.diff!("id", olds as never, { ...news, triggers: 1 } as never);
+    expect((await scmWebhookSubscriptionProvider.diff!("id", olds as never, news as never)).changes).to.equal(
+      false,
+    );
+    const triggered = await scmWebhookSubscriptionProvider.diff!(
+      "id",
+      olds as never,
+      { ...news, triggers: 1 } as never,
+    );
     expect(triggered).to.deep.include({ changes: true, replaces: [] });
-    const other = await scmWebhookSubscriptionProvider.diff!("id", olds as never, { ...news, configId: "c2" } as never);
+    const other = await scmWebhookSubscriptionProvider.diff!(
+      "id",
+      olds as never,
+      { ...news, configId: "c2" } as never,
+    );
     expect(other.replaces).to.deep.equal(["configId"]);
   });
 
   it("ScmApp: a new code alone is no change; requestId replaces", async () => {
     const olds = { deploymentId: "1001", requestId: "r1", app: { slug: "x" } };
-    const code = await scmAppProvider.diff!("id", olds as never, { deploymentId: "1001", requestId: "r1", code: "new" } as never);
+    const code = await scmAppProvider.diff!(
+      "id",
+      olds as never,
+      { deploymentId: "1001", requestId: "r1", code: "new" } as never,
+    );
     expect(code.changes).to.equal(false);
-    const other = await scmAppProvider.diff!("id", olds as never, { deploymentId: "1001", requestId: "r2" } as never);
+    const other = await scmAppProvider.diff!(
+      "id",
+      olds as never,
+      { deploymentId: "1001", requestId: "r2" } as never,
+    );
     expect(other.replaces).to.deep.equal(["requestId"]);
   });
 });

@@ -6,7 +6,8 @@ import * as path from "node:path";
 import { RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
-const golden = (kind: string) => readFileSync(path.join(repoRoot, "tests/fixtures/stubs", `${kind}.js`), "utf8");
+const golden = (kind: string) =>
+  readFileSync(path.join(repoRoot, "tests/fixtures/stubs", `${kind}.js`), "utf8");
 
 describe("serialized provider stub (__provider)", () => {
   for (const kind of RESOURCE_KINDS) {
@@ -40,8 +41,17 @@ describe("serialized provider stub (__provider)", () => {
     this.timeout(60_000);
     const fromElsewhere = execFileSync(
       process.execPath,
-      ["-r", require.resolve("ts-node/register/transpile-only"), path.join(repoRoot, "tests/support/serializeStub.ts"), "ScmApp"],
-      { cwd: os.tmpdir(), encoding: "utf8", env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, "tsconfig.json") } },
+      [
+        "-r",
+        require.resolve("ts-node/register/transpile-only"),
+        path.join(repoRoot, "tests/support/serializeStub.ts"),
+        "ScmApp",
+      ],
+      {
+        cwd: os.tmpdir(),
+        encoding: "utf8",
+        env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, "tsconfig.json") },
+      },
     );
     expect(fromElsewhere).to.equal(golden("ScmApp"));
   });

@@ -3,7 +3,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../provider/dynamic";
 import { stubProvider } from "../../provider/resources/stubProvider";
 
-export const RESOURCE_KINDS: ResourceKind[] = ["UserRole", "WorkflowProvisioning", "ScmWebhookSubscription", "ScmApp"];
+export const RESOURCE_KINDS: ResourceKind[] = [
+  "UserRole",
+  "WorkflowProvisioning",
+  "ScmWebhookSubscription",
+  "ScmApp",
+];
 
 export async function serializedStub(kind: ResourceKind): Promise<string> {
   const provider = stubProvider(kind);

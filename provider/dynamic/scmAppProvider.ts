@@ -1,6 +1,7 @@
 /**
  * `codesec.ScmApp`: operation 3 completes the app request with its one-time code; operation 4 reads the
- * app back, so refresh finds drift and `import` adopts an app that is already connected.
+ * app back, so refresh finds drift, and a resource declared without a code adopts (imports) an app that
+ * is already connected.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { CodeSecApiError } from "../../sdk";
@@ -36,17 +37,25 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
   },
 
   async create(inputs) {
-    if (!inputs.code) {
-      throw new Error(
-        `${TYPE}: code is required to complete SCM app request "${inputs.requestId}". To adopt an app that ` +
-          `is already connected, add the resource option import: "${inputs.deploymentId}/${inputs.requestId}".`,
-      );
+    const client = clientForResource(inputs);
+    const id = formatResourceId(inputs.deploymentId, inputs.requestId);
+    if (inputs.code) {
+      const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+      return { id, outs: stateOf(inputs, app) };
     }
-    const app = await clientForResource(inputs).completeScmAppRequest({
-      requestId: inputs.requestId,
-      code: inputs.code,
-    });
-    return { id: formatResourceId(inputs.deploymentId, inputs.requestId), outs: stateOf(inputs, app) };
+    // No code: adopt an app that is already connected, by its id. (The engine's `import` option cannot
+    // reach dynamic providers: pulumi/pulumi#16175.)
+    try {
+      return { id, outs: stateOf(inputs, await client.getScmApp(inputs)) };
+    } catch (error) {
+      if (error instanceof CodeSecApiError && error.status === 404) {
+        throw new Error(
+          `${TYPE}: no connected SCM app has request id "${inputs.requestId}" in deployment ${inputs.deploymentId}. ` +
+            `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
+        );
+      }
+      throw error;
+    }
   },
 
   async update(_id, olds, news) {

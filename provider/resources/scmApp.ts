@@ -21,7 +21,9 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
  *   update, so `pulumi preview --refresh --expect-no-changes` fails; `pulumi up` records the change in
  *   `appliedApp` (the platform cannot change an app back). An app removed on the platform leaves the
  *   stack on refresh. Destroy only removes the resource from the stack.
- * - Adopt an app that is already connected with `{ import: "<deploymentId>/<requestId>" }` and no code.
+ * - Without `code`, create adopts (imports) the app already connected under `requestId`: it reads it
+ *   (operation 4) and completes nothing. The engine's `import` resource option and `pulumi import` do not
+ *   work for dynamic resources (pulumi/pulumi#16175); declaring the resource without a code is the way.
  *
  * @example
  * ```ts

@@ -12,7 +12,7 @@ export const ScmAppInputs = Type.Object(
     requestId: OpaqueId,
     /**
      * One-time code of the SCM app request. Secret and write-once: it is used by create only, and a new
-     * value alone is no change. Not needed when adopting a connected app with the `import` option.
+     * value alone is no change. Leave it out to adopt (import) an app that is already connected.
      */
     code: Type.Optional(Type.String({ minLength: 1 })),
     /** Explicit credentials for this resource. Secret; never diffed. */

@@ -319,14 +319,27 @@ describe("dynamic providers against the emulator", () => {
       expect(`${error!.message}${error!.stack}`).not.to.include("wrong-code-123");
     });
 
-    it("create without a code explains how to adopt a connected app", async () => {
+    it("create without a code adopts (imports) a connected app by its id, completing nothing", async () => {
+      const h = emulator();
+      const result = await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: "apprq-1001-done",
+      });
+      expect(result.id).to.equal(`${h.deploymentId}/apprq-1001-done`);
+      expect(result.outs!.app.slug).to.equal("codesec-acme-legacy");
+      expect(result.outs!.appliedApp).to.deep.equal(result.outs!.app);
+      expect(calls(h)).to.deep.equal(["getScmApp:200"]);
+    });
+
+    it("create without a code for a request that is not connected says to give the code", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create!({ deploymentId: h.deploymentId, requestId: "apprq-1001-done" }).catch(
-        (e: Error) => (error = e),
-      );
-      expect(error?.message).to.include('import: "1001/apprq-1001-done"');
-      expect(calls(h)).to.deep.equal([]);
+      await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: h.sample.scmAppRequestId,
+      }).catch((e: Error) => (error = e));
+      expect(error?.message).to.include("no connected SCM app").and.include("one-time code");
+      expect(calls(h)).to.deep.equal(["getScmApp:404"]);
     });
 
     it("read shows drift made out of band (the platform's UI)", async () => {

@@ -135,6 +135,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).to.deep.equal({ same: 4, update: 1 });
     expect(mutatingCalls(emulator)).to.deep.equal(["updateUserRole:200"]);
+    expect(callsOf(emulator, "updateUserRole")).to.equal(1);
     expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_ADMIN");
   });
 

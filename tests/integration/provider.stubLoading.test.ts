@@ -5,11 +5,11 @@ import { serializedStub } from "../support/serializeStub";
 
 // The dynamic-provider plugin loads a resource's stored provider text with require-from-string; do the
 // same, so the stub runs as the engine runs it: resolving pulumi-codesec by name (the built package).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+/* eslint-disable @typescript-eslint/no-explicit-any -- the loaded provider is untyped, as in the plugin */
 const requireFromString: (
   code: string,
   filename?: string,
-) => { handler: () => Record<string, Function> } = require(
+) => { handler: () => Record<string, (...args: any[]) => Promise<any>> } = require(
   require.resolve("require-from-string", { paths: [path.dirname(require.resolve("@pulumi/pulumi"))] }),
 );
 

@@ -1,0 +1,15 @@
+"use strict";
+// Mocha's spec reporter plus one closing line in the plain "N passed, N failed" form that CI reads.
+const Mocha = require("mocha");
+
+class SummaryReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
+      const { passes, failures, pending } = runner.stats;
+      process.stdout.write(`\n${passes} passed, ${failures} failed, ${pending} skipped\n`);
+    });
+  }
+}
+
+module.exports = SummaryReporter;

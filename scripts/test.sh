@@ -10,6 +10,4 @@ if [ ! -e node_modules/pulumi-codesec ]; then
 fi
 tsc -p tsconfig.build.json
 c8 --reporter=text-summary mocha
-if [ -f tests/e2e/.mocharc.json ]; then
-  mocha --config tests/e2e/.mocharc.json
-fi
+mocha --config tests/e2e/.mocharc.json

@@ -1,0 +1,36 @@
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { defaultFixtures } from "../../emulator";
+import { repoRoot, requirePulumiCli } from "./support/harness";
+
+describe("npm run demo (the main job)", () => {
+  it("applies the org configuration, summarizes it, detects drift, and cleans up", () => {
+    requirePulumiCli();
+    const result = spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "scripts/demo.ts"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(result.status, output.slice(-3000)).to.equal(0);
+    expect(output).to.include("Resources created: 7");
+    expect(output).to.match(/Current user: +ada-admin \(ORG_ROLE_ADMIN\)/);
+    expect(output).to.match(/Latest scan: +#3001 .*SCAN_STATUS_COMPLETED/);
+    expect(output).to.include("Notification rules with problems: 2");
+    expect(output).to.include('scmName   : "acme" => "renamed-by-hand"');
+    expect(output).to.include("Drift detected");
+    expect(output).to.match(/- 7 deleted/);
+    expect(output).to.include("Demo finished");
+    expect(existsSync(path.join(repoRoot, "Pulumi.demo.yaml")), "the demo removes its stack file").to.equal(
+      false,
+    );
+    const fixtures = defaultFixtures();
+    const secrets = [
+      ...fixtures.apiTokens.map((t) => t.value),
+      ...fixtures.scmAppRequests.map((r) => r.code),
+    ];
+    for (const secret of secrets) expect(output.includes(secret), "a secret was printed").to.equal(false);
+  });
+});

@@ -15,7 +15,7 @@ import {
   GhaOptions,
   NotificationRule,
   NumericId,
-  OrganizationFeatures,
+  JoinableOrganization,
   OrgRole,
   Scan,
   ScmApp,
@@ -25,18 +25,15 @@ import {
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 /** A deployment (organization) and what operation 9 reports about it. */
-export const FixtureDeployment = Type.Object(
-  {
-    id: NumericId,
-    name: Type.String(),
-    displayName: Type.String(),
-    slug: Type.String(),
-    sourceType: Type.String(),
-    organizationId: Type.String(),
-    features: OrganizationFeatures,
-    /** Users who may join this deployment (operation 9 lists it for them while they are not members). */
-    joinableUserIds: Type.Array(Id),
-  },
+export const FixtureDeployment = Type.Composite(
+  [
+    Type.Omit(JoinableOrganization, ["id"]),
+    Type.Object({
+      id: NumericId,
+      /** Users who may join this deployment (operation 9 lists it for them while they are not members). */
+      joinableUserIds: Type.Array(Id),
+    }),
+  ],
   { additionalProperties: false },
 );
 export type FixtureDeployment = Static<typeof FixtureDeployment>;

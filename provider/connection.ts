@@ -16,6 +16,7 @@ export const ConnectionShape = Type.Object(
   },
   { additionalProperties: false },
 );
+/** Credentials for one organization: `{ baseUrl, token }`. Pass it as `connection` to a resource or function. */
 export type Connection = Static<typeof ConnectionShape>;
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";

@@ -66,24 +66,14 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
 
   async read(id, props) {
     const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
-    const state = withoutEngineKeys((props ?? {}) as Partial<ScmAppState>);
+    const state = (props ?? {}) as ScmAppState;
     try {
       const app = await clientForResource(state).getScmApp({ deploymentId, requestId });
-      const props: ScmAppState = {
-        ...state,
-        deploymentId,
-        requestId,
-        app,
-        appliedApp: state.appliedApp ?? app,
-      };
-      if (state.app !== undefined) return { id, props };
-      // Import: the engine also needs the inputs that would produce this state (the SDK types them like
-      // the outputs; any property bag is accepted). On refresh the stored inputs stay as they are.
-      const inputs: ScmAppInputs = { deploymentId, requestId };
-      return { id, props, inputs: inputs as ScmAppState };
+      // `appliedApp` stays as applied: a difference from `app` is the drift that diff reports.
+      return { id, props: { ...state, deploymentId, requestId, app } };
     } catch (error) {
       // Gone on the platform: an empty id tells the engine to drop it from state on refresh.
-      if (error instanceof CodeSecApiError && error.status === 404 && state.app !== undefined) return {};
+      if (error instanceof CodeSecApiError && error.status === 404) return {};
       throw error;
     }
   },

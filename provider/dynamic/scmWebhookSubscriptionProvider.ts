@@ -11,7 +11,7 @@ import {
 } from "../shapes/scmWebhookSubscription";
 import { diffInputs } from "./diffing";
 import { checkInputs, withoutEngineKeys } from "./inputValidation";
-import { formatResourceId, parseResourceId } from "./resourceIds";
+import { formatResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
 const TYPE = "codesec:ScmWebhookSubscription";
@@ -52,13 +52,7 @@ export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
   },
 
   async read(id, props) {
-    parseResourceId(id, TYPE, "configId");
-    if (!props || props.deploymentId === undefined) {
-      throw new Error(
-        `${TYPE}: cannot import "${id}": the platform has no operation to read a subscription back. ` +
-          `Declare the resource instead; creating it subscribes (operation 5 is idempotent).`,
-      );
-    }
+    // No read endpoint: the state is the best knowledge there is (docs/drift.md).
     return { id, props };
   },
 

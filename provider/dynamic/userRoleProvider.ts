@@ -48,20 +48,11 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
 
   async read(id, props) {
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
-    const state = withoutEngineKeys((props ?? {}) as Partial<UserRoleState>);
+    const state = (props ?? {}) as UserRoleState;
     const me = await clientForResource(state).getCurrentUser();
-    if (me.id !== userId) {
-      // The platform can read only the caller's own role: for anyone else the state is kept as it is.
-      if (state.role === undefined) {
-        throw new Error(
-          `${TYPE}: cannot import "${id}": the platform reads back only the role of the credentials' own user ` +
-            `(${me.id}). Declare the resource without \`import\`; creating it applies the role.`,
-        );
-      }
-      return { id, props: state as UserRoleState };
-    }
-    const refreshed = { ...state, deploymentId, userId, role: me.orgRole } as UserRoleState;
-    return { id, props: refreshed, inputs: refreshed };
+    // The platform reads back only the caller's own role: for anyone else the state is kept as it is.
+    if (me.id !== userId) return { id, props: state };
+    return { id, props: { ...state, deploymentId, userId, role: me.orgRole as UserRoleState["role"] } };
   },
 
   async delete(_id, props) {

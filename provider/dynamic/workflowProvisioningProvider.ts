@@ -14,7 +14,7 @@ import {
 } from "../shapes/workflowProvisioning";
 import { diffInputs, sameValue } from "./diffing";
 import { checkInputs, engineKeysOf, withoutEngineKeys } from "./inputValidation";
-import { formatResourceId, parseResourceId } from "./resourceIds";
+import { formatResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
 const TYPE = "codesec:WorkflowProvisioning";
@@ -93,14 +93,7 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
   },
 
   async read(id, props) {
-    parseResourceId(id, TYPE, "provisioning-id");
-    if (!props || props.deploymentId === undefined) {
-      throw new Error(
-        `${TYPE}: cannot import "${id}": the platform has no operation to read a provisioning back. ` +
-          `Declare the resource instead; creating it provisions the workflow (operation 2 is idempotent).`,
-      );
-    }
-    // No read endpoint: the state is the best knowledge there is (see docs/drift.md).
+    // No read endpoint: the state is the best knowledge there is (docs/drift.md).
     return { id, props };
   },
 

@@ -1,6 +1,7 @@
 import type { Branch } from "../../sdk/schemas/scans";
 import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
+/** Arguments of {@link getBranch}. */
 export interface GetBranchArgs {
   /** Numeric deployment id, as a string. */
   deploymentId: string;

@@ -1,6 +1,7 @@
 import type { JoinableOrganizationsResponse } from "../../sdk/schemas/users";
 import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
+/** Arguments of {@link getJoinableOrganizations}. */
 export interface GetJoinableOrganizationsArgs {
   /** The user to list for; must be the caller. Defaults to the caller. */
   userId?: string;

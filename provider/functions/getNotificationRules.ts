@@ -1,6 +1,7 @@
 import type { NotificationRule, NotificationRuleFilters } from "../../sdk/schemas/notificationRules";
 import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
+/** Arguments of {@link getNotificationRules}. */
 export interface GetNotificationRulesArgs {
   /** Numeric deployment id, as a string. */
   deploymentId: string;
@@ -12,6 +13,7 @@ export interface GetNotificationRulesArgs {
   filters?: NotificationRuleFilters;
 }
 
+/** Result of {@link getNotificationRules}. */
 export interface GetNotificationRulesResult {
   deploymentId: string;
   /** Every rule from the first (or the given) page on, in the platform's order. Fields are snake_case. */

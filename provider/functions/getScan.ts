@@ -1,6 +1,7 @@
 import type { Scan } from "../../sdk/schemas/scans";
 import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
+/** Arguments of {@link getScan}. */
 export interface GetScanArgs {
   /** Numeric deployment id, as a string. */
   deploymentId: string;

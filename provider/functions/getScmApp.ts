@@ -1,6 +1,7 @@
 import type { ScmApp } from "../../sdk/schemas/scm";
 import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
+/** Arguments of {@link getScmApp}. */
 export interface GetScmAppArgs {
   /** Numeric deployment id, as a string. */
   deploymentId: string;

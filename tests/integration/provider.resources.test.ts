@@ -101,17 +101,6 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["getCurrentUser:200"]);
     });
 
-    it("import of another user's role fails saying why", async () => {
-      const h = emulator();
-      let error: Error | undefined;
-      await userRoleProvider.read!(`${h.deploymentId}/${h.sample.memberUserId}`, undefined).catch(
-        (e: Error) => (error = e),
-      );
-      expect(error?.message).to.match(
-        /cannot import .* reads back only the role of the credentials' own user/,
-      );
-    });
-
     it("delete applies roleOnDestroy, and without it makes no call", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
@@ -365,14 +354,7 @@ describe("dynamic providers against the emulator", () => {
       expect((await scmAppProvider.diff!(created.id, updated.outs!, inputs)).changes).to.equal(false);
     });
 
-    it("import by id reads a connected app with no state and no code", async () => {
-      const h = emulator();
-      const read = await scmAppProvider.read!(`${h.deploymentId}/apprq-1001-done`, undefined);
-      expect(read.props!.app.slug).to.equal("codesec-acme-legacy");
-      expect(read.inputs).to.deep.equal({ deploymentId: h.deploymentId, requestId: "apprq-1001-done" });
-    });
-
-    it("an app gone from the platform leaves the state on refresh; a bad import id fails", async () => {
+    it("an app gone from the platform leaves the state on refresh; a malformed id fails clearly", async () => {
       const h = emulator();
       const gone = await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, {
         deploymentId: h.deploymentId,
@@ -382,10 +364,6 @@ describe("dynamic providers against the emulator", () => {
       });
       expect(gone.id).to.equal(undefined);
       let error: Error | undefined;
-      await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, undefined).catch(
-        (e: Error) => (error = e),
-      );
-      expect(error?.message).to.match(/404/);
       await scmAppProvider.read!("not-an-id", undefined).catch((e: Error) => (error = e));
       expect(error?.message).to.include("<deploymentId>/<requestId>");
     });

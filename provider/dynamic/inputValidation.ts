@@ -72,9 +72,43 @@ function describe(error: ValueError, property: string, resourceType: string): st
     const allowed = Object.keys((error.schema as { properties?: object }).properties ?? {}).join(", ");
     return `${property} is not an input of ${resourceType} (allowed: ${allowed})`;
   }
-  const description = (error.schema as { description?: string }).description;
-  if (description) return `${property} must be ${description}${got}`;
+  const schema = error.schema as { description?: string; type?: string };
+  // A value of the wrong JSON type (a number where an id string belongs, often from
+  // `pulumi config set --path`): say the type first, or "must be an id, got 502" reads as a riddle.
+  const wrongType = typeof schema.type === "string" && !hasJsonType(error.value, schema.type);
+  if (wrongType && error.value !== undefined) {
+    const article = /^[aeiou]/.test(schema.type!) ? "an" : "a";
+    const detail = schema.description ? ` (${schema.description})` : "";
+    return `${property} must be ${article} ${schema.type}${detail}${got} (${jsonTypeOf(error.value)})`;
+  }
+  if (schema.description) return `${property} must be ${schema.description}${got}`;
   return `${property}: ${error.message.toLowerCase()}${got}`;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  return `a ${typeof value}`;
+}
+
+function hasJsonType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return Number.isInteger(value);
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return value !== null && typeof value === "object" && !Array.isArray(value);
+    default:
+      return true;
+  }
 }
 
 function preview(value: unknown): string {

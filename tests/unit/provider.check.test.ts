@@ -57,9 +57,18 @@ describe("check: every bad input fails with the property named", () => {
     expect(failures[0].reason).to.match(/is required/);
   });
 
-  it("rejects wrong types from untyped JavaScript callers", async () => {
-    const failures = await failuresOf(userRoleProvider, { ...role, deploymentId: 1001 });
-    expect(failures.map((f) => f.property)).to.deep.equal(["deploymentId"]);
+  it("rejects wrong types from untyped JavaScript callers, naming the type", async () => {
+    const failures = await failuresOf(userRoleProvider, { ...role, deploymentId: 1001, userId: 502 });
+    expect(failures.map((f) => f.property)).to.deep.equal(["deploymentId", "userId"]);
+    expect(failures[0].reason).to.equal(
+      "deploymentId must be a string (a numeric id (digits only)), got 1001 (an integer)",
+    );
+    expect(failures[1].reason).to.match(/^userId must be a string .*got 502 \(an integer\)$/);
+    const flags = await failuresOf(workflowProvisioningProvider, {
+      deploymentId: "1001",
+      allowPartialFailure: "yes",
+    });
+    expect(flags[0].reason).to.equal('allowPartialFailure must be a boolean, got "yes" (a string)');
   });
 
   it("rejects an unknown input and lists the allowed ones", async () => {

@@ -19,8 +19,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
-const pulumiVersion: string = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"))
-  .devDependencies["@pulumi/pulumi"];
+const devDependencies: Record<string, string> = JSON.parse(
+  readFileSync(path.join(repoRoot, "package.json"), "utf8"),
+).devDependencies;
 
 /** Everything made here lives under one folder, removed when the process exits. */
 const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-"));
@@ -51,7 +52,11 @@ export function packedPackage(): string {
 
 const installed = new Map<string, string>();
 
-/** A node_modules with the given package tarball and @pulumi/pulumi installed, once per tarball. */
+/**
+ * A node_modules with the given package tarball, @pulumi/pulumi, TypeScript 5 and ts-node 10, as a
+ * TypeScript program has them (without its own, Pulumi falls back to a bundled TypeScript 3.8 and
+ * ts-node 7, which cannot compile against this package's typings), once per tarball.
+ */
 export function installedModules(tarball: string): string {
   let dir = installed.get(tarball);
   if (!dir) {
@@ -62,7 +67,17 @@ export function installedModules(tarball: string): string {
     );
     run(
       "npm",
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `@pulumi/pulumi@${pulumiVersion}`],
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        tarball,
+        `@pulumi/pulumi@${devDependencies["@pulumi/pulumi"]}`,
+        `typescript@${devDependencies.typescript}`,
+        `ts-node@${devDependencies["ts-node"]}`,
+        "@types/node@22",
+      ],
       dir,
     );
     installed.set(tarball, dir);

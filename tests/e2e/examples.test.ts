@@ -1,0 +1,300 @@
+/**
+ * The three examples as a user runs them: each copied to a folder of its own with the packed package
+ * installed, then `pulumi preview`, `pulumi up` and `pulumi destroy` through the real CLI against the
+ * emulator (default fixtures), asserting what each example promises in its README.
+ */
+import { expect } from "chai";
+import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
+import * as path from "node:path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { OPERATIONS } from "../../sdk/operations";
+import {
+  createStack,
+  exportStackAsStored,
+  prepareProgram,
+  repoRoot,
+  requirePulumiCli,
+} from "./support/harness";
+
+const EXAMPLES = path.join(repoRoot, "examples");
+const MUTATING = new Set(
+  Object.entries(OPERATIONS)
+    .filter(([, op]) => op.mutating)
+    .map(([key]) => key),
+);
+
+function valuesOf(outputs: OutputMap): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+}
+
+/** The error a failing Automation API command rejects with (it carries the CLI's stdout and stderr). */
+async function failureOf(command: Promise<unknown>): Promise<string> {
+  let error: unknown;
+  await command.catch((e: unknown) => (error = e));
+  expect(error, "the command must fail").to.be.an("error");
+  return String(error);
+}
+
+describe("examples through the real Pulumi CLI", function () {
+  let emulator: EmulatorHandle;
+  /** Everything the engine printed, for the secrets check. */
+  const printed: string[] = [];
+  const onOutput = (out: string) => printed.push(out);
+
+  function mutatingCalls(): string[] {
+    return emulator.control
+      .requests()
+      .filter((r) => r.operation !== null && MUTATING.has(r.operation))
+      .map((r) => `${r.operation}:${r.status}`);
+  }
+
+  function roleOf(userId: string): string | undefined {
+    return emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
+  }
+
+  function credentials(): ConfigMap {
+    return {
+      "codesec:baseUrl": { value: emulator.baseUrl },
+      "codesec:token": { value: emulator.apiToken, secret: true },
+    };
+  }
+
+  async function stackOf(example: string, stackName: string, config: ConfigMap = {}): Promise<Stack> {
+    emulator.control.reset();
+    const dir = prepareProgram(path.join(EXAMPLES, example));
+    // Type-checked by Pulumi's ts-node against the installed package, with the TypeScript 5 the
+    // examples' package.json brings (the harness installs it too).
+    return createStack(dir, stackName, { ...credentials(), ...config });
+  }
+
+  before(async () => {
+    console.log(`      using ${requirePulumiCli()}`);
+    emulator = await startEmulator({ quiet: true });
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  describe("org-config", () => {
+    let stack: Stack;
+
+    before(async () => {
+      stack = await stackOf("org-config", "dev");
+    });
+
+    it("preview plans the six resources with the default config, calling no mutating operation", async () => {
+      const preview = await stack.preview({ onOutput });
+      expect(preview.changeSummary).to.deep.equal({ create: 7 });
+      expect(mutatingCalls()).to.deep.equal([]);
+    });
+
+    it("up applies roles, workflow, webhooks and the adopted SCM app, and exports the data sources", async () => {
+      const up = await stack.up({ onOutput });
+      expect(up.summary.resourceChanges).to.deep.equal({ create: 7 });
+      const out = valuesOf(up.outputs);
+      const state = emulator.control.state();
+
+      expect(out.teamRoles).to.deep.equal({
+        "501": "ORG_ROLE_ADMIN",
+        "502": "ORG_ROLE_ADMIN",
+        "503": "ORG_ROLE_MEMBER",
+      });
+      expect([roleOf("501"), roleOf("502"), roleOf("503")]).to.deep.equal([
+        "ORG_ROLE_ADMIN",
+        "ORG_ROLE_ADMIN",
+        "ORG_ROLE_MEMBER",
+      ]);
+      const provisioned = state.projects.filter((p) => p.workflow).map((p) => p.id);
+      expect(provisioned).to.deep.equal(["7001", "7002", "7006"]);
+      expect(Object.keys(out.workflowFiles as object).sort()).to.deep.equal(provisioned);
+      const config = state.scmConfigurations.find((c) => c.configId === "scmcfg-1001-a")!;
+      expect(out.webhookEvents).to.deep.equal(config.subscription?.events).and.have.length.greaterThan(0);
+      expect(out.scmApp).to.deep.equal({
+        slug: "codesec-acme-legacy",
+        scmName: "acme-legacy",
+        codeAccess: true,
+        baseUrl: "https://scm.example.test",
+      });
+      expect(
+        mutatingCalls().filter((c) => c.startsWith("completeScmAppRequest")),
+        "adopted",
+      ).to.deep.equal([]);
+      expect(out.currentUser).to.deep.equal({ id: "501", login: "ada-admin", orgRole: "ORG_ROLE_ADMIN" });
+      expect(out.latestScan).to.deep.equal({
+        id: "3001",
+        status: "SCAN_STATUS_COMPLETED",
+        projectId: "7001",
+        branch: "refs/heads/main",
+        findings: 7,
+      });
+      expect((out.notificationRuleProblems as { id: number }[]).map((r) => r.id)).to.deep.equal([4, 5]);
+    });
+
+    it("the drift check passes right after, and fails once the admin's own role changed out of band", async () => {
+      emulator.control.clearRequests();
+      const clean = await stack.preview({ onOutput, refresh: true, expectNoChanges: true });
+      expect(clean.changeSummary).to.deep.equal({ same: 7 });
+      expect(mutatingCalls()).to.deep.equal([]);
+
+      emulator.control.setUserRole("501", { deploymentId: emulator.deploymentId, role: "ORG_ROLE_READONLY" });
+      try {
+        const failure = await failureOf(stack.preview({ onOutput, refresh: true, expectNoChanges: true }));
+        expect(failure).to.match(/no changes were expected/);
+      } finally {
+        emulator.control.setUserRole("501", { deploymentId: emulator.deploymentId, role: "ORG_ROLE_ADMIN" });
+      }
+    });
+
+    it("connects the pending SCM app with a secret one-time code, which stays out of state and output", async () => {
+      const code = emulator.sample.scmAppCode;
+      await stack.setConfig("scmAppRequestId", { value: "apprq-1001-a" });
+      await stack.setConfig("scmAppCode", { value: code, secret: true });
+      const up = await stack.up({ onOutput });
+      expect(up.summary.resourceChanges).to.deep.equal({ same: 6, replace: 1 });
+      const request = emulator.control.state().scmAppRequests.find((r) => r.requestId === "apprq-1001-a")!;
+      expect(request.state).to.equal("completed");
+      expect(valuesOf(up.outputs).scmApp).to.include({
+        slug: request.app.slug,
+        scmName: request.app.scmName,
+      });
+
+      // The state as stored (the Automation API's exportStack decrypts secrets).
+      const stored = exportStackAsStored(stack);
+      const text = stored + printed.join("");
+      for (const [name, secret] of Object.entries({ code, apiToken: emulator.apiToken })) {
+        const at = text.indexOf(secret);
+        expect(at, `${name} in the state or the output: ...${text.slice(at - 300, at + 50)}`).to.equal(-1);
+      }
+    });
+
+    it("destroy demotes the users with roleOnDestroy and leaves the admin's own role", async () => {
+      const destroy = await stack.destroy({ onOutput });
+      expect(destroy.summary.resourceChanges).to.deep.equal({ delete: 7 });
+      expect([roleOf("501"), roleOf("502"), roleOf("503")]).to.deep.equal([
+        "ORG_ROLE_ADMIN",
+        "ORG_ROLE_MEMBER",
+        "ORG_ROLE_READONLY",
+      ]);
+      expect((await stack.exportStack()).deployment.resources ?? []).to.deep.equal([]);
+    });
+  });
+
+  describe("drift-check", () => {
+    const problems = [
+      'notification rule 4 "old-slack" (slack): disabled',
+      'notification rule 5 "broken-webhook" (webhook): config_error: webhook endpoint answered 404 Not Found',
+    ];
+    let stack: Stack;
+
+    before(async () => {
+      stack = await stackOf("drift-check", "health", { failOnProblems: { value: "false" } });
+    });
+
+    it("with failOnProblems false, preview and up report the fixture's broken and disabled rules", async () => {
+      const preview = await stack.preview({ onOutput });
+      expect(preview.changeSummary).to.deep.equal({ create: 1 });
+      expect(preview.stdout).to.include(problems[0]).and.include(problems[1]);
+
+      const up = await stack.up({ onOutput });
+      const report = valuesOf(up.outputs).healthReport as Record<string, unknown>;
+      expect(report.deploymentId).to.equal("1001");
+      expect(report.healthy).to.equal(false);
+      expect(report.problems).to.deep.equal(problems);
+      expect(report.scans).to.deep.equal([
+        {
+          id: "3001",
+          status: "SCAN_STATUS_COMPLETED",
+          projectId: "7001",
+          completeTime: "2025-06-02T10:05:00Z",
+          findings: 7,
+          ok: true,
+        },
+      ]);
+      const rules = report.notificationRules as { total: number; withProblems: { id: number }[] };
+      expect(rules.total).to.equal(7);
+      expect(rules.withProblems.map((r) => r.id)).to.deep.equal([4, 5]);
+      expect(mutatingCalls()).to.deep.equal([]);
+    });
+
+    it("with failOnProblems true (the default), the run fails naming every problem", async () => {
+      await stack.removeConfig("failOnProblems");
+      const failure = await failureOf(stack.up({ onOutput }));
+      expect(failure).to.include("deployment 1001 has 2 health problem(s)");
+      for (const problem of problems) expect(failure).to.include(problem);
+    });
+
+    it("a scan in a bad state or that cannot be read is a problem; acknowledged rules are not", async () => {
+      await stack.setConfig("failOnProblems", { value: "true" });
+      await stack.setConfig("ignoreRuleIds", { value: "[4, 5]" });
+      await stack.setConfig("scanIds", { value: '["3001", "3002", "9999"]' });
+      await stack.setConfig("okScanStatuses", { value: '["SCAN_STATUS_COMPLETED"]' });
+      const failure = await failureOf(stack.up({ onOutput }));
+      expect(failure).to.include("2 health problem(s)");
+      expect(failure).to.include("scan 3002 (project 7002) has status SCAN_STATUS_RUNNING");
+      expect(failure).to.match(/scan 9999 could not be read: .*404/);
+      // Only the error (after a failed `pulumi up` the CLI also prints the last update's outputs).
+      const error = failure.slice(
+        failure.indexOf("error: deployment"),
+        failure.indexOf("(set config failOnProblems"),
+      );
+      expect(error).to.include("2 health problem(s)").and.not.include("old-slack");
+
+      await stack.setConfig("scanIds", { value: '["3001"]' });
+      const up = await stack.up({ onOutput });
+      const report = valuesOf(up.outputs).healthReport as { healthy: boolean; problems: string[] };
+      expect(report).to.include({ healthy: true });
+      expect(report.problems).to.deep.equal([]);
+    });
+
+    it("destroy leaves an empty stack", async () => {
+      const destroy = await stack.destroy({ onOutput });
+      expect(destroy.summary.resourceChanges).to.deep.equal({ delete: 1 });
+    });
+  });
+
+  describe("pr-preview", () => {
+    let stack: Stack;
+
+    before(async () => {
+      stack = await stackOf("pr-preview", "prod");
+    });
+
+    it("preview, then up, applies the default team", async () => {
+      const preview = await stack.preview({ onOutput, diff: true });
+      expect(preview.changeSummary).to.deep.equal({ create: 3 });
+      expect(preview.stdout).to.match(/\+ pulumi-nodejs:dynamic\/codesec:UserRole: \(create\)/);
+      const up = await stack.up({ onOutput });
+      expect(valuesOf(up.outputs).teamRoles).to.deep.equal({
+        max: "ORG_ROLE_ADMIN",
+        rita: "ORG_ROLE_MEMBER",
+      });
+      expect([roleOf("502"), roleOf("503")]).to.deep.equal(["ORG_ROLE_ADMIN", "ORG_ROLE_MEMBER"]);
+    });
+
+    it("the preview --diff a reviewer reads shows a role change as an update and a new user as a replacement", async () => {
+      await stack.setConfig("team", {
+        value: JSON.stringify([
+          { name: "max", userId: "502", role: "ORG_ROLE_READONLY", roleOnDestroy: "ORG_ROLE_MEMBER" },
+          { name: "rita", userId: "504", role: "ORG_ROLE_MEMBER" },
+        ]),
+      });
+      emulator.control.clearRequests();
+      const preview = await stack.preview({ onOutput, diff: true });
+      expect(preview.changeSummary).to.deep.equal({ same: 1, update: 1, replace: 1 });
+      expect(preview.stdout)
+        .to.match(/~ pulumi-nodejs:dynamic\/codesec:UserRole: \(update\)/)
+        .and.match(/role\s*:\s*"ORG_ROLE_ADMIN" => "ORG_ROLE_READONLY"/)
+        .and.match(/\+-pulumi-nodejs:dynamic\/codesec:UserRole: \(replace\)/)
+        .and.match(/userId\s*:\s*"503" => "504"/);
+      expect(mutatingCalls()).to.deep.equal([]);
+      await stack.removeConfig("team");
+    });
+
+    it("destroy demotes to roleOnDestroy", async () => {
+      const destroy = await stack.destroy({ onOutput });
+      expect(destroy.summary.resourceChanges).to.deep.equal({ delete: 3 });
+      expect([roleOf("502"), roleOf("503")]).to.deep.equal(["ORG_ROLE_MEMBER", "ORG_ROLE_READONLY"]);
+    });
+  });
+});

@@ -6,8 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CodeSecApiError } from "../../sdk";
 import { SCM_APP_IDENTITY, ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
-import { diffInputs, sameValue } from "./diffing";
-import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { checkAndDiff } from "./checkAndDiff";
+import { sameValue } from "./diffing";
+import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
@@ -24,15 +25,15 @@ function hasDrifted(state: Partial<ScmAppState>): boolean {
   return state.app !== undefined && state.appliedApp !== undefined && !sameValue(state.app, state.appliedApp);
 }
 
-export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAppState> = {
-  async check(_olds, news) {
-    return checkInputs(ScmAppInputs, news, TYPE);
-  },
+const inputRules = checkAndDiff(ScmAppInputs, TYPE, { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
 
-  async diff(_id, olds, news) {
+export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAppState> = {
+  ...inputRules,
+
+  async diff(id, olds, news) {
     // `code` is write-once and `connection` is a credential: neither is ever a change. Drift found by
     // refresh is one, so that a drift check sees it; the update records it.
-    const result = diffInputs(olds, withoutEngineKeys(news), { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
+    const result = await inputRules.diff(id, olds, news);
     return hasDrifted(olds) ? { ...result, changes: true } : result;
   },
 

@@ -9,8 +9,8 @@ import {
   ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
 } from "../shapes/scmWebhookSubscription";
-import { diffInputs } from "./diffing";
-import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { checkAndDiff } from "./checkAndDiff";
+import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
@@ -32,16 +32,10 @@ export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
   ScmWebhookSubscriptionInputs,
   ScmWebhookSubscriptionState
 > = {
-  async check(_olds, news) {
-    return checkInputs(ScmWebhookSubscriptionInputs, news, TYPE);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, withoutEngineKeys(news), {
-      replaceOn: SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
-      updateOn: SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
-    });
-  },
+  ...checkAndDiff(ScmWebhookSubscriptionInputs, TYPE, {
+    replaceOn: SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
+    updateOn: SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
+  }),
 
   async create(inputs) {
     return { id: formatResourceId(inputs.deploymentId, inputs.configId), outs: await subscribe(inputs) };

@@ -9,24 +9,15 @@ import {
   UserRoleInputs,
   type UserRoleState,
 } from "../shapes/userRole";
-import { diffInputs } from "./diffing";
-import { checkInputs, withoutEngineKeys } from "./inputValidation";
+import { checkAndDiff } from "./checkAndDiff";
+import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
 const TYPE = "codesec:UserRole";
 
 export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, UserRoleState> = {
-  async check(_olds, news) {
-    return checkInputs(UserRoleInputs, news, TYPE);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, withoutEngineKeys(news), {
-      replaceOn: USER_ROLE_IDENTITY,
-      updateOn: USER_ROLE_MUTABLE,
-    });
-  },
+  ...checkAndDiff(UserRoleInputs, TYPE, { replaceOn: USER_ROLE_IDENTITY, updateOn: USER_ROLE_MUTABLE }),
 
   async create(inputs) {
     const { deploymentId, userId, role } = inputs;

@@ -12,8 +12,9 @@ import {
   WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
 } from "../shapes/workflowProvisioning";
-import { diffInputs, sameValue } from "./diffing";
-import { checkInputs, engineKeysOf, withoutEngineKeys } from "./inputValidation";
+import { checkAndDiff } from "./checkAndDiff";
+import { sameValue } from "./diffing";
+import { engineKeysOf, withoutEngineKeys } from "./inputValidation";
 import { formatResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
 
@@ -65,16 +66,10 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
   WorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
-  async check(_olds, news) {
-    return checkInputs(WorkflowProvisioningInputs, news, TYPE);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, withoutEngineKeys(news), {
-      replaceOn: WORKFLOW_PROVISIONING_IDENTITY,
-      updateOn: [...WORKFLOW_PROVISIONING_REAPPLY, ...WORKFLOW_PROVISIONING_STATE_ONLY],
-    });
-  },
+  ...checkAndDiff(WorkflowProvisioningInputs, TYPE, {
+    replaceOn: WORKFLOW_PROVISIONING_IDENTITY,
+    updateOn: [...WORKFLOW_PROVISIONING_REAPPLY, ...WORKFLOW_PROVISIONING_STATE_ONLY],
+  }),
 
   async create(inputs) {
     // Unique per resource: two WorkflowProvisioning resources may target the same deployment.

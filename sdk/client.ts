@@ -282,7 +282,8 @@ function normalizeBaseUrl(value: unknown): string {
   if (url.search !== "" || url.hash !== "") {
     throw new CodeSecInputError(
       "baseUrl",
-      `baseUrl must not have a query or fragment, got ${describeValue(value)}`,
+      // Only origin and path are echoed: a query may carry a credential.
+      `baseUrl must not have a query or fragment, got ${JSON.stringify(`${url.origin}${url.pathname}`)} with one`,
     );
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");

@@ -41,11 +41,17 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const client = clientForResource(inputs);
     const id = formatResourceId(inputs.deploymentId, inputs.requestId);
     if (inputs.code) {
-      const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
-      return { id, outs: stateOf(inputs, app) };
+      try {
+        const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+        return { id, outs: stateOf(inputs, app) };
+      } catch (error) {
+        // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
+        // The app connected under this request is the one to record.
+        if (!(error instanceof CodeSecApiError && error.status === 409)) throw error;
+      }
     }
-    // No code: adopt an app that is already connected, by its id. (The engine's `import` option cannot
-    // reach dynamic providers: pulumi/pulumi#16175.)
+    // No code (or a request already completed): adopt the app connected under this request id. (The
+    // engine's `import` option cannot reach dynamic providers: pulumi/pulumi#16175.)
     try {
       return { id, outs: stateOf(inputs, await client.getScmApp(inputs)) };
     } catch (error) {

@@ -78,9 +78,14 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
   },
 
   async update(id, olds, news) {
-    const reapply = WORKFLOW_PROVISIONING_REAPPLY.some(
-      (key) => !sameValue((olds as Record<string, unknown>)[key], (news as Record<string, unknown>)[key]),
-    );
+    // A resource recorded with errors (a failed create or update) is applied again on the next `up`,
+    // which the engine runs as an update with the same inputs: those errors must not be accepted silently.
+    const failedBefore = (olds.errors ?? []).length > 0 && news.allowPartialFailure !== true;
+    const reapply =
+      failedBefore ||
+      WORKFLOW_PROVISIONING_REAPPLY.some(
+        (key) => !sameValue((olds as Record<string, unknown>)[key], (news as Record<string, unknown>)[key]),
+      );
     if (!reapply) {
       return { outs: { ...withoutEngineKeys(news), repoFileUrls: olds.repoFileUrls, errors: olds.errors } };
     }

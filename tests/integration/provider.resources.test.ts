@@ -238,6 +238,20 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200", "provisionWorkflows:200"]);
     });
 
+    it("a resource recorded with errors provisions again on the next up, even with the same inputs", async () => {
+      const h = emulator();
+      const inputs = { deploymentId: h.deploymentId, filters: { ids: ["7001"] } };
+      const olds = {
+        ...inputs,
+        repoFileUrls: {},
+        errors: [{ code: "UPDATE_ERROR_CODE_NO_CODE_ACCESS", message: "no code access", ids: ["7001"] }],
+      };
+      const result = await workflowProvisioningProvider.update!("1001/provisioning-x", olds, inputs);
+      expect(calls(h)).to.deep.equal(["provisionWorkflows:200"]);
+      expect(result.outs!.errors).to.deep.equal([]);
+      expect(result.outs!.repoFileUrls).to.have.property("7001");
+    });
+
     it("read keeps the state and delete makes no call", async () => {
       const h = emulator();
       const state = { deploymentId: h.deploymentId, repoFileUrls: { "7001": "u" }, errors: [] };
@@ -294,6 +308,23 @@ describe("dynamic providers against the emulator", () => {
       expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
       expect(result.outs).not.to.have.property("code");
       expect(JSON.stringify(result.outs)).not.to.include(h.sample.scmAppCode);
+    });
+
+    it("create adopts the app when its request was already completed (an earlier answer lost)", async () => {
+      const h = emulator();
+      const { CodeSecClient } = await import("../../sdk");
+      await new CodeSecClient(connection).completeScmAppRequest({
+        requestId: h.sample.scmAppRequestId,
+        code: h.sample.scmAppCode,
+      });
+      h.control.clearRequests();
+      const result = await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: h.sample.scmAppRequestId,
+        code: h.sample.scmAppCode,
+      });
+      expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
+      expect(calls(h)).to.deep.equal(["completeScmAppRequest:409", "getScmApp:200"]);
     });
 
     it("a wrong code fails without echoing it", async () => {

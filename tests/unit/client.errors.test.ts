@@ -374,6 +374,14 @@ describe("CodeSecClient errors", () => {
       });
     }
 
+    it("does not echo the query of a bad baseUrl, which may carry a credential", () => {
+      expect(() => new CodeSecClient({ baseUrl: "https://host/api?token=hunter2", token: TOKEN }))
+        .to.throw(CodeSecInputError)
+        .with.property("message")
+        .that.includes("https://host/api")
+        .and.not.includes("hunter2");
+    });
+
     it("does not echo credentials in a bad baseUrl", () => {
       expect(() => new CodeSecClient({ baseUrl: "https://me:hunter2@host", token: TOKEN }))
         .to.throw(CodeSecInputError)

@@ -189,6 +189,17 @@ nonlocal_replaces() { # $1 = go.mod, $2 = regexp of module paths to leave out
     sed 's/^/replace /'
 }
 
+# The require/replace lines that pin a wrapper module to the release: pkg/v3 and sdk/v3 at $version
+# (every version of both replaced by it) plus the other non-local replaces of the go.mod in $1.
+# $2, when given, is one more requirement ("module version").
+release_module_lines() {
+  printf 'require (\n'
+  [ -z "${2:-}" ] || printf '\t%s\n' "$2"
+  printf '\t%s v%s\n\t%s v%s\n)\n\n' "$pkgmod" "$version" "$sdkmod" "$version"
+  printf 'replace %s => %s v%s\n' "$pkgmod" "$pkgmod" "$version" "$sdkmod" "$sdkmod" "$version"
+  nonlocal_replaces "$1" "$pkgmod|$sdkmod"
+}
+
 # `go install pkg@version` refuses modules whose go.mod has replace directives, so each binary is
 # built as the tool of a generated module (require/replace lines on stdin) in the cache.
 build_wrapped() { # $1 = module dir, $2 = go version, $3 = package, $4 = output, $5 = -ldflags
@@ -219,16 +230,7 @@ build_cli() {
   log "building pulumi v$version from $pkgmod (cold: ~1.6 GB of modules, a few minutes of compiling)"
   gomod="$(json_field "$pkg_json" GoMod)"
   build_wrapped "$cache/src/pulumi" "$(go_directive "$gomod")" "$pkgmod/cmd/pulumi" "$exe" \
-    "$(version_ldflags "v$version")" <<EOF || return 1
-require (
-	$pkgmod v$version
-	$sdkmod v$version
-)
-
-replace $pkgmod => $pkgmod v$version
-replace $sdkmod => $sdkmod v$version
-$(nonlocal_replaces "$gomod" "$pkgmod|$sdkmod")
-EOF
+    "$(version_ldflags "v$version")" < <(release_module_lines "$gomod") || return 1
   log "built $exe ($(version_of "$exe"))"
 }
 
@@ -251,17 +253,7 @@ build_language_host() {
   if [ -n "$stamp" ] && [ -n "$hash" ] && json="$(go mod download -json "$hostmod@$pseudo" 2>/dev/null)"; then
     gomod="$(json_field "$json" GoMod)"
     build_wrapped "$cache/src/pulumi-language-nodejs" "$(go_directive "$gomod")" "$hostmod" "$out" \
-      "$(version_ldflags "v$version")" <<EOF || return 1
-require (
-	$hostmod $pseudo
-	$pkgmod v$version
-	$sdkmod v$version
-)
-
-replace $pkgmod => $pkgmod v$version
-replace $sdkmod => $sdkmod v$version
-$(nonlocal_replaces "$gomod" "$pkgmod|$sdkmod")
-EOF
+      "$(version_ldflags "v$version")" < <(release_module_lines "$gomod" "$hostmod $pseudo") || return 1
     echo "$hostmod@$pseudo" >"$out.source"
     log "built $out from $hostmod@$pseudo"
     return

@@ -19,21 +19,9 @@ import {
 } from "../../sdk";
 import { defaultFixtures, type EmulatorHandle } from "../../emulator";
 import { useEmulator } from "../support/emulator";
+import { rejection } from "../support/fakeServer";
 
 const FIXTURES = defaultFixtures();
-
-async function rejection<E extends Error>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => E,
-): Promise<E> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(type);
-    return error as E;
-  }
-  throw new Error(`expected a rejection with ${type.name}`);
-}
 
 function assertNoSecret(value: unknown, secret: string): void {
   const views = [util.inspect(value, { showHidden: true, depth: Infinity }), JSON.stringify(value) ?? ""];

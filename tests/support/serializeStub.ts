@@ -1,5 +1,7 @@
 /** Serializes a resource kind's stub provider exactly as `pulumi.dynamic.Resource` does. */
 import * as pulumi from "@pulumi/pulumi";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import type { ResourceKind } from "../../provider/dynamic";
 import { stubProvider } from "../../provider/resources/stubProvider";
 
@@ -9,6 +11,15 @@ export const RESOURCE_KINDS: ResourceKind[] = [
   "ScmWebhookSubscription",
   "ScmApp",
 ];
+
+/**
+ * The pinned text of a kind's stub: tests/fixtures/stub.template.js with the kind filled in (the kinds'
+ * texts differ only there). A stub that no longer matches it differs from every stack's stored provider.
+ */
+export function pinnedStub(kind: ResourceKind): string {
+  const template = readFileSync(path.join(__dirname, "../fixtures/stub.template.js"), "utf8");
+  return template.replace("__KIND__", kind);
+}
 
 export async function serializedStub(kind: ResourceKind): Promise<string> {
   const provider = stubProvider(kind);

@@ -12,14 +12,7 @@ import {
 } from "../../sdk";
 import { parseErrorBody } from "../../sdk/errorBody";
 import { redact, sanitize } from "../../sdk/redaction";
-import {
-  FakeServer,
-  SAMPLES,
-  TOKEN,
-  assertNoSecret,
-  refusedBaseUrl,
-  rejection,
-} from "./client.fakeServer.test";
+import { FakeServer, SAMPLES, TOKEN, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
 

@@ -1,7 +1,7 @@
 /** Each operation's request (method, path, headers, body) and response handling, against a local fake. */
 import { expect } from "chai";
 import { CodeSecResponseError, DEFAULT_USER_AGENT, type CodeSecClient } from "../../sdk";
-import { FakeServer, SAMPLES, TOKEN, rejection } from "./client.fakeServer.test";
+import { FakeServer, SAMPLES, TOKEN, rejection } from "../support/fakeServer";
 
 describe("CodeSecClient operations", () => {
   let server: FakeServer;

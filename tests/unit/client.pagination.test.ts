@@ -1,7 +1,7 @@
 /** Operation 10's cursors: reading them tolerantly and following them safely. */
 import { expect } from "chai";
 import { CodeSecApiError, CodeSecResponseError, type CodeSecClient } from "../../sdk";
-import { FakeServer, SAMPLES, rejection, type RecordedRequest } from "./client.fakeServer.test";
+import { FakeServer, SAMPLES, rejection, type RecordedRequest } from "../support/fakeServer";
 
 type Body = { options?: { optionalLimit?: number; cursor?: { token: string } } };
 

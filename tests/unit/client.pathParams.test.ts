@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { CodeSecInputError, OPERATIONS, type CodeSecClient } from "../../sdk";
 import { buildPath, encodePathSegment, validatePathParam } from "../../sdk/pathParams";
-import { FakeServer, SAMPLES, rejection } from "./client.fakeServer.test";
+import { FakeServer, SAMPLES, rejection } from "../support/fakeServer";
 
 describe("CodeSecClient argument validation", () => {
   let server: FakeServer;

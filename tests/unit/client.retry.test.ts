@@ -7,7 +7,7 @@ import {
   CodeSecTimeoutError,
   DEFAULT_RETRIES,
 } from "../../sdk";
-import { FakeServer, SAMPLES, assertNoSecret, refusedBaseUrl, rejection } from "./client.fakeServer.test";
+import { FakeServer, SAMPLES, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
 const SCAN_OK = { status: 200, json: { scan: SAMPLES.scan } };

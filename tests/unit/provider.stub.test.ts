@@ -1,13 +1,10 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
+import { pinnedStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
-const golden = (kind: string) =>
-  readFileSync(path.join(repoRoot, "tests/fixtures/stubs", `${kind}.js`), "utf8");
 
 describe("serialized provider stub (__provider)", () => {
   for (const kind of RESOURCE_KINDS) {
@@ -23,8 +20,8 @@ describe("serialized provider stub (__provider)", () => {
 
       it("is byte-identical to the pinned text, so upgrades never change stored providers", () => {
         // If this fails, the stub changed: every existing stack would store a different provider.
-        // Only update tests/fixtures/stubs with a deliberate, documented compatibility decision.
-        expect(text).to.equal(golden(kind));
+        // Only update tests/fixtures/stub.template.js with a deliberate, documented compatibility decision.
+        expect(text).to.equal(pinnedStub(kind));
       });
 
       it("loads the implementation by package name and holds no path or secret", () => {
@@ -53,6 +50,6 @@ describe("serialized provider stub (__provider)", () => {
         env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, "tsconfig.json") },
       },
     );
-    expect(fromElsewhere).to.equal(golden("ScmApp"));
+    expect(fromElsewhere).to.equal(pinnedStub("ScmApp"));
   });
 });

@@ -9,5 +9,13 @@ if [ ! -e node_modules/pulumi-codesec ]; then
   exit 1
 fi
 tsc -p tsconfig.build.json
+rm -rf .reports/reliability
 c8 --reporter=text-summary mocha
 mocha --config tests/e2e/.mocharc.json
+# The reliability tests wrote their sections; docs/reliability.md is rendered from them.
+node -r ts-node/register/transpile-only scripts/reliability-report.ts
+if [ -n "${CI:-}" ] && ! git diff --quiet -- docs/reliability.md; then
+  git --no-pager diff -- docs/reliability.md >&2
+  echo "docs/reliability.md differs from what this run proved: run 'npm test' and commit the regenerated file" >&2
+  exit 1
+fi

@@ -22,6 +22,8 @@ export {
 } from "./errors";
 export {
   OPERATIONS,
+  isMutating,
+  type RetryClass,
   type AuthScheme,
   type HttpMethod,
   type OperationKey,

@@ -12,6 +12,18 @@ export type AuthScheme = "apiToken" | "jwt";
 /** How a path parameter must look. Every parameter is also non-empty, without `/`, `..` or control characters. */
 export type PathParamKind = "numeric" | "opaque";
 
+/**
+ * When a failed request may be sent again (docs/api-behaviour.md, "Retry classes", says why for each row):
+ * - `read`: changes nothing, so any transient failure (429, 502, 503, 504, a connection failure, a
+ *   timeout, a cut-off answer) is retried;
+ * - `idempotentWrite`: sets a state that a second identical request leaves as the first did, so it is
+ *   retried like a read;
+ * - `once`: a second request is not harmless (operation 3 spends a one-time code), so it is repeated
+ *   only when the first provably never reached the platform (connection refused, name not resolved, or
+ *   an explicit 429 refusal); any other failure after sending is an outcome-unknown error.
+ */
+export type RetryClass = "read" | "idempotentWrite" | "once";
+
 export interface OperationSpec {
   /** Number of the operation in the spec (1-10). */
   readonly number: number;
@@ -23,8 +35,13 @@ export interface OperationSpec {
   readonly pathParams: Readonly<Record<string, PathParamKind>>;
   readonly maturity: Maturity;
   readonly schemes: readonly AuthScheme[];
-  /** Writes must never be retried after a response; all of these are idempotent, but say so explicitly. */
-  readonly mutating: boolean;
+  /** When a failed request may be repeated; see {@link RetryClass}. */
+  readonly retryClass: RetryClass;
+}
+
+/** Whether an operation changes anything on the platform (a preview must never call one). */
+export function isMutating(operation: OperationSpec): boolean {
+  return operation.retryClass !== "read";
 }
 
 const both: readonly AuthScheme[] = ["apiToken", "jwt"];
@@ -38,7 +55,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric", userId: "opaque" },
     maturity: "experimental",
     schemes: both,
-    mutating: true,
+    retryClass: "idempotentWrite",
   },
   provisionWorkflows: {
     number: 2,
@@ -48,7 +65,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric" },
     maturity: "experimental",
     schemes: both,
-    mutating: true,
+    retryClass: "idempotentWrite",
   },
   completeScmAppRequest: {
     number: 3,
@@ -58,7 +75,7 @@ export const OPERATIONS = {
     pathParams: {},
     maturity: "experimental",
     schemes: both,
-    mutating: true,
+    retryClass: "once",
   },
   getScmApp: {
     number: 4,
@@ -68,7 +85,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric", requestId: "opaque" },
     maturity: "experimental",
     schemes: both,
-    mutating: false,
+    retryClass: "read",
   },
   subscribeScmWebhook: {
     number: 5,
@@ -78,7 +95,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric", configId: "opaque" },
     maturity: "experimental",
     schemes: both,
-    mutating: true,
+    retryClass: "idempotentWrite",
   },
   getScan: {
     number: 6,
@@ -88,7 +105,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric", scanId: "numeric" },
     maturity: "beta",
     schemes: both,
-    mutating: false,
+    retryClass: "read",
   },
   getBranch: {
     number: 7,
@@ -98,7 +115,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric", projectId: "numeric", branchId: "numeric" },
     maturity: "experimental",
     schemes: both,
-    mutating: false,
+    retryClass: "read",
   },
   getCurrentUser: {
     number: 8,
@@ -108,7 +125,7 @@ export const OPERATIONS = {
     pathParams: {},
     maturity: "experimental",
     schemes: both,
-    mutating: false,
+    retryClass: "read",
   },
   listJoinableOrganizations: {
     number: 9,
@@ -118,7 +135,7 @@ export const OPERATIONS = {
     pathParams: {},
     maturity: "experimental",
     schemes: ["jwt"],
-    mutating: false,
+    retryClass: "read",
   },
   listNotificationRules: {
     number: 10,
@@ -128,7 +145,7 @@ export const OPERATIONS = {
     pathParams: { deploymentId: "numeric" },
     maturity: "experimental",
     schemes: both,
-    mutating: false,
+    retryClass: "read",
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -9,7 +9,7 @@ import nodeFetch, { type RequestInit } from "node-fetch";
 import { parseErrorBody } from "./errorBody";
 import { hintFor } from "./errorHints";
 import { CodeSecApiError, CodeSecNetworkError, CodeSecTimeoutError } from "./errors";
-import { OPERATIONS, type OperationKey } from "./operations";
+import { OPERATIONS, isMutating, type OperationKey } from "./operations";
 import { sanitize } from "./redaction";
 import { responseError } from "./responseValidation";
 import {
@@ -109,7 +109,7 @@ export class Transport {
       }
       const retryAfterMs =
         outcome.kind === "response" ? parseRetryAfterMs(outcome.headers.get("retry-after")) : undefined;
-      if (attempt < maxAttempts && this.#retryable(outcome, spec.mutating)) {
+      if (attempt < maxAttempts && this.#retryable(outcome, isMutating(spec))) {
         await sleep(retryDelayMs({ attempt, capMs: this.#config.maxRetryDelayMs, retryAfterMs }));
         continue;
       }
@@ -241,7 +241,7 @@ export class Transport {
     switch (outcome.kind) {
       case "timeout": {
         const { timeoutMs } = this.#config;
-        const notRetried = spec.mutating
+        const notRetried = isMutating(spec)
           ? " It was not retried: the request may already have been applied, so check the current state before running again."
           : "";
         return new CodeSecTimeoutError(

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS } from "../../sdk/operations";
+import { OPERATIONS, isMutating } from "../../sdk/operations";
 import {
   createStack,
   exportStackAsStored,
@@ -19,7 +19,7 @@ import {
 const EXAMPLES = path.join(repoRoot, "examples");
 const MUTATING = new Set(
   Object.entries(OPERATIONS)
-    .filter(([, op]) => op.mutating)
+    .filter(([, op]) => isMutating(op))
     .map(([key]) => key),
 );
 

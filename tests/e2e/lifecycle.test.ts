@@ -3,7 +3,7 @@ import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, type OperationKey } from "../../sdk/operations";
+import { OPERATIONS, isMutating, type OperationKey } from "../../sdk/operations";
 import {
   createStack,
   existsSync,
@@ -22,7 +22,7 @@ import type { ResourceKind } from "../../provider/dynamic";
 const PROGRAM = path.join(__dirname, "programs/lifecycle");
 const MUTATING = new Set(
   Object.entries(OPERATIONS)
-    .filter(([, op]) => op.mutating)
+    .filter(([, op]) => isMutating(op))
     .map(([key]) => key),
 );
 

@@ -6,10 +6,10 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ApiErrorBody } from "../sdk/schemas";
-import { OPERATIONS } from "../sdk/operations";
+import { OPERATIONS, REQUEST_BODY_LIMIT_BYTES } from "../sdk/operations";
 
-/** Largest request body accepted, in bytes (64 KiB). Larger bodies answer 400. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+/** Largest request body accepted (the platform's limit, from the catalogue). Larger bodies answer 400. */
+export const BODY_LIMIT_BYTES = REQUEST_BODY_LIMIT_BYTES;
 
 /** Error codes the emulator answers, with the HTTP status each one travels with. */
 export const ERROR_STATUS = {

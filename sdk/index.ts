@@ -23,6 +23,7 @@ export {
 export {
   OPERATIONS,
   isMutating,
+  REQUEST_BODY_LIMIT_BYTES,
   type RetryClass,
   type AuthScheme,
   type HttpMethod,

@@ -150,3 +150,9 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationKey = keyof typeof OPERATIONS;
+
+/**
+ * Largest request body the platform accepts, in bytes (the spec leaves it open; docs/api-behaviour.md
+ * sets it). The client refuses to send a larger body, and the emulator answers 400 to one.
+ */
+export const REQUEST_BODY_LIMIT_BYTES = 64 * 1024;

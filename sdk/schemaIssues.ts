@@ -1,10 +1,12 @@
 /**
- * Turns TypeBox's first validation error into something a person can act on: the dotted path of the
- * field (`scan.findingsCounts.total`, `orgs[0].features`), what the schema expects there, and what
- * was found. Shared by argument checks and response validation so both read alike.
+ * The one place where a value that does not fit a schema becomes words: the dotted path of the field
+ * (`scan.findingsCounts.total`, `filters.ids[0]`), what the schema expects there, and what was found.
+ * The client's argument checks, the provider's `check` and the client's response checks all use it, so
+ * a bad value reads the same at preview and at apply. Schemas are compiled once and cached.
  */
 import { type TSchema } from "@sinclair/typebox";
-import { Value, ValueErrorType } from "@sinclair/typebox/value";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/value";
 
 export interface SchemaIssue {
   /** Dotted path from the checked value's root; `""` when the root itself is wrong. */
@@ -14,25 +16,126 @@ export interface SchemaIssue {
   /** The offending value (undefined when missing). */
   readonly value: unknown;
   readonly kind: "missing" | "notAllowed" | "invalid";
+  /** For `notAllowed`: the fields the enclosing object accepts. */
+  readonly allowed?: readonly string[];
+  /** For `invalid`: the JSON type the schema wants, when the value has another one. */
+  readonly wrongType?: string;
+  /** For `invalid`: which rule the value breaks, e.g. `must not contain "/"`, when the schema says. */
+  readonly rule?: string;
+}
+
+/** Says which of a schema's rules a value of the right type breaks (`must not contain "/"`), if any. */
+export type RuleExplainer = (value: unknown) => string | undefined;
+
+const explainers = new WeakMap<TSchema, RuleExplainer>();
+
+/** Registers how to explain `schema`'s failures more precisely than its description does. */
+export function explainFailuresOf<S extends TSchema>(schema: S, explain: RuleExplainer): S {
+  explainers.set(schema, explain);
+  return schema;
+}
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** The schema's compiled checker (compiled on first use, then reused). */
+export function checkerFor<S extends TSchema>(schema: S): TypeCheck<S> {
+  let checker = compiled.get(schema);
+  if (!checker) {
+    checker = TypeCompiler.Compile(schema);
+    compiled.set(schema, checker);
+  }
+  return checker as TypeCheck<S>;
 }
 
 /** The first problem of `value` against `schema`, or undefined when it conforms. */
 export function firstSchemaIssue(schema: TSchema, value: unknown): SchemaIssue | undefined {
-  if (Value.Check(schema, value)) return undefined;
-  const error = Value.Errors(schema, value).First();
-  if (error === undefined) return { path: "", expected: describeSchema(schema), value, kind: "invalid" };
-  const path = dottedPath(error.path, value);
-  switch (error.type) {
+  const checker = checkerFor(schema);
+  if (checker.Check(value)) return undefined;
+  const error = checker.Errors(value).First();
+  return error === undefined
+    ? { path: "", expected: describeSchema(schema), value, kind: "invalid" }
+    : issueOf(error, value);
+}
+
+/** Every problem of `value`, at most one per field (the first found there), in the order found. */
+export function schemaIssues(schema: TSchema, value: unknown): SchemaIssue[] {
+  const checker = checkerFor(schema);
+  if (checker.Check(value)) return [];
+  const seen = new Set<string>();
+  const issues: SchemaIssue[] = [];
+  for (const error of checker.Errors(value)) {
+    const issue = issueOf(error, value);
+    if (seen.has(issue.path)) continue;
+    seen.add(issue.path);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+function issueOf(error: ValueError, root: unknown): SchemaIssue {
+  const path = dottedPath(error.path, root);
+  // A key present with the value undefined is as good as missing (untyped callers pass `{ id: undefined }`).
+  const missing = error.type === ValueErrorType.ObjectRequiredProperty || error.value === undefined;
+  switch (missing ? ValueErrorType.ObjectRequiredProperty : error.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return { path, expected: describeSchema(error.schema), value: undefined, kind: "missing" };
     case ValueErrorType.ObjectAdditionalProperties: {
       const allowed = Object.keys((error.schema.properties as Record<string, unknown> | undefined) ?? {});
-      const expected = allowed.length > 0 ? `one of the fields ${allowed.join(", ")}` : "no fields";
-      return { path, expected, value: error.value, kind: "notAllowed" };
+      return { path, expected: "", value: error.value, kind: "notAllowed", allowed };
     }
-    default:
-      return { path, expected: describeSchema(error.schema), value: error.value, kind: "invalid" };
+    default: {
+      const type = error.schema.type;
+      const wrongType =
+        typeof type === "string" && error.value !== undefined && !hasJsonType(error.value, type)
+          ? type
+          : undefined;
+      const rule = wrongType === undefined ? explainers.get(error.schema)?.(error.value) : undefined;
+      return {
+        path,
+        expected: describeSchema(error.schema),
+        value: error.value,
+        kind: "invalid",
+        ...(wrongType === undefined ? {} : { wrongType }),
+        ...(rule === undefined ? {} : { rule }),
+      };
+    }
   }
+}
+
+/** Who is being checked, for messages: `provisionWorkflows` + `argument`, `codesec:UserRole` + `input`. */
+export interface IssueSubject {
+  readonly name: string;
+  readonly noun: "argument" | "input" | "option" | "field";
+  /** Fields whose values must never appear in a message (one-time codes, tokens). */
+  readonly secretFields?: readonly string[];
+  /** Prefix for paths, e.g. `connection` when checking a connection object on its own. */
+  readonly pathPrefix?: string;
+}
+
+/** The issue as one sentence naming the field, e.g. `filters.ids[0] must be a numeric id ..., got "x"`. */
+export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string {
+  const path = joinPath(subject.pathPrefix, issue.path);
+  const label = path === "" ? `the ${subject.noun}s of ${subject.name}` : path;
+  if (issue.kind === "missing") return `${label} is required (${issue.expected})`;
+  if (issue.kind === "notAllowed") {
+    const { parent, key } = splitPath(path);
+    const allowed = issue.allowed ?? [];
+    const guess = closest(key, allowed);
+    const hint = guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+    const owner = parent === "" ? `${articleFor(subject.noun)} of ${subject.name}` : `a field of ${parent}`;
+    const list = allowed.length > 0 ? allowed.join(", ") : "none";
+    return `${key} is not ${owner}${hint}; ${parent === "" ? `its ${subject.noun}s are` : "its fields are"} ${list}`;
+  }
+  const secret = isSecretPath(path, subject.secretFields);
+  const found = secret ? articleFor(jsonTypeOf(issue.value)) : describeFound(issue.value);
+  if (issue.wrongType !== undefined) {
+    // Say the type first: "must be a numeric id, got 502" reads as a riddle when 502 is a number.
+    const type = articleFor(issue.wrongType);
+    const detail = issue.expected.startsWith(type) ? issue.expected : `${type} (${issue.expected})`;
+    return `${label} must be ${detail}, got ${found}`;
+  }
+  if (issue.rule !== undefined) return `${label} ${issue.rule} (${issue.expected}), got ${found}`;
+  return `${label} must be ${issue.expected}, got ${found}`;
 }
 
 /** A JSON pointer (`/orgs/0/id`) as a dotted path (`orgs[0].id`), indexing where the value is an array. */
@@ -63,18 +166,21 @@ export function describeSchema(schema: TSchema): string {
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).map(describeSchema).join(" or ");
   switch (schema.type) {
     case "string":
-      if (typeof schema.format === "string") return `string (${schema.format})`;
-      if (typeof schema.pattern === "string") return `string matching /${schema.pattern}/`;
-      return typeof schema.minLength === "number" && schema.minLength > 0 ? "non-empty string" : "string";
+      if (typeof schema.format === "string") return `a string (${schema.format})`;
+      if (typeof schema.pattern === "string") return `a string matching /${schema.pattern}/`;
+      if (typeof schema.maxLength === "number") return `a string of at most ${schema.maxLength} characters`;
+      return typeof schema.minLength === "number" && schema.minLength > 0 ? "a non-empty string" : "a string";
     case "integer":
     case "number":
       return describeRange(schema.type, schema.minimum, schema.maximum);
     case "boolean":
-      return "boolean";
+      return "a boolean";
     case "array":
-      return "array";
+      return typeof schema.maxItems === "number"
+        ? `an array of at most ${schema.maxItems} items`
+        : "an array";
     case "object":
-      return "object";
+      return "an object";
     case "null":
       return "null";
     default:
@@ -83,12 +189,13 @@ export function describeSchema(schema: TSchema): string {
 }
 
 function describeRange(type: string, minimum: unknown, maximum: unknown): string {
+  const noun = articleFor(type);
   const hasMin = typeof minimum === "number";
   const hasMax = typeof maximum === "number";
-  if (hasMin && hasMax) return `${type} between ${minimum} and ${maximum}`;
-  if (hasMin) return `${type} >= ${minimum}`;
-  if (hasMax) return `${type} <= ${maximum}`;
-  return type;
+  if (hasMin && hasMax) return `${noun} between ${minimum} and ${maximum}`;
+  if (hasMin) return `${noun} >= ${minimum}`;
+  if (hasMax) return `${noun} <= ${maximum}`;
+  return noun;
 }
 
 /** Type name of a JSON value as people say it: `null`, `array`, `integer`, `string`. */
@@ -97,4 +204,80 @@ export function jsonTypeOf(value: unknown): string {
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
   return typeof value;
+}
+
+/** A value for a message: short, quoted when a string (JSON escapes control characters), typed otherwise. */
+export function describeFound(value: unknown, max = 60): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    const quoted = JSON.stringify(value);
+    return quoted.length <= max ? quoted : `${quoted.slice(0, max)}…" (${value.length} characters)`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") {
+    return `${String(value)} (${articleFor(jsonTypeOf(value))})`;
+  }
+  return articleFor(jsonTypeOf(value));
+}
+
+function articleFor(type: string): string {
+  if (type === "null" || type === "undefined") return type;
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+function hasJsonType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return typeof value === "number";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return value !== null && typeof value === "object" && !Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+function joinPath(prefix: string | undefined, path: string): string {
+  if (prefix === undefined || prefix === "") return path;
+  if (path === "") return prefix;
+  return path.startsWith("[") ? `${prefix}${path}` : `${prefix}.${path}`;
+}
+
+function splitPath(path: string): { parent: string; key: string } {
+  const match = /^(.*)\.([^.[\]]+)$/.exec(path);
+  return match ? { parent: match[1], key: match[2] } : { parent: "", key: path };
+}
+
+function isSecretPath(path: string, secretFields: readonly string[] | undefined): boolean {
+  return (secretFields ?? []).some((field) => path === field || path.startsWith(`${field}.`));
+}
+
+/** The allowed name a typo most likely meant: edit distance at most 2, or a case-insensitive match. */
+function closest(key: string, allowed: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of allowed) {
+    const distance = name.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, name);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }

@@ -53,7 +53,10 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     // No code (or a request already completed): adopt the app connected under this request id. (The
     // engine's `import` option cannot reach dynamic providers: pulumi/pulumi#16175.)
     try {
-      return { id, outs: stateOf(inputs, await client.getScmApp(inputs)) };
+      return {
+        id,
+        outs: stateOf(inputs, await client.getScmApp({ deploymentId: inputs.deploymentId, requestId: inputs.requestId })),
+      };
     } catch (error) {
       if (error instanceof CodeSecApiError && error.status === 404) {
         throw new Error(

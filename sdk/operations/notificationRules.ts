@@ -1,48 +1,21 @@
 /** Notification rules: operation 10 (listNotificationRules), one page or all pages. */
 import { Type } from "@sinclair/typebox";
 import {
-  ListNotificationRulesBody,
+  DEFAULT_MAX_PAGES,
+  ListAllNotificationRulesArgs,
+  ListNotificationRulesArgs,
   ListNotificationRulesResponse,
   NOTIFICATION_LIMIT_MAX,
-  NotificationRuleFilters,
+  type ListNotificationRulesBody,
   type NotificationRule,
-  type NotificationRuleFilters as NotificationRuleFiltersType,
+  type NotificationRuleFilters,
 } from "../schemas/notificationRules";
-import { CodeSecInputError } from "../errors";
-import {
-  argsObject,
-  conformingBody,
-  optionalConforming,
-  optionalInteger,
-  optionalString,
-} from "../inputValidation";
-import { buildPath, operationRef } from "../pathParams";
+import { operationSubject, validateArguments } from "../argumentValidation";
+import { buildPath } from "../pathParams";
 import { responseError, validateResponse } from "../responseValidation";
 import type { CallResult, Transport } from "../transport";
 
 const OP = "listNotificationRules";
-
-/** Pages fetched by listAllNotificationRules before it gives up, unless maxPages says otherwise. */
-export const DEFAULT_MAX_PAGES = 1000;
-
-export interface ListNotificationRulesArgs {
-  /** Numeric deployment id, as a string (sent as an integer in the body). */
-  deploymentId: string;
-  /** Page size, an integer 1..100 (options.optionalLimit); the platform's default when omitted. */
-  limit?: number;
-  /** `nextCursor` of the previous page. */
-  cursor?: string;
-  filters?: NotificationRuleFiltersType;
-}
-
-export interface ListAllNotificationRulesArgs {
-  deploymentId: string;
-  /** Page size, an integer 1..100; default 100 (fewest round trips). */
-  pageSize?: number;
-  filters?: NotificationRuleFiltersType;
-  /** Upper bound on pages fetched; default 1000. */
-  maxPages?: number;
-}
 
 /** One page of notification rules; `nextCursor` is absent on the last page. */
 export interface NotificationRulesPage {
@@ -57,30 +30,31 @@ export async function listNotificationRules(
   transport: Transport,
   args: ListNotificationRulesArgs,
 ): Promise<NotificationRulesPage> {
-  const input = argsObject(OP, args, "{ deploymentId, limit?, cursor?, filters? }");
-  const limit = optionalInteger(OP, "limit", input.limit, 1, NOTIFICATION_LIMIT_MAX);
-  const cursor = optionalString(OP, "cursor", input.cursor);
-  return (await fetchPage(transport, input, limit, cursor)).page;
+  const input = validateArguments(operationSubject(OP), ListNotificationRulesArgs, args);
+  return (await fetchPage(transport, input.deploymentId, input.filters, input.limit, input.cursor)).page;
 }
 
+/**
+ * Every rule from the first page (or from `cursor`) on. The one paging loop of the package, with one
+ * bound: a platform that repeats a cursor, or that keeps issuing new ones beyond `maxPages`, ends with
+ * an error rather than endless requests or a silently partial list.
+ */
 export async function listAllNotificationRules(
   transport: Transport,
   args: ListAllNotificationRulesArgs,
 ): Promise<NotificationRule[]> {
-  const input = argsObject(OP, args, "{ deploymentId, pageSize?, filters?, maxPages? }");
-  const pageSize =
-    optionalInteger(OP, "pageSize", input.pageSize, 1, NOTIFICATION_LIMIT_MAX) ?? NOTIFICATION_LIMIT_MAX;
-  const maxPages = optionalInteger(OP, "maxPages", input.maxPages, 1, 1_000_000) ?? DEFAULT_MAX_PAGES;
+  const input = validateArguments(operationSubject(OP), ListAllNotificationRulesArgs, args);
+  const pageSize = input.pageSize ?? NOTIFICATION_LIMIT_MAX;
+  const maxPages = input.maxPages ?? DEFAULT_MAX_PAGES;
   const rules: NotificationRule[] = [];
   const seen = new Set<string>();
-  let cursor: string | undefined;
+  let cursor = input.cursor;
   for (let pageNumber = 1; ; pageNumber++) {
-    const { page, result } = await fetchPage(transport, input, pageSize, cursor);
+    const { page, result } = await fetchPage(transport, input.deploymentId, input.filters, pageSize, cursor);
     rules.push(...page.rules);
     const next = page.nextCursor;
     if (next === undefined) return rules;
-    // A cursor seen before would loop forever (a server bug); stop with an error, not partial data.
-    if (seen.has(next)) {
+    if (seen.has(next) || next === cursor) {
       throw responseError(
         OP,
         result,
@@ -103,31 +77,22 @@ export async function listAllNotificationRules(
 
 async function fetchPage(
   transport: Transport,
-  input: Record<string, unknown>,
+  deploymentId: string,
+  filters: NotificationRuleFilters | undefined,
   limit: number | undefined,
   cursor: string | undefined,
 ): Promise<{ page: NotificationRulesPage; result: CallResult }> {
-  const path = buildPath(OP, input);
-  const deploymentId = Number(input.deploymentId);
-  if (!Number.isSafeInteger(deploymentId)) {
-    throw new CodeSecInputError(
-      "deploymentId",
-      `deploymentId is too large to send as an integer, got ${JSON.stringify(input.deploymentId)}`,
-      operationRef(OP),
-    );
-  }
-  const filters = optionalConforming(OP, "filters", NotificationRuleFilters, input.filters);
   const options = {
     ...(limit === undefined ? {} : { optionalLimit: limit }),
     ...(cursor === undefined ? {} : { cursor: { token: cursor } }),
   };
-  const body = {
-    deploymentId,
+  // The body carries the deployment id as an integer (the schema keeps it within 15 digits, exact).
+  const body: ListNotificationRulesBody = {
+    deploymentId: Number(deploymentId),
     ...(Object.keys(options).length === 0 ? {} : { options }),
     ...(filters === undefined ? {} : { filters }),
-  } as ListNotificationRulesBody;
-  conformingBody(OP, ListNotificationRulesBody, body);
-  const result = await transport.call({ operation: OP, path, body });
+  };
+  const result = await transport.call({ operation: OP, path: buildPath(OP, { deploymentId }), body });
   const valid = validateResponse(PageBody, result, OP);
   const nextCursor = readNextCursor(result);
   const page: NotificationRulesPage = { rules: valid.notification_rules };
@@ -162,3 +127,5 @@ export function readNextCursor(result: CallResult): string | undefined {
   }
   return undefined;
 }
+
+export { DEFAULT_MAX_PAGES, type ListAllNotificationRulesArgs, type ListNotificationRulesArgs };

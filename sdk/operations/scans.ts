@@ -1,36 +1,29 @@
 /** Scans and branches: operations 6 (getScan) and 7 (getBranch). */
-import { BranchResponse, ScanResponse, type Branch, type Scan } from "../schemas/scans";
-import { argsObject } from "../inputValidation";
+import {
+  BranchResponse,
+  GetBranchArgs,
+  GetScanArgs,
+  ScanResponse,
+  type Branch,
+  type Scan,
+} from "../schemas/scans";
+import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";
 import type { Transport } from "../transport";
 
-export interface GetScanArgs {
-  /** Numeric deployment id, as a string. */
-  deploymentId: string;
-  /** Numeric scan id, as a string. */
-  scanId: string;
-}
-
-export interface GetBranchArgs {
-  /** Numeric deployment id, as a string. */
-  deploymentId: string;
-  /** Numeric project id, as a string. */
-  projectId: string;
-  /** Numeric branch id, as a string. */
-  branchId: string;
-}
-
 export async function getScan(transport: Transport, args: GetScanArgs): Promise<Scan> {
-  const input = argsObject("getScan", args, "{ deploymentId, scanId }");
-  const path = buildPath("getScan", input);
-  const result = await transport.call({ operation: "getScan", path });
-  return validateResponse(ScanResponse, result, "getScan").scan;
+  const op = "getScan";
+  const input = validateArguments(operationSubject(op), GetScanArgs, args);
+  const result = await transport.call({ operation: op, path: buildPath(op, input) });
+  return validateResponse(ScanResponse, result, op).scan;
 }
 
 export async function getBranch(transport: Transport, args: GetBranchArgs): Promise<Branch> {
-  const input = argsObject("getBranch", args, "{ deploymentId, projectId, branchId }");
-  const path = buildPath("getBranch", input);
-  const result = await transport.call({ operation: "getBranch", path });
-  return validateResponse(BranchResponse, result, "getBranch").branch;
+  const op = "getBranch";
+  const input = validateArguments(operationSubject(op), GetBranchArgs, args);
+  const result = await transport.call({ operation: op, path: buildPath(op, input) });
+  return validateResponse(BranchResponse, result, op).branch;
 }
+
+export type { GetScanArgs, GetBranchArgs };

@@ -1,64 +1,51 @@
 /** Source code management: operations 3 (completeScmAppRequest), 4 (getScmApp), 5 (subscribeScmWebhook). */
 import {
-  CompleteScmAppRequestBody,
+  CompleteScmAppRequestArgs,
+  GetScmAppArgs,
   ScmAppResponse,
+  SubscribeScmWebhookArgs,
   SubscribeScmWebhookResponse,
+  type CompleteScmAppRequestBody,
   type ScmApp,
 } from "../schemas/scm";
-import { argsObject, conformingBody, requiredString } from "../inputValidation";
+import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";
 import type { Transport } from "../transport";
-
-export interface CompleteScmAppRequestArgs {
-  requestId: string;
-  /** One-time secret: never logged, never echoed in errors. */
-  code: string;
-}
-
-export interface GetScmAppArgs {
-  /** Numeric deployment id, as a string. */
-  deploymentId: string;
-  requestId: string;
-}
-
-export interface SubscribeScmWebhookArgs {
-  /** Numeric deployment id, as a string. */
-  deploymentId: string;
-  /** The SCM configuration id. */
-  configId: string;
-}
 
 export async function completeScmAppRequest(
   transport: Transport,
   args: CompleteScmAppRequestArgs,
 ): Promise<ScmApp> {
   const op = "completeScmAppRequest";
-  const input = argsObject(op, args, "{ requestId, code }");
-  const requestId = requiredString(op, "requestId", input.requestId);
-  const code = requiredString(op, "code", input.code, { secret: true });
-  const body: CompleteScmAppRequestBody = { requestId, code };
-  conformingBody(op, CompleteScmAppRequestBody, body);
-  const path = buildPath(op, {});
-  // The code is redacted from anything the server echoes back, like the token.
-  const result = await transport.call({ operation: op, path, body, secrets: [code] });
+  // The code is a one-time secret: never shown in a message, redacted from anything echoed back.
+  const input = validateArguments(operationSubject(op, ["code"]), CompleteScmAppRequestArgs, args);
+  const body: CompleteScmAppRequestBody = { requestId: input.requestId, code: input.code };
+  const result = await transport.call({
+    operation: op,
+    path: buildPath(op, {}),
+    body,
+    secrets: [input.code],
+  });
   return validateResponse(ScmAppResponse, result, op).app;
 }
 
 export async function getScmApp(transport: Transport, args: GetScmAppArgs): Promise<ScmApp> {
-  const input = argsObject("getScmApp", args, "{ deploymentId, requestId }");
-  const path = buildPath("getScmApp", input);
-  const result = await transport.call({ operation: "getScmApp", path });
-  return validateResponse(ScmAppResponse, result, "getScmApp").app;
+  const op = "getScmApp";
+  const input = validateArguments(operationSubject(op), GetScmAppArgs, args);
+  const result = await transport.call({ operation: op, path: buildPath(op, input) });
+  return validateResponse(ScmAppResponse, result, op).app;
 }
 
 export async function subscribeScmWebhook(
   transport: Transport,
   args: SubscribeScmWebhookArgs,
 ): Promise<SubscribeScmWebhookResponse> {
-  const input = argsObject("subscribeScmWebhook", args, "{ deploymentId, configId }");
-  const path = buildPath("subscribeScmWebhook", input);
+  const op = "subscribeScmWebhook";
+  const input = validateArguments(operationSubject(op), SubscribeScmWebhookArgs, args);
   // The spec gives this PUT no body.
-  const result = await transport.call({ operation: "subscribeScmWebhook", path });
-  return validateResponse(SubscribeScmWebhookResponse, result, "subscribeScmWebhook");
+  const result = await transport.call({ operation: op, path: buildPath(op, input) });
+  return validateResponse(SubscribeScmWebhookResponse, result, op);
 }
+
+export type { CompleteScmAppRequestArgs, GetScmAppArgs, SubscribeScmWebhookArgs };

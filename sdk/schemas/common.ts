@@ -4,34 +4,94 @@
  * emulator validates requests and serializes responses with it.
  */
 import { FormatRegistry, Type, type Static } from "@sinclair/typebox";
+import { explainFailuresOf } from "../schemaIssues";
 
-// TypeBox checks formats only when they are registered; Fastify's Ajv has its own copy of the same rule.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-if (!FormatRegistry.Has("date-time")) {
-  FormatRegistry.Set("date-time", (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
-}
-
-/** ISO 8601 date-time string in UTC, e.g. `2026-01-02T03:04:05Z`. */
-export const DateTime = Type.String({ format: "date-time" });
-
-/** A numeric identifier carried as a string (`"42"`). */
-export const NumericId = Type.String({
-  pattern: "^[0-9]+$",
-  minLength: 1,
-  maxLength: 20,
-  description: "a numeric id (digits only)",
-});
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
 /**
- * An opaque identifier that travels in a URL path: non-empty, no `/`, `\\`, `?`, `#`, `%`, `..` or
- * control characters (the client also percent-encodes whatever it sends).
+ * Whether `value` is an RFC 3339 date-time naming a real instant: a calendar date that exists
+ * (no 2025-02-30, leap years counted), hours 00-23, minutes and seconds 00-59, offsets up to 23:59.
+ * `Date.parse` alone is not enough: it rolls 2025-02-30 over to March 2. The client, `check` and the
+ * emulator all use this one rule.
  */
-export const OpaqueId = Type.String({
-  pattern: "^(?!.*\\.\\.)[^/\\\\?#%\\u0000-\\u001f\\u007f]+$",
-  minLength: 1,
-  maxLength: 200,
-  description: "a non-empty id without '/', '\\', '?', '#', '%', '..' or control characters",
-});
+export function isCalendarDateTime(value: string): boolean {
+  const match = RFC3339.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  if (match[9] !== undefined && (Number(match[9]) > 23 || Number(match[10]) > 59)) return false;
+  return true;
+}
+
+// TypeBox checks formats only when they are registered; the emulator gives Fastify's Ajv the same function.
+if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", isCalendarDateTime);
+
+/** RFC 3339 date-time string naming a real instant, e.g. `2026-01-02T03:04:05Z`. */
+export const DateTime = explainFailuresOf(
+  Type.String({
+    format: "date-time",
+    description: "an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z",
+  }),
+  (value) =>
+    typeof value === "string" && RFC3339.test(value) ? "must name a date and time that exist" : undefined,
+);
+
+/** A numeric identifier carried as a string (`"42"`). */
+export const NumericId = explainFailuresOf(
+  Type.String({
+    pattern: "^[0-9]+$",
+    minLength: 1,
+    maxLength: 20,
+    description: "a numeric id (digits only)",
+  }),
+  (value) => {
+    if (typeof value !== "string") return undefined;
+    if (value.trim() === "") return "must not be empty";
+    if (value.length > 20) return "must be at most 20 digits long";
+    return undefined;
+  },
+);
+
+// A lone UTF-16 surrogate cannot be percent-encoded; written so that it means the same with and
+// without the `u` flag (TypeBox compiles patterns without it, Ajv with it).
+const LONE_SURROGATE = "[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]";
+
+/**
+ * An opaque identifier that travels in a URL path. Proxies and servers may decode and normalize a path
+ * before routing, so an id like `..`, `a/b` or `%2e%2e` could reach another object than the one named:
+ * such ids are refused, not encoded. Also refused: a blank id, surrounding spaces, control characters
+ * (C0 and C1) and lone surrogates. The client percent-encodes whatever it sends.
+ */
+export const OpaqueId = explainFailuresOf(
+  Type.String({
+    pattern:
+      "^(?!\\.$)(?!.*\\.\\.)(?!\\s)(?!.*\\s$)(?!.*(?:" +
+      LONE_SURROGATE +
+      "))[^/\\\\?#%\\u0000-\\u001f\\u007f-\\u009f]+$",
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "a non-empty id without surrounding spaces, '/', '\\', '?', '#', '%', control characters, '..', or '.' alone",
+  }),
+  explainOpaqueId,
+);
+
+function explainOpaqueId(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.trim() === "") return "must not be blank";
+  if (value.length > 200) return "must be at most 200 characters long";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return "must not contain control characters";
+  for (const ch of ["/", "\\", "?", "#"]) {
+    if (value.includes(ch)) return `must not contain ${JSON.stringify(ch)}`;
+  }
+  if (value.includes("%")) return 'must not contain "%" (pass the raw id: the client percent-encodes it)';
+  if (value === "." || value.includes("..")) return 'must not be "." or contain ".."';
+  if (value.trim() !== value) return "must not start or end with spaces";
+  if (new RegExp(LONE_SURROGATE).test(value)) return "must be well-formed text (it holds a lone surrogate)";
+  return undefined;
+}
 
 /** The organization role enumeration. */
 export const ORG_ROLES = [

@@ -27,6 +27,51 @@ export const NotificationRuleFilters = Type.Object(
 );
 export type NotificationRuleFilters = Static<typeof NotificationRuleFilters>;
 
+/**
+ * A deployment id that operation 10 can carry as a JSON integer: at most 15 digits, so that it stays
+ * exact in every JSON parser (above 2^53 integers lose precision).
+ */
+export const IntegerDeploymentId = Type.String({
+  pattern: "^[0-9]{1,15}$",
+  description: "a numeric id of at most 15 digits (sent as an integer)",
+});
+
+/** Page size of operation 10 (options.optionalLimit). */
+export const NotificationPageSize = Type.Integer({ minimum: 1, maximum: NOTIFICATION_LIMIT_MAX });
+
+/** Arguments of `listNotificationRules` (operation 10, one page). */
+export const ListNotificationRulesArgs = Type.Object(
+  {
+    deploymentId: IntegerDeploymentId,
+    /** Page size (options.optionalLimit); the platform's default when omitted. */
+    limit: Type.Optional(NotificationPageSize),
+    /** `nextCursor` of the previous page. */
+    cursor: Type.Optional(Type.String({ minLength: 1 })),
+    filters: Type.Optional(NotificationRuleFilters),
+  },
+  { additionalProperties: false },
+);
+export type ListNotificationRulesArgs = Static<typeof ListNotificationRulesArgs>;
+
+/** Upper bound on the pages `listAllNotificationRules` follows unless told otherwise. */
+export const DEFAULT_MAX_PAGES = 1000;
+
+/** Arguments of `listAllNotificationRules` (operation 10, every page from `cursor` on). */
+export const ListAllNotificationRulesArgs = Type.Object(
+  {
+    deploymentId: IntegerDeploymentId,
+    /** Page size; default 100, the largest, for the fewest round trips. */
+    pageSize: Type.Optional(NotificationPageSize),
+    /** Start from this cursor token (from an earlier listing) instead of the first page. */
+    cursor: Type.Optional(Type.String({ minLength: 1 })),
+    filters: Type.Optional(NotificationRuleFilters),
+    /** Upper bound on pages followed; default 1000. Paging stops with an error beyond it. */
+    maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type ListAllNotificationRulesArgs = Static<typeof ListAllNotificationRulesArgs>;
+
 /** Body of operation 10 (POST .../actions/list). `deploymentId` is an integer here. */
 export const ListNotificationRulesBody = Type.Object(
   {

@@ -1,6 +1,9 @@
 /** CI workflow provisioning: operation 2. */
 import { Type, type Static } from "@sinclair/typebox";
-import { DateTime } from "./common";
+import { DateTime, NumericId } from "./common";
+
+/** Project ids, as in `filters.ids` and `excludeIds`: numeric, like every project id the API returns. */
+export const ProjectIds = Type.Array(NumericId, { maxItems: 1000 });
 
 export const ProvisionFilters = Type.Object(
   {
@@ -9,7 +12,7 @@ export const ProvisionFilters = Type.Object(
     lastScanSince: Type.Optional(DateTime),
     setup: Type.Optional(Type.Boolean()),
     archived: Type.Optional(Type.Boolean()),
-    ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    ids: Type.Optional(ProjectIds),
     hasSmsSetup: Type.Optional(Type.Boolean()),
     isScmRepository: Type.Optional(Type.Boolean()),
     invertSearch: Type.Optional(Type.Boolean()),
@@ -40,12 +43,28 @@ export const ProvisionBody = Type.Object(
   {
     deploymentId: Type.String(),
     filters: Type.Optional(ProvisionFilters),
-    excludeIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    excludeIds: Type.Optional(ProjectIds),
     ghaOptions: Type.Optional(GhaOptions),
   },
   { additionalProperties: false },
 );
 export type ProvisionBody = Static<typeof ProvisionBody>;
+
+/** Arguments of `provisionWorkflows` (operation 2): the body without the repeated deploymentId. */
+export const ProvisionWorkflowsArgs = Type.Object(
+  {
+    /** Numeric deployment id, as a string. */
+    deploymentId: NumericId,
+    /** Which projects' repositories receive the workflow; every eligible one when absent. */
+    filters: Type.Optional(ProvisionFilters),
+    /** Project ids to leave out even when they match `filters`. */
+    excludeIds: Type.Optional(ProjectIds),
+    /** Options of the generated GitHub Actions workflow. */
+    ghaOptions: Type.Optional(GhaOptions),
+  },
+  { additionalProperties: false },
+);
+export type ProvisionWorkflowsArgs = Static<typeof ProvisionWorkflowsArgs>;
 
 export const PROVISION_ERROR_CODES = [
   "UPDATE_ERROR_CODE_BAD_REQUEST",

@@ -12,6 +12,20 @@ export const SCAN_STATUSES = [
 
 export const PRODUCTS = ["PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS"] as const;
 
+/** Arguments of `getScan` (operation 6). */
+export const GetScanArgs = Type.Object(
+  { deploymentId: NumericId, scanId: NumericId },
+  { additionalProperties: false },
+);
+export type GetScanArgs = Static<typeof GetScanArgs>;
+
+/** Arguments of `getBranch` (operation 7). */
+export const GetBranchArgs = Type.Object(
+  { deploymentId: NumericId, projectId: NumericId, branchId: NumericId },
+  { additionalProperties: false },
+);
+export type GetBranchArgs = Static<typeof GetBranchArgs>;
+
 export const FindingsCounts = Type.Object({
   total: Type.Integer(),
   code: Type.Integer(),

@@ -1,5 +1,6 @@
 /** Source code management: operations 3, 4 and 5. */
 import { Type, type Static } from "@sinclair/typebox";
+import { NumericId, OpaqueId } from "./common";
 
 export const SCM_TYPES = ["SCM_TYPE_PROVIDERA"] as const;
 
@@ -20,9 +21,45 @@ export type ScmApp = Static<typeof ScmApp>;
 export const ScmAppResponse = Type.Object({ app: ScmApp });
 export type ScmAppResponse = Static<typeof ScmAppResponse>;
 
+/**
+ * The one-time code of an SCM app request: a secret, so messages about it never show its value. Blank
+ * codes are refused (the platform issues none), surrounding spaces too (a copy-and-paste slip).
+ */
+export const OneTimeCode = Type.String({
+  pattern: "^\\S(?:.*\\S)?$",
+  minLength: 1,
+  maxLength: 1000,
+  description: "the request's one-time code (non-blank, no surrounding spaces)",
+});
+
+/** Arguments of `completeScmAppRequest` (operation 3). */
+export const CompleteScmAppRequestArgs = Type.Object(
+  { requestId: OpaqueId, code: OneTimeCode },
+  { additionalProperties: false },
+);
+export type CompleteScmAppRequestArgs = Static<typeof CompleteScmAppRequestArgs>;
+
+/** Arguments of `getScmApp` (operation 4). */
+export const GetScmAppArgs = Type.Object(
+  { deploymentId: NumericId, requestId: OpaqueId },
+  { additionalProperties: false },
+);
+export type GetScmAppArgs = Static<typeof GetScmAppArgs>;
+
+/** Arguments of `subscribeScmWebhook` (operation 5). */
+export const SubscribeScmWebhookArgs = Type.Object(
+  {
+    deploymentId: NumericId,
+    /** The SCM configuration id. */
+    configId: OpaqueId,
+  },
+  { additionalProperties: false },
+);
+export type SubscribeScmWebhookArgs = Static<typeof SubscribeScmWebhookArgs>;
+
 /** Body of operation 3 (PUT /api/scm/app_request_complete). `code` is a one-time secret. */
 export const CompleteScmAppRequestBody = Type.Object(
-  { requestId: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1 }) },
+  { requestId: OpaqueId, code: OneTimeCode },
   { additionalProperties: false },
 );
 export type CompleteScmAppRequestBody = Static<typeof CompleteScmAppRequestBody>;

@@ -1,6 +1,29 @@
 /** Users, roles and organizations: operations 1, 8 and 9. */
 import { Type, type Static } from "@sinclair/typebox";
-import { DateTime, OrgRole } from "./common";
+import { DateTime, NumericId, OpaqueId, OrgRole } from "./common";
+
+/** Arguments of `updateUserRole` (operation 1). */
+export const UpdateUserRoleArgs = Type.Object(
+  {
+    /** Numeric deployment id, as a string. */
+    deploymentId: NumericId,
+    /** The user whose organization role changes. */
+    userId: OpaqueId,
+    newRole: OrgRole,
+  },
+  { additionalProperties: false },
+);
+export type UpdateUserRoleArgs = Static<typeof UpdateUserRoleArgs>;
+
+/** Arguments of `listJoinableOrganizations` (operation 9); all optional. */
+export const ListJoinableOrganizationsArgs = Type.Object(
+  {
+    /** Must be the caller's own user id; omitted from the query when undefined. */
+    userId: Type.Optional(OpaqueId),
+  },
+  { additionalProperties: false },
+);
+export type ListJoinableOrganizationsArgs = Static<typeof ListJoinableOrganizationsArgs>;
 
 /** Body of operation 1 (PATCH .../users/{userId}/roles). */
 export const UpdateUserRoleBody = Type.Object(

@@ -56,7 +56,7 @@ describe("CodeSecClient operations", () => {
         CodeSecResponseError,
       );
       expect(error.fieldPath).to.equal("");
-      expect(error.expected).to.equal("object");
+      expect(error.expected).to.equal("an object");
     });
   });
 
@@ -90,7 +90,7 @@ describe("CodeSecClient operations", () => {
       });
       const error = await rejection(client.provisionWorkflows({ deploymentId: "42" }), CodeSecResponseError);
       expect(error.fieldPath).to.equal("errors[0].ids[0]");
-      expect(error.expected).to.equal("string");
+      expect(error.expected).to.equal("a string");
     });
   });
 
@@ -125,11 +125,11 @@ describe("CodeSecClient operations", () => {
       );
       expect(error).to.include({
         fieldPath: "app.codeAccess",
-        expected: "boolean",
+        expected: "a boolean",
         status: 200,
         operation: "getScmApp",
       });
-      expect(error.message).to.include('app.codeAccess must be boolean, but got string "yes"');
+      expect(error.message).to.include('app.codeAccess must be a boolean, but got string "yes"');
     });
   });
 
@@ -166,17 +166,22 @@ describe("CodeSecClient operations", () => {
         "a wrong-typed nested count",
         { findingsCounts: { ...SAMPLES.scan.findingsCounts, total: "12" } },
         "scan.findingsCounts.total",
-        "integer",
+        "an integer",
       ],
       [
         "a non-integer count",
         { findingsCounts: { ...SAMPLES.scan.findingsCounts, code: 1.5 } },
         "scan.findingsCounts.code",
-        "integer",
+        "an integer",
       ],
       ["a non-numeric id", { id: "abc" }, "scan.id", "a numeric id (digits only)"],
-      ["a bad timestamp", { startTime: "yesterday" }, "scan.startTime", "string (date-time)"],
-      ["a wrong array item", { enabledProducts: ["PRODUCT_SAST", 3] }, "scan.enabledProducts[1]", "string"],
+      [
+        "a bad timestamp",
+        { startTime: "yesterday" },
+        "scan.startTime",
+        "an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z",
+      ],
+      ["a wrong array item", { enabledProducts: ["PRODUCT_SAST", 3] }, "scan.enabledProducts[1]", "a string"],
     ];
     for (const [name, patch, fieldPath, expected] of broken) {
       it(`names ${name}: ${fieldPath}`, async () => {
@@ -198,7 +203,7 @@ describe("CodeSecClient operations", () => {
         client.getScan({ deploymentId: "42", scanId: "1001" }),
         CodeSecResponseError,
       );
-      expect(error).to.include({ fieldPath: "scan.isFullScan", expected: "boolean", requestId: "rid-9" });
+      expect(error).to.include({ fieldPath: "scan.isFullScan", expected: "a boolean", requestId: "rid-9" });
       expect(error.message).to.include("missing").and.include("rid-9");
     });
 
@@ -226,7 +231,7 @@ describe("CodeSecClient operations", () => {
         client.getBranch({ deploymentId: "42", projectId: "7", branchId: "3" }),
         CodeSecResponseError,
       );
-      expect(error).to.include({ fieldPath: "branch.id", expected: "integer" });
+      expect(error).to.include({ fieldPath: "branch.id", expected: "an integer" });
     });
   });
 

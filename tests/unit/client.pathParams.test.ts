@@ -1,7 +1,7 @@
 /** Path parameters and other arguments: validated before any request, then percent-encoded. */
 import { expect } from "chai";
 import { CodeSecInputError, OPERATIONS, type CodeSecClient } from "../../sdk";
-import { buildPath, encodePathSegment, validatePathParam } from "../../sdk/pathParams";
+import { buildPath, encodePathSegment } from "../../sdk/pathParams";
 import { FakeServer, SAMPLES, rejection } from "../support/fakeServer";
 
 describe("CodeSecClient argument validation", () => {
@@ -40,9 +40,9 @@ describe("CodeSecClient argument validation", () => {
       ["1/2", "digits only"],
       ["١٢", "digits only"],
       ["1".repeat(21), "at most 20 digits"],
-      [42, "must be a string holding a numeric id (digits only), got number 42"],
+      [42, "scanId must be a string (a numeric id (digits only)), got 42 (an integer)"],
       [undefined, "scanId is required"],
-      [null, "scanId is required"],
+      [null, "scanId must be a string (a numeric id (digits only)), got null"],
     ];
     for (const [value, message] of bad) {
       it(`rejects scanId ${JSON.stringify(value) ?? "undefined"}`, async () => {
@@ -72,7 +72,10 @@ describe("CodeSecClient argument validation", () => {
 
   describe("opaque ids", () => {
     const bad: [string, string][] = [
-      ["", "must not be empty"],
+      ["", "must not be blank"],
+      ["   ", "must not be blank"],
+      [" alice", "must not start or end with spaces"],
+      ["a\u0085b", "control characters"],
       ["/", 'must not contain "/"'],
       ["a/b", 'must not contain "/"'],
       ["a\\b", 'must not contain "\\\\"'],
@@ -85,17 +88,17 @@ describe("CodeSecClient argument validation", () => {
       ["line\nbreak", "control characters"],
       ["tab\there", "control characters"],
       ["del\u007f", "control characters"],
-      ["%2F", 'percent-encoded "/"'],
-      ["a%2fb", 'percent-encoded "/"'],
-      ["%2e%2e", 'percent-encoded "." segments'],
-      ["%5C", 'percent-encoded "\\\\"'],
-      ["%3F", 'percent-encoded "?"'],
-      ["%23", 'percent-encoded "#"'],
-      ["%00", "percent-encoded control characters"],
-      ["%252F", 'percent-encoded "/"'],
+      ["%2F", 'must not contain "%" (pass the raw id'],
+      ["a%2fb", 'must not contain "%"'],
+      ["%2e%2e", 'must not contain "%"'],
+      ["%5C", 'must not contain "%"'],
+      ["%3F", 'must not contain "%"'],
+      ["%23", 'must not contain "%"'],
+      ["%00", 'must not contain "%"'],
+      ["%252F", 'must not contain "%"'],
       ["a%20b", 'must not contain "%"'],
       ["x".repeat(201), "at most 200"],
-      ["\uD800", "well-formed Unicode"],
+      ["\uD800", "lone surrogate"],
     ];
     for (const [value, message] of bad) {
       it(`rejects userId ${JSON.stringify(value).slice(0, 40)}`, async () => {
@@ -146,11 +149,6 @@ describe("CodeSecClient argument validation", () => {
         expect(path, key).not.to.include("{");
       }
     });
-
-    it("validatePathParam returns the raw id", () => {
-      expect(validatePathParam("getScmApp", "requestId", "opaque", "a b")).to.equal("a b");
-      expect(validatePathParam("getScan", "scanId", "numeric", "007")).to.equal("007");
-    });
   });
 
   describe("other arguments from untyped callers", () => {
@@ -167,7 +165,7 @@ describe("CodeSecClient argument validation", () => {
         await rejectsInput(
           () => client.updateUserRole({ deploymentId: "42", userId: "u-2", newRole: newRole as never }),
           "newRole",
-          "newRole must be one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY",
+          "one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY",
         );
       }
     });
@@ -177,7 +175,7 @@ describe("CodeSecClient argument validation", () => {
         await rejectsInput(
           () => client.listNotificationRules({ deploymentId: "42", limit: limit as number }),
           "limit",
-          "limit must be an integer between 1 and 100",
+          "limit must be an integer between 1 and 100, got",
         );
       }
     });
@@ -195,9 +193,9 @@ describe("CodeSecClient argument validation", () => {
 
     it("rejects a deployment id too large to send as an integer in operation 10", async () => {
       await rejectsInput(
-        () => client.listNotificationRules({ deploymentId: "99999999999999999999" }),
+        () => client.listNotificationRules({ deploymentId: "9999999999999999" }),
         "deploymentId",
-        "too large",
+        "at most 15 digits (sent as an integer)",
       );
     });
 
@@ -206,12 +204,12 @@ describe("CodeSecClient argument validation", () => {
       await rejectsInput(
         () => client.listNotificationRules({ deploymentId: "42", filters: { is_enabled: "yes" as never } }),
         "filters.is_enabled",
-        "must be boolean",
+        'filters.is_enabled must be a boolean, got "yes"',
       );
       await rejectsInput(
         () => client.listNotificationRules({ deploymentId: "42", filters: { kind: "x" } as never }),
         "filters.kind",
-        "not an allowed field",
+        "kind is not a field of filters; its fields are channel, is_enabled",
       );
     });
 
@@ -220,7 +218,7 @@ describe("CodeSecClient argument validation", () => {
       await rejectsInput(
         () => client.provisionWorkflows({ deploymentId, filters: { tagId: 1.5 } }),
         "filters.tagId",
-        "filters.tagId must be integer",
+        "filters.tagId must be an integer, got 1.5 (a number)",
       );
       await rejectsInput(
         () => client.provisionWorkflows({ deploymentId, filters: { lastScanSince: "yesterday" } }),

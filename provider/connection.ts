@@ -1,74 +1,251 @@
 /**
- * Where the provider finds its credentials. One resolution rule for resources and functions:
- * an explicit `connection` argument, else stack config `codesec:baseUrl` / `codesec:token`,
- * else the environment variables `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+ * Where the provider finds its credentials. A connection comes whole from one source, never field by
+ * field across sources, so a token can only ever travel to the base URL it was configured with:
+ *
+ * 1. an explicit `connection` argument: a name (`connection: "org2"`, resolved from stack config
+ *    `codesec:connections.org2.{baseUrl,token}`), or, deprecated, an object `{ baseUrl, token }`;
+ * 2. else stack config `codesec:baseUrl` + `codesec:token`;
+ * 3. else the environment variables `CODESEC_BASE_URL` + `CODESEC_TOKEN`.
+ *
+ * A source that sets only one of its two fields is an error, not a cue to look further.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { CodeSecClient } from "../sdk";
-
-/** Credentials for one organization's platform API. */
-export const ConnectionShape = Type.Object(
-  {
-    /** Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's URL. */
-    baseUrl: Type.String({ minLength: 1 }),
-    /** API token (with the Web API permission) or user JWT. Always stored as a secret. */
-    token: Type.String({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
-/** Credentials for one organization: `{ baseUrl, token }`. Pass it as `connection` to a resource or function. */
-export type Connection = Static<typeof ConnectionShape>;
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
 export const CONFIG_TOKEN = "codesec:token";
+export const CONFIG_CONNECTIONS = "codesec:connections";
 export const ENV_BASE_URL = "CODESEC_BASE_URL";
 export const ENV_TOKEN = "CODESEC_TOKEN";
+
+/** The name of a connection defined under stack config `codesec:connections`. */
+export const ConnectionName = Type.String({
+  pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+  description: "the name of a connection under stack config codesec:connections (letters, digits, _ . -)",
+});
+
+/** Explicit credentials: `{ baseUrl, token }`. Deprecated as a resource argument: name a connection instead. */
+export const ConnectionObject = Type.Object(
+  {
+    /** Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's URL. */
+    baseUrl: Type.String(),
+    /** API token (with the Web API permission) or user JWT. Always stored as a secret. */
+    token: Type.String(),
+  },
+  { additionalProperties: false },
+);
+/** Credentials for one organization: `{ baseUrl, token }`. */
+export type Connection = Static<typeof ConnectionObject>;
+
+/** The `connection` input of resources and the `connection` option of functions. */
+export const ConnectionInput = Type.Union([ConnectionName, ConnectionObject], {
+  description:
+    "a connection name from stack config codesec:connections, or (deprecated) an object { baseUrl, token }",
+});
+/** A connection name (preferred) or, deprecated, explicit credentials. */
+export type ConnectionInput = Static<typeof ConnectionInput>;
 
 /** Reads one namespaced stack config key (`codesec:token`); undefined when unset. */
 export type ConfigLookup = (key: string) => string | undefined;
 
-/** Thrown when no credential can be found; the message names all three ways to set it. */
-export class MissingCredentialsError extends Error {
-  constructor(missing: string[]) {
-    super(
-      `pulumi-codesec: missing ${missing.join(" and ")}. Set it in one of three ways: ` +
-        `stack config (\`pulumi config set ${CONFIG_BASE_URL} <url>\` and ` +
-        `\`pulumi config set --secret ${CONFIG_TOKEN} <token>\`), ` +
-        `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, ` +
-        `or an explicit \`connection: { baseUrl, token }\` argument on the resource or function.`,
-    );
-    this.name = "MissingCredentialsError";
+/** Credentials resolved from one source, with where each field came from (for messages). */
+export interface ResolvedConnection extends Connection {
+  /** Where the credentials came from, e.g. `stack config codesec:baseUrl and codesec:token`. */
+  readonly source: string;
+  /** The setting each field came from, e.g. `{ baseUrl: "codesec:connections.org2.baseUrl", ... }`. */
+  readonly fields: { readonly baseUrl: string; readonly token: string };
+}
+
+/** A connection (or a client setting) that cannot be used; `field` names the setting at fault. */
+export class CodeSecConnectionError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
   }
 }
 
-/**
- * Resolves the connection to use. Each field is taken from the first source that has it, so a stack
- * that sets only `codesec:baseUrl` in config can still take the token from `CODESEC_TOKEN`.
- */
+/** No source has credentials; the message names all three ways to set them. */
+export class MissingCredentialsError extends CodeSecConnectionError {
+  constructor() {
+    super(
+      "connection",
+      "pulumi-codesec: no credentials. Set them in one of three ways: stack config " +
+        `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`), ` +
+        `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, or a named connection ` +
+        `(\`connection: "org2"\` with \`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
+        `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\`).`,
+    );
+  }
+}
+
+/** Resolves the connection to use, from exactly one source (see the module comment). */
 export function resolveConnection(
-  explicit: Partial<Connection> | undefined,
+  explicit: unknown,
   config: ConfigLookup,
   env: NodeJS.ProcessEnv = process.env,
-): Connection {
-  const baseUrl =
-    nonEmpty(explicit?.baseUrl) ?? nonEmpty(config(CONFIG_BASE_URL)) ?? nonEmpty(env[ENV_BASE_URL]);
-  const token = nonEmpty(explicit?.token) ?? nonEmpty(config(CONFIG_TOKEN)) ?? nonEmpty(env[ENV_TOKEN]);
-  const missing: string[] = [];
-  if (baseUrl === undefined) missing.push("the platform base URL");
-  if (token === undefined) missing.push("the API token");
-  if (baseUrl === undefined || token === undefined) throw new MissingCredentialsError(missing);
-  return { baseUrl, token };
+): ResolvedConnection {
+  if (explicit !== undefined && explicit !== null) {
+    if (typeof explicit === "string") return namedConnection(explicit, config);
+    if (typeof explicit === "object" && !Array.isArray(explicit)) return explicitConnection(explicit);
+    throw new CodeSecConnectionError(
+      "connection",
+      `connection must be ${ConnectionInput.description}, got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
+    );
+  }
+  const fromConfig = pair(
+    { baseUrl: CONFIG_BASE_URL, token: CONFIG_TOKEN },
+    config(CONFIG_BASE_URL),
+    config(CONFIG_TOKEN),
+    "stack config",
+    `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
+  );
+  if (fromConfig) return fromConfig;
+  const fromEnv = pair(
+    { baseUrl: ENV_BASE_URL, token: ENV_TOKEN },
+    env[ENV_BASE_URL],
+    env[ENV_TOKEN],
+    "the environment",
+    `export ${ENV_TOKEN}=<token>`,
+  );
+  if (fromEnv) return fromEnv;
+  throw new MissingCredentialsError();
 }
 
-/** A client for a resolved connection, with the provider's user agent. */
-export function clientFor(connection: Connection): CodeSecClient {
-  return new CodeSecClient({
-    baseUrl: connection.baseUrl,
-    token: connection.token,
-    userAgent: "pulumi-codesec",
-  });
+/** Both fields of one source, or undefined when the source sets neither; one without the other fails. */
+function pair(
+  fields: { baseUrl: string; token: string },
+  baseUrl: string | undefined,
+  token: string | undefined,
+  where: string,
+  howToSetToken: string,
+): ResolvedConnection | undefined {
+  const hasUrl = !isBlank(baseUrl);
+  const hasToken = !isBlank(token);
+  if (!hasUrl && !hasToken) return undefined;
+  if (!hasToken) {
+    throw new CodeSecConnectionError(
+      fields.token,
+      `${where} sets ${fields.baseUrl} but not ${fields.token}: a token is never taken from another source ` +
+        `than its base URL. Set it (${howToSetToken}), or remove ${fields.baseUrl}.`,
+    );
+  }
+  if (!hasUrl) {
+    throw new CodeSecConnectionError(
+      fields.baseUrl,
+      `${where} sets ${fields.token} but not ${fields.baseUrl}: a token is never sent to a base URL from ` +
+        `another source. Set ${fields.baseUrl} to the platform the token belongs to, or remove ${fields.token}.`,
+    );
+  }
+  return {
+    baseUrl: baseUrl!,
+    token: token!,
+    source: `${where} (${fields.baseUrl} and ${fields.token})`,
+    fields,
+  };
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+function explicitConnection(value: object): ResolvedConnection {
+  const connection = value as Record<string, unknown>;
+  for (const key of Object.keys(connection)) {
+    if (key !== "baseUrl" && key !== "token") {
+      throw new CodeSecConnectionError(
+        `connection.${key}`,
+        `connection.${key} is not a field of connection; its fields are baseUrl, token`,
+      );
+    }
+  }
+  for (const key of ["baseUrl", "token"] as const) {
+    const field = connection[key];
+    if (typeof field !== "string" || isBlank(field)) {
+      throw new CodeSecConnectionError(
+        `connection.${key}`,
+        `connection.${key} is required (a non-blank string): an explicit connection carries both of its fields, ` +
+          `and never takes ${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} ` +
+          "from elsewhere.",
+      );
+    }
+  }
+  return {
+    baseUrl: connection.baseUrl as string,
+    token: connection.token as string,
+    source: "the connection argument",
+    fields: { baseUrl: "connection.baseUrl", token: "connection.token" },
+  };
+}
+
+function namedConnection(name: string, config: ConfigLookup): ResolvedConnection {
+  if (!new RegExp(ConnectionName.pattern!).test(name)) {
+    throw new CodeSecConnectionError(
+      "connection",
+      `connection must be ${ConnectionName.description}, got ${JSON.stringify(name.slice(0, 80))}`,
+    );
+  }
+  const connections = definedConnections(config);
+  const entry = Object.hasOwn(connections, name) ? connections[name] : undefined;
+  const prefix = `${CONFIG_CONNECTIONS}.${name}`;
+  const howTo =
+    `pulumi config set --path ${prefix}.baseUrl <url> and ` +
+    `pulumi config set --secret --path ${prefix}.token <token>`;
+  if (entry === undefined) {
+    const names = Object.keys(connections);
+    throw new CodeSecConnectionError(
+      "connection",
+      `connection "${name}" is not defined in stack config ${CONFIG_CONNECTIONS} ` +
+        `(${names.length > 0 ? `defined: ${names.join(", ")}` : "none is defined"}). Define it with: ${howTo}`,
+    );
+  }
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+    throw new CodeSecConnectionError(
+      prefix,
+      `${prefix} must be an object { baseUrl, token }; set it with: ${howTo}`,
+    );
+  }
+  const fields = { baseUrl: `${prefix}.baseUrl`, token: `${prefix}.token` };
+  for (const key of Object.keys(entry)) {
+    if (key !== "baseUrl" && key !== "token") {
+      throw new CodeSecConnectionError(
+        `${prefix}.${key}`,
+        `${prefix}.${key} is not a field of a connection; its fields are baseUrl, token`,
+      );
+    }
+  }
+  for (const key of ["baseUrl", "token"] as const) {
+    const field = (entry as Record<string, unknown>)[key];
+    if (typeof field !== "string" || isBlank(field)) {
+      throw new CodeSecConnectionError(
+        fields[key],
+        `${fields[key]} is required (a non-blank string); set it with: ${howTo}`,
+      );
+    }
+  }
+  const { baseUrl, token } = entry as Connection;
+  return { baseUrl, token, source: `connection "${name}" (${prefix})`, fields };
+}
+
+/** The named connections in stack config (`codesec:connections`, a JSON object once set with --path). */
+function definedConnections(config: ConfigLookup): Record<string, unknown> {
+  const text = config(CONFIG_CONNECTIONS);
+  if (text === undefined || text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    // Not echoed: the value may hold tokens.
+    throw new CodeSecConnectionError(
+      CONFIG_CONNECTIONS,
+      `stack config ${CONFIG_CONNECTIONS} must be an object of named connections; set each one with ` +
+        `pulumi config set --path ${CONFIG_CONNECTIONS}.<name>.baseUrl <url> and ` +
+        `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.<name>.token <token>`,
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function isBlank(value: string | undefined): boolean {
+  return value === undefined || value.trim() === "";
 }

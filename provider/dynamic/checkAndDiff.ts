@@ -1,11 +1,11 @@
 /** The `check` and `diff` every resource has: its shape validates the inputs, its rules classify changes. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { TSchema } from "@sinclair/typebox";
+import type { TObject } from "@sinclair/typebox";
 import { diffInputs, type DiffRules } from "./diffing";
 import { checkInputs, withoutEngineKeys } from "./inputValidation";
 
 export function checkAndDiff(
-  shape: TSchema,
+  shape: TObject,
   resourceType: string,
   rules: DiffRules,
 ): Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff">> {

@@ -1,10 +1,12 @@
 /**
  * `check` for every resource: validates inputs against the resource's shape and turns each problem into
- * a `CheckFailure` that names the property, so `pulumi preview` stops before any API call.
+ * a `CheckFailure` that names the property, so `pulumi preview` stops before any mutating call.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { TSchema } from "@sinclair/typebox";
-import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import { Type, type TObject } from "@sinclair/typebox";
+import { issueMessage, schemaIssues } from "../../sdk/schemaIssues";
+import { CodeSecConnectionError } from "../connection";
+import { checkConnection } from "./runtimeCredentials";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -32,87 +34,70 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Validates `news` against `shape`; values still unknown at preview time are accepted as they are. */
-export function checkInputs(
-  shape: TSchema,
+/**
+ * Validates `news` against `shape` with the client's field schemas and message formatter, so a value
+ * that `check` accepts at preview is one the client accepts at apply, and the reverse. Values still
+ * unknown at preview are accepted as they are. `connection` is resolved as the client will resolve it
+ * (naming the exact setting at fault); unless something is unknown or invalid, the credentials are then
+ * proven with one read per connection per process.
+ */
+export async function checkInputs(
+  shape: TObject,
   news: Record<string, unknown>,
   resourceType: string,
-): pulumi.dynamic.CheckResult {
+): Promise<pulumi.dynamic.CheckResult> {
   const inputs = withoutEngineKeys(news);
   const failures: pulumi.dynamic.CheckFailure[] = [];
-  const seen = new Set<string>();
-  for (const error of Value.Errors(shape, inputs)) {
-    const property = propertyName(error.path);
-    if (seen.has(property) || containsUnknown(error.value) || isUnderUnknown(inputs, error.path)) continue;
-    seen.add(property);
-    failures.push({ property, reason: describe(error, property, resourceType) });
+  const subject = { name: resourceType, noun: "input" as const, secretFields: [...SECRET_PROPERTIES] };
+  for (const issue of schemaIssues(shapeWithAnyConnection(shape), inputs)) {
+    if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
+    failures.push({
+      property: issue.path === "" ? "(inputs)" : issue.path,
+      reason: issueMessage(issue, subject),
+    });
+  }
+  if (containsUnknown(inputs.connection)) return failures.length > 0 ? { inputs, failures } : { inputs };
+  try {
+    // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
+    await checkConnection(inputs, { verify: failures.length === 0 });
+  } catch (error) {
+    if (!(error instanceof CodeSecConnectionError)) throw error;
+    // A problem in the resource's own `connection` input is a property failure; one in stack config
+    // or the environment concerns the whole stack, so it fails the check as an error naming the setting.
+    if (inputs.connection === undefined) throw error;
+    failures.push({
+      property: error.field.startsWith("connection") ? error.field : "connection",
+      reason: error.message,
+    });
   }
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
-function propertyName(path: string): string {
-  return path.replace(/^\//, "").split("/").join(".") || "(inputs)";
+const anyConnection = new WeakMap<TObject, TObject>();
+
+/**
+ * The shape with `connection` accepting anything: resolveConnection checks it, naming the exact field
+ * or stack config key at fault, where a union's schema error could only say "connection is wrong".
+ */
+function shapeWithAnyConnection(shape: TObject): TObject {
+  let relaxed = anyConnection.get(shape);
+  if (!relaxed) {
+    relaxed = Type.Object(
+      { ...shape.properties, connection: Type.Optional(Type.Unknown()) },
+      { additionalProperties: false },
+    );
+    anyConnection.set(shape, relaxed);
+  }
+  return relaxed;
 }
 
+/** Whether `path` (dotted, with [i] indexes) lies under a value that is still unknown. */
 function isUnderUnknown(root: unknown, path: string): boolean {
   let node = root;
-  for (const segment of path.split("/").filter(Boolean)) {
+  for (const segment of path.split(/[.[\]]/).filter(Boolean)) {
     if (node === UNKNOWN_VALUE) return true;
     if (node === null || typeof node !== "object") return false;
     node = (node as Record<string, unknown>)[segment];
   }
   return node === UNKNOWN_VALUE;
-}
-
-function describe(error: ValueError, property: string, resourceType: string): string {
-  const secret = SECRET_PROPERTIES.has(property.split(".")[0]);
-  const got = secret ? "" : `, got ${preview(error.value)}`;
-  if (error.type === ValueErrorType.ObjectRequiredProperty) return `${property} is required`;
-  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    const allowed = Object.keys((error.schema as { properties?: object }).properties ?? {}).join(", ");
-    return `${property} is not an input of ${resourceType} (allowed: ${allowed})`;
-  }
-  const schema = error.schema as { description?: string; type?: string };
-  // A value of the wrong JSON type (a number where an id string belongs, often from
-  // `pulumi config set --path`): say the type first, or "must be an id, got 502" reads as a riddle.
-  const wrongType = typeof schema.type === "string" && !hasJsonType(error.value, schema.type);
-  if (wrongType && error.value !== undefined) {
-    const article = /^[aeiou]/.test(schema.type!) ? "an" : "a";
-    const detail = schema.description ? ` (${schema.description})` : "";
-    return `${property} must be ${article} ${schema.type}${detail}${got} (${jsonTypeOf(error.value)})`;
-  }
-  if (schema.description) return `${property} must be ${schema.description}${got}`;
-  return `${property}: ${error.message.toLowerCase()}${got}`;
-}
-
-function jsonTypeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
-  return `a ${typeof value}`;
-}
-
-function hasJsonType(value: unknown, type: string): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "boolean":
-      return typeof value === "boolean";
-    case "number":
-      return typeof value === "number";
-    case "integer":
-      return Number.isInteger(value);
-    case "array":
-      return Array.isArray(value);
-    case "object":
-      return value !== null && typeof value === "object" && !Array.isArray(value);
-    default:
-      return true;
-  }
-}
-
-function preview(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

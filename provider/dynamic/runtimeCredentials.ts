@@ -1,11 +1,13 @@
 /**
- * Credentials inside the dynamic-provider process. The engine hands every dynamic provider the whole
- * stack config through `configure`; keeping it here (not in resource state) means a rotated
- * `codesec:token` is used for refresh and destroy of resources created with the old one.
+ * Credentials inside the dynamic-provider process. The engine hands every dynamic provider the stack
+ * config through `configure`, as recorded in the state at the last `pulumi up` (or, with
+ * `--run-program`, as the program runs now); nothing here reads resource state for a token, unless a
+ * resource still carries the deprecated object form of `connection`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { CodeSecClient } from "../../sdk";
-import { clientFor, resolveConnection, type Connection } from "../connection";
+import type { CodeSecClient } from "../../sdk";
+import { clientFor, clientSettingsFrom, skipsCredentialsValidation, verifyCredentials } from "../clients";
+import { resolveConnection, type ConfigLookup, type ResolvedConnection } from "../connection";
 
 let stackConfig: pulumi.dynamic.Config | undefined;
 
@@ -13,7 +15,33 @@ export function rememberStackConfig(config: pulumi.dynamic.Config): void {
   stackConfig = config;
 }
 
-/** The client for a resource: its explicit `connection` if it has one, else stack config, else env. */
-export function clientForResource(props: { connection?: Partial<Connection> }): CodeSecClient {
-  return clientFor(resolveConnection(props.connection, (key) => stackConfig?.get(key)));
+/** Stack config as strings: an object value (`codesec:connections`) may arrive parsed or as JSON text. */
+const lookup: ConfigLookup = (key) => {
+  const value: unknown = stackConfig?.get(key);
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+};
+
+/** The connection of a resource: its `connection` input (a name or an object), else stack config, else env. */
+export function connectionOf(props: { connection?: unknown }): ResolvedConnection {
+  return resolveConnection(props.connection, lookup);
+}
+
+/** The client for a resource (one per connection and settings in this process). */
+export function clientForResource(props: { connection?: unknown }): CodeSecClient {
+  return clientFor(connectionOf(props), clientSettingsFrom(lookup));
+}
+
+/**
+ * For `check`: resolves the resource's connection and builds its client (so a bad base URL, token or
+ * setting fails the preview with the setting named), then proves the credentials with one read per
+ * connection per process, unless stack config `codesec:skipCredentialsValidation` is true.
+ */
+export async function checkConnection(
+  props: { connection?: unknown },
+  options: { verify: boolean },
+): Promise<void> {
+  const connection = connectionOf(props);
+  const client = clientFor(connection, clientSettingsFrom(lookup));
+  if (options.verify && !skipsCredentialsValidation(lookup)) await verifyCredentials(client, connection);
 }

@@ -11,6 +11,7 @@ import { sameValue } from "./diffing";
 import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
+import { withRotationAdvice } from "./staleCredentials";
 
 const TYPE = "codesec:ScmApp";
 
@@ -55,7 +56,10 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     try {
       return {
         id,
-        outs: stateOf(inputs, await client.getScmApp({ deploymentId: inputs.deploymentId, requestId: inputs.requestId })),
+        outs: stateOf(
+          inputs,
+          await client.getScmApp({ deploymentId: inputs.deploymentId, requestId: inputs.requestId }),
+        ),
       };
     } catch (error) {
       if (error instanceof CodeSecApiError && error.status === 404) {
@@ -78,7 +82,9 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
     const state = (props ?? {}) as ScmAppState;
     try {
-      const app = await clientForResource(state).getScmApp({ deploymentId, requestId });
+      const app = await withRotationAdvice(() =>
+        clientForResource(state).getScmApp({ deploymentId, requestId }),
+      );
       // `appliedApp` stays as applied: a difference from `app` is the drift that diff reports.
       return { id, props: { ...state, deploymentId, requestId, app } };
     } catch (error) {

@@ -2,7 +2,9 @@
  * `codesec.UserRole`: operation 1 sets the role; operation 8 reads it back when the user is the caller;
  * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { CodeSecApiError } from "../../sdk";
+import { ORG_ROLES, type OrgRole } from "../../sdk/schemas/common";
 import {
   USER_ROLE_IDENTITY,
   USER_ROLE_MUTABLE,
@@ -13,6 +15,7 @@ import { checkAndDiff } from "./checkAndDiff";
 import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
+import { withRotationAdvice } from "./staleCredentials";
 
 const TYPE = "codesec:UserRole";
 
@@ -40,19 +43,35 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
   async read(id, props) {
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
     const state = (props ?? {}) as UserRoleState;
-    const me = await clientForResource(state).getCurrentUser();
+    const me = await withRotationAdvice(() => clientForResource(state).getCurrentUser());
     // The platform reads back only the caller's own role: for anyone else the state is kept as it is.
     if (me.id !== userId) return { id, props: state };
-    return { id, props: { ...state, deploymentId, userId, role: me.orgRole as UserRoleState["role"] } };
+    // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
+    if (!(ORG_ROLES as readonly string[]).includes(me.orgRole)) {
+      throw new Error(
+        `${TYPE} ${id}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ` +
+          `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +
+          "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
+      );
+    }
+    return { id, props: { ...state, deploymentId, userId, role: me.orgRole as OrgRole } };
   },
 
   async delete(_id, props) {
-    if (props.roleOnDestroy !== undefined && props.roleOnDestroy !== null) {
-      await clientForResource(props).updateUserRole({
-        deploymentId: props.deploymentId,
-        userId: props.userId,
-        newRole: props.roleOnDestroy,
-      });
+    if (props.roleOnDestroy === undefined || props.roleOnDestroy === null) return;
+    const { deploymentId, userId } = props;
+    try {
+      await withRotationAdvice(() =>
+        clientForResource(props).updateUserRole({ deploymentId, userId, newRole: props.roleOnDestroy! }),
+      );
+    } catch (error) {
+      // A user who left the organization has no role left to demote: nothing stands in destroy's way
+      // (as terraform-provider-github's membership does on a 404).
+      if (!(error instanceof CodeSecApiError && error.status === 404)) throw error;
+      pulumi.log.warn(
+        `${TYPE} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
+          `so roleOnDestroy (${props.roleOnDestroy}) was not applied; the resource is removed from the stack.`,
+      );
     }
   },
 };

@@ -1,5 +1,5 @@
-import type { Branch } from "../../sdk/schemas/scans";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { GetBranchArgs as GetBranchArguments, type Branch } from "../../sdk/schemas/scans";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getBranch}. */
 export interface GetBranchArgs {
@@ -22,8 +22,8 @@ export interface GetBranchArgs {
  * ```
  */
 export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<Branch> {
-  const { deploymentId, projectId, branchId } = args;
-  return clientForInvoke(opts).getBranch({ deploymentId, projectId, branchId });
+  const input = functionArguments("getBranch", GetBranchArguments, args);
+  return clientForInvoke(opts).getBranch(input);
 }
 
 /**

@@ -1,5 +1,8 @@
+import { Type } from "@sinclair/typebox";
 import type { CurrentUser } from "../../sdk/schemas/users";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+const NoArguments = Type.Object({}, { additionalProperties: false });
 
 /** No arguments: the user is the one behind the credentials. */
 export type GetCurrentUserArgs = Record<string, never>;
@@ -15,9 +18,10 @@ export type GetCurrentUserArgs = Record<string, never>;
  * ```
  */
 export async function getCurrentUser(
-  _args?: GetCurrentUserArgs,
+  args?: GetCurrentUserArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<CurrentUser> {
+  functionArguments("getCurrentUser", NoArguments, args, { optional: true });
   return clientForInvoke(opts).getCurrentUser();
 }
 

@@ -1,5 +1,5 @@
-import type { JoinableOrganizationsResponse } from "../../sdk/schemas/users";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { ListJoinableOrganizationsArgs, type JoinableOrganizationsResponse } from "../../sdk/schemas/users";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getJoinableOrganizations}. */
 export interface GetJoinableOrganizationsArgs {
@@ -23,7 +23,10 @@ export async function getJoinableOrganizations(
   args?: GetJoinableOrganizationsArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<JoinableOrganizationsResponse> {
-  return clientForInvoke(opts).listJoinableOrganizations(args?.userId ? { userId: args.userId } : {});
+  const input = functionArguments("getJoinableOrganizations", ListJoinableOrganizationsArgs, args, {
+    optional: true,
+  });
+  return clientForInvoke(opts).listJoinableOrganizations(input);
 }
 
 /**

@@ -1,16 +1,30 @@
-import type { NotificationRule, NotificationRuleFilters } from "../../sdk/schemas/notificationRules";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { Type } from "@sinclair/typebox";
+import {
+  ListAllNotificationRulesArgs,
+  type NotificationRule,
+  type NotificationRuleFilters,
+} from "../../sdk/schemas/notificationRules";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+
+// The client's listing arguments, with the page size under the name this function has always used.
+const { pageSize, ...listing } = ListAllNotificationRulesArgs.properties;
+const GetNotificationRulesArguments = Type.Object(
+  { ...listing, limit: pageSize },
+  { additionalProperties: false },
+);
 
 /** Arguments of {@link getNotificationRules}. */
 export interface GetNotificationRulesArgs {
   /** Numeric deployment id, as a string. */
   deploymentId: string;
-  /** Page size asked of the platform (1-100; platform default 50). All pages are followed. */
+  /** Page size asked of the platform (1-100; default 100). All pages are followed. */
   limit?: number;
   /** Start from this cursor token (from an earlier listing) instead of the first page. */
   cursor?: string;
   /** Only rules of this channel / enabled state. */
   filters?: NotificationRuleFilters;
+  /** Stop with an error after this many pages (default 1000), rather than page without end. */
+  maxPages?: number;
 }
 
 /** Result of {@link getNotificationRules}. */
@@ -37,30 +51,13 @@ export async function getNotificationRules(
   args: GetNotificationRulesArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<GetNotificationRulesResult> {
-  const client = clientForInvoke(opts);
-  const rules: NotificationRule[] = [];
-  const seen = new Set<string>();
-  let cursor = args.cursor;
-  for (;;) {
-    const page = await client.listNotificationRules({
-      deploymentId: args.deploymentId,
-      limit: args.limit,
-      cursor,
-      filters: args.filters,
-    });
-    rules.push(...page.rules);
-    if (!page.nextCursor) break;
-    // A platform that hands back a cursor it already gave would page forever.
-    if (seen.has(page.nextCursor)) {
-      throw new Error(
-        `getNotificationRules: the platform returned cursor "${page.nextCursor}" twice; stopping.`,
-      );
-    }
-    seen.add(page.nextCursor);
-    cursor = page.nextCursor;
-  }
+  const { limit, ...rest } = functionArguments("getNotificationRules", GetNotificationRulesArguments, args);
+  const rules = await clientForInvoke(opts).listAllNotificationRules({
+    ...rest,
+    ...(limit === undefined ? {} : { pageSize: limit }),
+  });
   return {
-    deploymentId: args.deploymentId,
+    deploymentId: rest.deploymentId,
     rules,
     rulesWithProblems: rules.filter((rule) => rule.config_error !== "" || !rule.is_enabled),
   };

@@ -1,5 +1,5 @@
-import type { Scan } from "../../sdk/schemas/scans";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { GetScanArgs as GetScanArguments, type Scan } from "../../sdk/schemas/scans";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScan}. */
 export interface GetScanArgs {
@@ -19,7 +19,8 @@ export interface GetScanArgs {
  * ```
  */
 export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<Scan> {
-  return clientForInvoke(opts).getScan({ deploymentId: args.deploymentId, scanId: args.scanId });
+  const input = functionArguments("getScan", GetScanArguments, args);
+  return clientForInvoke(opts).getScan(input);
 }
 
 /**

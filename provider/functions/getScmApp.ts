@@ -1,5 +1,5 @@
-import type { ScmApp } from "../../sdk/schemas/scm";
-import { clientForInvoke, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import { GetScmAppArgs as GetScmAppArguments, type ScmApp } from "../../sdk/schemas/scm";
+import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScmApp}. */
 export interface GetScmAppArgs {
@@ -20,7 +20,8 @@ export interface GetScmAppArgs {
  * ```
  */
 export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<ScmApp> {
-  return clientForInvoke(opts).getScmApp({ deploymentId: args.deploymentId, requestId: args.requestId });
+  const input = functionArguments("getScmApp", GetScmAppArguments, args);
+  return clientForInvoke(opts).getScmApp(input);
 }
 
 /**

@@ -1,25 +1,51 @@
-/** Credentials and the Output form shared by the data-source functions. */
+/** Credentials, arguments and the Output form shared by the data-source functions. */
 import * as pulumi from "@pulumi/pulumi";
+import type { Static, TObject } from "@sinclair/typebox";
 import type { CodeSecClient } from "../../sdk";
-import { clientFor, resolveConnection, type Connection } from "../connection";
+import { validateArguments } from "../../sdk/argumentValidation";
+import { clientFor, clientSettingsFrom } from "../clients";
+import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
+import { warnObjectConnection } from "../deprecations";
 import type { PulumiArgs } from "../shapes/pulumiTypes";
 
 /** Options of a function's Promise form. */
 export interface CodeSecInvokeOptions {
-  /** Explicit credentials; otherwise stack config `codesec:baseUrl`/`codesec:token`, then the environment. */
-  connection?: Connection;
+  /**
+   * Which connection to use: a name from stack config `codesec:connections` (or, deprecated, explicit
+   * `{ baseUrl, token }`); otherwise stack config `codesec:baseUrl`/`codesec:token`, then the environment.
+   */
+  connection?: ConnectionInput;
 }
 
 /** Options of a function's Output form. */
 export interface CodeSecInvokeOutputOptions {
-  /** Explicit credentials (may be a secret Output); otherwise stack config, then the environment. */
-  connection?: pulumi.Input<Connection>;
+  /** As in {@link CodeSecInvokeOptions}; may be an Output (a secret, say). */
+  connection?: pulumi.Input<ConnectionInput>;
 }
 
-/** The client for a function call, reading stack config through `pulumi.Config` in the program. */
+/** Stack config as the program sees it now (`codesec:token` -> `new pulumi.Config("codesec").get("token")`). */
+const programConfig: ConfigLookup = (key) => {
+  const [namespace, name] = key.split(":", 2);
+  return new pulumi.Config(namespace).get(name!);
+};
+
+/** A function's arguments, validated like the client's (null or a misspelt name fails before any call). */
+export function functionArguments<S extends TObject>(
+  name: string,
+  schema: S,
+  args: unknown,
+  options: { optional?: boolean } = {},
+): Static<S> {
+  return validateArguments({ name }, schema, args, options);
+}
+
+/** The client for a function call: its connection resolved from one source, settings from stack config. */
 export function clientForInvoke(opts: CodeSecInvokeOptions | undefined): CodeSecClient {
-  const config = new pulumi.Config("codesec");
-  return clientFor(resolveConnection(opts?.connection, (key) => config.get(key.replace(/^codesec:/, ""))));
+  const connection = opts?.connection;
+  if (connection !== undefined && connection !== null && typeof connection === "object") {
+    warnObjectConnection();
+  }
+  return clientFor(resolveConnection(connection, programConfig), clientSettingsFrom(programConfig));
 }
 
 /**
@@ -33,6 +59,9 @@ export function outputForm<A, R>(
     pulumi
       .all([pulumi.output(args), pulumi.output(opts?.connection)])
       .apply(([plainArgs, connection]) =>
-        promiseForm(plainArgs as A, connection ? { connection: connection as Connection } : undefined),
+        promiseForm(
+          plainArgs as A,
+          connection === undefined ? undefined : { connection: connection as ConnectionInput },
+        ),
       ) as pulumi.Output<R>;
 }

@@ -1,5 +1,7 @@
 /** What every codesec resource class hands to `pulumi.dynamic.Resource`. */
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionInput } from "../connection";
+import { warnObjectConnection } from "../deprecations";
 
 /** Inputs that are credentials or one-time codes: secret in inputs and outputs alike. */
 const SECRET_INPUTS = ["connection", "code"] as const;
@@ -7,11 +9,15 @@ const SECRET_INPUTS = ["connection", "code"] as const;
 /**
  * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),
  * plus every output-only property as `undefined`, which is how a dynamic resource declares its outputs.
+ * A connection given by name holds no credential and stays readable in diffs.
  */
 export function resourceProps(args: object, outputKeys: readonly string[]): pulumi.Inputs {
   const props: pulumi.Inputs = { ...args };
   for (const key of SECRET_INPUTS) {
-    if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    const value: unknown = props[key];
+    if (value !== undefined && !(key === "connection" && typeof value === "string")) {
+      props[key] = pulumi.secret(props[key]);
+    }
   }
   for (const key of outputKeys) props[key] = undefined;
   return props;
@@ -25,4 +31,12 @@ export function resourceOptions(
     ...opts,
     additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_INPUTS],
   };
+}
+
+/** Warns (once per run) when a resource passes its credentials as an object rather than by name. */
+export function warnIfObjectConnection(resource: pulumi.Resource, connection: unknown): void {
+  if (connection === undefined) return;
+  pulumi.output(connection as pulumi.Input<ConnectionInput>).apply((value) => {
+    if (value !== null && typeof value === "object") warnObjectConnection(resource);
+  });
 }

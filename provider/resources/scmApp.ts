@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
 import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
-import { resourceOptions, resourceProps } from "./resourceProps";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
 import { stubProvider } from "./stubProvider";
 
 /** Arguments of {@link ScmApp}. */
@@ -47,5 +47,6 @@ export class ScmApp extends pulumi.dynamic.Resource {
       "codesec",
       "ScmApp",
     );
+    warnIfObjectConnection(this, args.connection);
   }
 }

@@ -5,7 +5,7 @@ import {
   type ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
 } from "../shapes/scmWebhookSubscription";
-import { resourceOptions, resourceProps } from "./resourceProps";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
 import { stubProvider } from "./stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
@@ -39,5 +39,6 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
       "codesec",
       "ScmWebhookSubscription",
     );
+    warnIfObjectConnection(this, args.connection);
   }
 }

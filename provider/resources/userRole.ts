@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
 import { USER_ROLE_OUTPUTS, type UserRoleInputs, type UserRoleState } from "../shapes/userRole";
-import { resourceOptions, resourceProps } from "./resourceProps";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
 import { stubProvider } from "./stubProvider";
 
 /** Arguments of {@link UserRole}. */
@@ -44,5 +44,6 @@ export class UserRole extends pulumi.dynamic.Resource {
       "codesec",
       "UserRole",
     );
+    warnIfObjectConnection(this, args.connection);
   }
 }

@@ -5,7 +5,7 @@ import {
   type WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
 } from "../shapes/workflowProvisioning";
-import { resourceOptions, resourceProps } from "./resourceProps";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
 import { stubProvider } from "./stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
@@ -47,5 +47,6 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
       "codesec",
       "WorkflowProvisioning",
     );
+    warnIfObjectConnection(this, args.connection);
   }
 }

@@ -1,8 +1,8 @@
 /** The shape of `codesec.ScmApp`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId } from "../../sdk/schemas/common";
-import type { ScmApp } from "../../sdk/schemas/scm";
-import { ConnectionShape } from "../connection";
+import { OneTimeCode, type ScmApp } from "../../sdk/schemas/scm";
+import { ConnectionInput } from "../connection";
 
 export const ScmAppInputs = Type.Object(
   {
@@ -14,9 +14,9 @@ export const ScmAppInputs = Type.Object(
      * One-time code of the SCM app request. Secret and write-once: it is used by create only, and a new
      * value alone is no change. Leave it out to adopt (import) an app that is already connected.
      */
-    code: Type.Optional(Type.String({ minLength: 1 })),
-    /** Explicit credentials for this resource. Secret; never diffed. */
-    connection: Type.Optional(ConnectionShape),
+    code: Type.Optional(OneTimeCode),
+    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
+    connection: Type.Optional(ConnectionInput),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 /** The shape of `codesec.ScmWebhookSubscription`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId } from "../../sdk/schemas/common";
-import { ConnectionShape } from "../connection";
+import { ConnectionInput } from "../connection";
 
 export const ScmWebhookSubscriptionInputs = Type.Object(
   {
@@ -11,8 +11,8 @@ export const ScmWebhookSubscriptionInputs = Type.Object(
     configId: OpaqueId,
     /** Any value; changing it subscribes again (the platform cannot be read back). */
     triggers: Type.Optional(Type.Unknown()),
-    /** Explicit credentials for this resource. Secret; never diffed. */
-    connection: Type.Optional(ConnectionShape),
+    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
+    connection: Type.Optional(ConnectionInput),
   },
   { additionalProperties: false },
 );

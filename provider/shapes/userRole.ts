@@ -1,7 +1,7 @@
 /** The shape of `codesec.UserRole`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId, OrgRole } from "../../sdk/schemas/common";
-import { ConnectionShape } from "../connection";
+import { ConnectionInput } from "../connection";
 
 export const UserRoleInputs = Type.Object(
   {
@@ -13,8 +13,8 @@ export const UserRoleInputs = Type.Object(
     role: OrgRole,
     /** When set, `pulumi destroy` sets the user's role to this value (demote on destroy). */
     roleOnDestroy: Type.Optional(OrgRole),
-    /** Explicit credentials for this resource (a second organization in one stack). Secret; never diffed. */
-    connection: Type.Optional(ConnectionShape),
+    /** Which connection to use: a name from stack config codesec:connections (a second organization in one stack). Never diffed. */
+    connection: Type.Optional(ConnectionInput),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 /** The shape of `codesec.WorkflowProvisioning`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId } from "../../sdk/schemas/common";
-import { GhaOptions, ProvisionError, ProvisionFilters } from "../../sdk/schemas/provisioning";
-import { ConnectionShape } from "../connection";
+import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../sdk/schemas/provisioning";
+import { ConnectionInput } from "../connection";
 
 export const WorkflowProvisioningInputs = Type.Object(
   {
@@ -11,15 +11,15 @@ export const WorkflowProvisioningInputs = Type.Object(
     /** Which projects' repositories receive the workflow. */
     filters: Type.Optional(ProvisionFilters),
     /** Project ids to leave out even when they match `filters`. */
-    excludeIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    excludeIds: Type.Optional(ProjectIds),
     /** Options of the generated GitHub Actions workflow. */
     ghaOptions: Type.Optional(GhaOptions),
     /** Record a result that lists `errors` instead of failing the operation. Default false. */
     allowPartialFailure: Type.Optional(Type.Boolean()),
     /** Any value; changing it provisions again (the platform cannot be read back). */
     triggers: Type.Optional(Type.Unknown()),
-    /** Explicit credentials for this resource. Secret; never diffed. */
-    connection: Type.Optional(ConnectionShape),
+    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
+    connection: Type.Optional(ConnectionInput),
   },
   { additionalProperties: false },
 );

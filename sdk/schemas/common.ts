@@ -82,6 +82,7 @@ function explainOpaqueId(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   if (value.trim() === "") return "must not be blank";
   if (value.length > 200) return "must be at most 200 characters long";
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return "must not contain control characters";
   for (const ch of ["/", "\\", "?", "#"]) {
     if (value.includes(ch)) return `must not contain ${JSON.stringify(ch)}`;

@@ -3,10 +3,25 @@ import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
 import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
 import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
 import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
+import { run } from "../../provider/dynamic";
 import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
 
-// `check` runs before any API call; with no credentials configured at all, a call would throw
-// MissingCredentialsError, so these tests also prove none is made.
+/** Hands the providers stack config the way the engine's configure call does. */
+export async function configureStack(values: Record<string, string>): Promise<void> {
+  await run("UserRole", {
+    config: { get: (key: string) => values[key], require: (key: string) => values[key] },
+  });
+}
+
+// These tests are about inputs: the credential check at preview is switched off, and the base URL
+// is a port nobody listens on, so an attempted call would fail the test.
+before(async () => {
+  await configureStack({
+    "codesec:baseUrl": "http://127.0.0.1:9",
+    "codesec:token": "unused-token",
+    "codesec:skipCredentialsValidation": "true",
+  });
+});
 async function failuresOf(provider: { check?: (o: never, n: never) => Promise<unknown> }, news: object) {
   const result = (await provider.check!({} as never, news as never)) as {
     failures?: { property: string; reason: string }[];
@@ -68,13 +83,15 @@ describe("check: every bad input fails with the property named", () => {
       deploymentId: "1001",
       allowPartialFailure: "yes",
     });
-    expect(flags[0].reason).to.equal('allowPartialFailure must be a boolean, got "yes" (a string)');
+    expect(flags[0].reason).to.equal('allowPartialFailure must be a boolean, got "yes"');
   });
 
   it("rejects an unknown input and lists the allowed ones", async () => {
     const failures = await failuresOf(userRoleProvider, { ...role, rol: "x" });
     expect(failures[0].property).to.equal("rol");
-    expect(failures[0].reason).to.include("allowed: deploymentId, userId, role");
+    expect(failures[0].reason).to.equal(
+      'rol is not an input of codesec:UserRole (did you mean "role"?); its inputs are deploymentId, userId, role, roleOnDestroy, connection',
+    );
   });
 
   it("accepts values that are unknown during preview", async () => {
@@ -90,7 +107,7 @@ describe("check: every bad input fails with the property named", () => {
       excludeIds: [1],
     });
     expect(failures.map((f) => f.property).sort()).to.deep.equal([
-      "excludeIds.0",
+      "excludeIds[0]",
       "filters.bogus",
       "filters.codeAccess",
       "filters.tagId",

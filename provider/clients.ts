@@ -1,0 +1,118 @@
+/**
+ * Clients for resolved connections, shared by everything in one process (the dynamic provider, or a
+ * program's functions): one client per connection and settings, so connections are reused, and one
+ * credential check per connection. Client settings come from stack config keys under `codesec:`.
+ */
+import { createHash } from "node:crypto";
+import { CodeSecClient, CodeSecError, CodeSecInputError } from "../sdk";
+import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
+
+/** The client options a stack can set, and their stack config keys. */
+export const CLIENT_SETTING_KEYS = {
+  timeoutMs: "codesec:timeoutMs",
+  deadlineMs: "codesec:deadlineMs",
+  retries: "codesec:retries",
+  maxRetryDelayMs: "codesec:maxRetryDelayMs",
+} as const;
+export type ClientSettings = Partial<Record<keyof typeof CLIENT_SETTING_KEYS, number>>;
+
+/** Set to `true` to preview without contacting the platform (air-gapped previews). */
+export const CONFIG_SKIP_CREDENTIALS_VALIDATION = "codesec:skipCredentialsValidation";
+
+const USER_AGENT = "pulumi-codesec";
+
+/** The client settings in stack config; the client itself checks their ranges (see clientFor). */
+export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
+  const settings: ClientSettings = {};
+  for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [keyof ClientSettings, string][]) {
+    const text = config(key);
+    if (text === undefined || text.trim() === "") continue;
+    if (!/^\s*\d+\s*$/.test(text)) {
+      throw new CodeSecConnectionError(
+        key,
+        `stack config ${key} must be a whole number of ${option === "retries" ? "attempts" : "milliseconds"}, ` +
+          `got ${JSON.stringify(text.slice(0, 40))}; set it with pulumi config set ${key} <number>`,
+      );
+    }
+    settings[option] = Number(text);
+  }
+  return settings;
+}
+
+/** Whether stack config turns the credential check at preview off. */
+export function skipsCredentialsValidation(config: ConfigLookup): boolean {
+  const text = config(CONFIG_SKIP_CREDENTIALS_VALIDATION)?.trim().toLowerCase();
+  if (text === undefined || text === "" || text === "false") return false;
+  if (text === "true") return true;
+  throw new CodeSecConnectionError(
+    CONFIG_SKIP_CREDENTIALS_VALIDATION,
+    `stack config ${CONFIG_SKIP_CREDENTIALS_VALIDATION} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
+  );
+}
+
+const clients = new Map<string, CodeSecClient>();
+
+/**
+ * The client for a connection and settings, made once per process. The client's own option checks
+ * (base URL, token, ranges) are the only rules, so preview and apply agree; a failure names the
+ * setting it came from (`codesec:connections.org2.baseUrl`, `codesec:timeoutMs`, ...).
+ */
+export function clientFor(connection: ResolvedConnection, settings: ClientSettings = {}): CodeSecClient {
+  // The token is part of the identity but never kept in a key: only its digest is.
+  const digest = createHash("sha256").update(connection.token).digest("hex");
+  const key = JSON.stringify([connection.baseUrl, digest, settings]);
+  let client = clients.get(key);
+  if (!client) {
+    try {
+      client = new CodeSecClient({
+        baseUrl: connection.baseUrl,
+        token: connection.token,
+        userAgent: USER_AGENT,
+        ...settings,
+      });
+    } catch (error) {
+      throw settingError(error, connection);
+    }
+    clients.set(key, client);
+  }
+  return client;
+}
+
+function settingError(error: unknown, connection: ResolvedConnection): unknown {
+  if (!(error instanceof CodeSecInputError)) return error;
+  const field = error.field;
+  const setting =
+    field === "baseUrl" || field === "token"
+      ? connection.fields[field]
+      : (CLIENT_SETTING_KEYS as Record<string, string>)[field];
+  if (setting === undefined) return error;
+  // The client's message names its option; say which setting holds it.
+  return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
+}
+
+const checks = new WeakMap<CodeSecClient, Promise<void>>();
+
+/**
+ * Proves a connection works with one cheap read (operation 8, the current user), once per client per
+ * process however many resources use it: a wrong token, a wrong base URL or an unreachable platform
+ * then fails `pulumi preview` instead of `pulumi up`. Never a mutating call.
+ */
+export function verifyCredentials(client: CodeSecClient, connection: ResolvedConnection): Promise<void> {
+  let check = checks.get(client);
+  if (!check) {
+    check = client.getCurrentUser().then(
+      () => undefined,
+      (error: unknown) => {
+        const reason = error instanceof CodeSecError ? error.message : String(error);
+        throw new CodeSecConnectionError(
+          connection.fields.token,
+          `pulumi-codesec could not use the credentials from ${connection.source} at ${client.baseUrl}: ` +
+            `${reason} To preview without contacting the platform (an air-gapped preview), run ` +
+            `pulumi config set ${CONFIG_SKIP_CREDENTIALS_VALIDATION} true.`,
+        );
+      },
+    );
+    checks.set(client, check);
+  }
+  return check;
+}

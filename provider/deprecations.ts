@@ -1,0 +1,23 @@
+/** Warnings for deprecated usage, each said once per program run so a large stack is not flooded. */
+import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_CONNECTIONS } from "./connection";
+
+let objectConnectionWarned = false;
+
+/**
+ * `connection: { baseUrl, token }` still works but puts the token in every resource's state (as a
+ * secret) and keeps the one it was created with until the resource's next update; a named connection
+ * keeps only its name there and always uses the stack's current config.
+ */
+export function warnObjectConnection(resource?: pulumi.Resource): void {
+  if (objectConnectionWarned) return;
+  objectConnectionWarned = true;
+  pulumi.log.warn(
+    "pulumi-codesec: `connection: { baseUrl, token }` is deprecated: it stores the token in the state of " +
+      "every resource that uses it, and a rotated token reaches that state only with the resource's next " +
+      'update. Name the connection instead: `connection: "org2"`, with ' +
+      `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
+      `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\`.`,
+    resource,
+  );
+}

@@ -32,7 +32,12 @@ export {
 } from "./functions/getNotificationRules";
 export type { CodeSecInvokeOptions, CodeSecInvokeOutputOptions } from "./functions/invokeOptions";
 
-export { MissingCredentialsError, type Connection } from "./connection";
+export {
+  CodeSecConnectionError,
+  MissingCredentialsError,
+  type Connection,
+  type ConnectionInput,
+} from "./connection";
 export type {
   OrgRole,
   Scan,

@@ -47,14 +47,21 @@ export function checkerFor<S extends TSchema>(schema: S): TypeCheck<S> {
   return checker as TypeCheck<S>;
 }
 
-/** The first problem of `value` against `schema`, or undefined when it conforms. */
+/**
+ * The first problem of `value` against `schema`, or undefined when it conforms. An unknown field comes
+ * before a missing one: `{ scanID }` most likely misspells `scanId`, and saying so explains both.
+ */
 export function firstSchemaIssue(schema: TSchema, value: unknown): SchemaIssue | undefined {
   const checker = checkerFor(schema);
   if (checker.Check(value)) return undefined;
-  const error = checker.Errors(value).First();
-  return error === undefined
-    ? { path: "", expected: describeSchema(schema), value, kind: "invalid" }
-    : issueOf(error, value);
+  let first: SchemaIssue | undefined;
+  for (const error of checker.Errors(value)) {
+    const issue = issueOf(error, value);
+    if (issue.kind === "notAllowed") return issue;
+    first ??= issue;
+    if (issue.kind !== "missing") break;
+  }
+  return first ?? { path: "", expected: describeSchema(schema), value, kind: "invalid" };
 }
 
 /** Every problem of `value`, at most one per field (the first found there), in the order found. */

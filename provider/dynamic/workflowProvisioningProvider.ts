@@ -4,7 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomUUID } from "node:crypto";
-import type { ProvisionResult } from "../../sdk/schemas/provisioning";
+import { provisionBody } from "../../sdk/operations/provisioning";
+import type { ProvisionResult, ProvisionWorkflowsArgs } from "../../sdk/schemas/provisioning";
 import {
   WORKFLOW_PROVISIONING_IDENTITY,
   WORKFLOW_PROVISIONING_REAPPLY,
@@ -47,14 +48,14 @@ export class ProvisioningPartialFailure extends Error {
   }
 }
 
-async function provision(id: string, inputs: WorkflowProvisioningInputs): Promise<WorkflowProvisioningState> {
+/** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
+function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
   const { deploymentId, filters, excludeIds, ghaOptions } = inputs;
-  const result: ProvisionResult = await clientForResource(inputs).provisionWorkflows({
-    deploymentId,
-    filters,
-    excludeIds,
-    ghaOptions,
-  });
+  return { deploymentId, filters, excludeIds, ghaOptions };
+}
+
+async function provision(id: string, inputs: WorkflowProvisioningInputs): Promise<WorkflowProvisioningState> {
+  const result: ProvisionResult = await clientForResource(inputs).provisionWorkflows(provisionArgs(inputs));
   const state = { ...withoutEngineKeys(inputs), repoFileUrls: result.repoFileUrls, errors: result.errors };
   if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
     throw new ProvisioningPartialFailure(id, { ...state, ...engineKeysOf(inputs) });
@@ -66,10 +67,15 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
   WorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
-  ...checkAndDiff(WorkflowProvisioningInputs, TYPE, {
-    replaceOn: WORKFLOW_PROVISIONING_IDENTITY,
-    updateOn: [...WORKFLOW_PROVISIONING_REAPPLY, ...WORKFLOW_PROVISIONING_STATE_ONLY],
-  }),
+  ...checkAndDiff(
+    WorkflowProvisioningInputs,
+    TYPE,
+    {
+      replaceOn: WORKFLOW_PROVISIONING_IDENTITY,
+      updateOn: [...WORKFLOW_PROVISIONING_REAPPLY, ...WORKFLOW_PROVISIONING_STATE_ONLY],
+    },
+    (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs as WorkflowProvisioningInputs))]],
+  ),
 
   async create(inputs) {
     // Unique per resource: two WorkflowProvisioning resources may target the same deployment.

@@ -1,0 +1,308 @@
+/**
+ * One rule set at preview and apply: every case of the bad-input catalogue goes through both sides of
+ * its pair (see badInputCatalogue.ts), which must reject it before any network call, naming the same
+ * field; every accepted case must be accepted by both. Writes the "bad-input" report section.
+ */
+import { expect } from "chai";
+import * as pulumi from "@pulumi/pulumi";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as codesec from "../../provider";
+import { clientFor, clientSettingsFrom } from "../../provider/clients";
+import { CodeSecConnectionError, resolveConnection } from "../../provider/connection";
+import { run } from "../../provider/dynamic";
+import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
+import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
+import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
+import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
+import { CodeSecClient, CodeSecInputError } from "../../sdk";
+import { markdownTable, writeReportSection } from "../support/reliabilityReport";
+import { ACCEPTED, REJECTED, type CatalogueCase, type ResourceKind } from "./badInputCatalogue";
+
+/** What one side did with a case: refused it naming a field, or let it through. */
+type Verdict =
+  { kind: "rejected"; field: string } | { kind: "accepted" } | { kind: "notApplicable"; why: string };
+
+const PROVIDERS = {
+  UserRole: userRoleProvider,
+  WorkflowProvisioning: workflowProvisioningProvider,
+  ScmWebhookSubscription: scmWebhookSubscriptionProvider,
+  ScmApp: scmAppProvider,
+} as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;
+
+/**
+ * The client calls a resource's create makes with its inputs (and, for UserRole, its destroy), with the
+ * client's argument names mapped back to input names.
+ */
+const APPLY_CALLS: Record<
+  ResourceKind,
+  (
+    inputs: Record<string, unknown>,
+  ) => { call: (client: CodeSecClient) => Promise<unknown>; rename: Record<string, string> }[]
+> = {
+  // roleOnDestroy first: destroy's call is the one that carries it, and nothing else may be sent before.
+  UserRole: (i) => [
+    ...(i.roleOnDestroy === undefined
+      ? []
+      : [
+          {
+            call: (c: CodeSecClient) =>
+              c.updateUserRole({
+                deploymentId: i.deploymentId,
+                userId: i.userId,
+                newRole: i.roleOnDestroy,
+              } as never),
+            rename: { newRole: "roleOnDestroy" },
+          },
+        ]),
+    {
+      call: (c) =>
+        c.updateUserRole({ deploymentId: i.deploymentId, userId: i.userId, newRole: i.role } as never),
+      rename: { newRole: "role" },
+    },
+  ],
+  WorkflowProvisioning: (i) => [
+    {
+      call: (c) =>
+        c.provisionWorkflows({
+          deploymentId: i.deploymentId,
+          filters: i.filters,
+          excludeIds: i.excludeIds,
+          ghaOptions: i.ghaOptions,
+        } as never),
+      rename: {},
+    },
+  ],
+  ScmWebhookSubscription: (i) => [
+    {
+      call: (c) => c.subscribeScmWebhook({ deploymentId: i.deploymentId, configId: i.configId } as never),
+      rename: {},
+    },
+  ],
+  ScmApp: (i) => [
+    ...(i.code === undefined
+      ? []
+      : [
+          {
+            call: (c: CodeSecClient) =>
+              c.completeScmAppRequest({ requestId: i.requestId, code: i.code } as never),
+            rename: {},
+          },
+        ]),
+    {
+      call: (c) => c.getScmApp({ deploymentId: i.deploymentId, requestId: i.requestId } as never),
+      rename: {},
+    },
+  ],
+};
+
+/** Inputs a resource sends to the platform (a field outside these is checked by `check` alone). */
+const SENT_INPUTS: Record<ResourceKind, readonly string[]> = {
+  UserRole: ["deploymentId", "userId", "role", "roleOnDestroy", "connection"],
+  WorkflowProvisioning: ["deploymentId", "filters", "excludeIds", "ghaOptions", "connection", "body"],
+  ScmWebhookSubscription: ["deploymentId", "configId", "connection"],
+  ScmApp: ["deploymentId", "requestId", "code", "connection"],
+};
+
+function fieldOf(error: unknown): string | undefined {
+  if (error instanceof CodeSecInputError || error instanceof CodeSecConnectionError) return error.field;
+  return undefined;
+}
+
+/** Runs `work`; a CodeSecInputError or CodeSecConnectionError is a rejection, anything else acceptance. */
+async function verdictOf(
+  work: () => Promise<unknown>,
+  rename: Record<string, string> = {},
+): Promise<Verdict> {
+  try {
+    await work();
+  } catch (error) {
+    const field = fieldOf(error);
+    if (field !== undefined) {
+      const [root, ...rest] = field.split(/(?=[.[])/);
+      return { kind: "rejected", field: [rename[root!] ?? root, ...rest].join("") };
+    }
+  }
+  return { kind: "accepted" };
+}
+
+function describe_(verdict: Verdict): string {
+  if (verdict.kind === "rejected") return `rejected: ${verdict.field}`;
+  return verdict.kind === "accepted" ? "accepted" : `n/a (${verdict.why})`;
+}
+
+describe("bad-input catalogue: the same verdict at preview and at apply", function () {
+  const requests: string[] = [];
+  let server: http.Server;
+  let baseUrl: string;
+  const rows: unknown[][] = [];
+  // The section is written only when both checks passed: a report never shows a failing run.
+  let passed = 0;
+  const stack: Record<string, string> = {};
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    Object.assign(stack, {
+      "codesec:baseUrl": baseUrl,
+      "codesec:token": "catalogue-token",
+      "codesec:skipCredentialsValidation": "true",
+      "codesec:connections": JSON.stringify({ org2: { baseUrl, token: "org2-token" } }),
+    });
+    await run("UserRole", {
+      config: { get: (key: string) => stack[key], require: (key: string) => stack[key] },
+    });
+    pulumi.runtime.setAllConfig(stack);
+  });
+
+  after(async () => {
+    pulumi.runtime.setAllConfig({});
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const lookup = (key: string) => stack[key];
+  const client = () => clientFor(resolveConnection(undefined, lookup), clientSettingsFrom(lookup));
+
+  /** Both sides of a case: [preview, apply]. */
+  async function sidesOf(c: CatalogueCase): Promise<[Verdict, Verdict]> {
+    if (c.surface === "resource") {
+      const provider = PROVIDERS[c.target];
+      const preview = await verdictOf(async () => {
+        const result = await provider.check!({}, c.inputs);
+        const failures = result.failures ?? [];
+        if (failures.length > 0) throw new CodeSecInputError(failures.map((f) => f.property).join(" "), "");
+      });
+      const root = c.field?.split(/[.[]/)[0];
+      if (root !== undefined && !SENT_INPUTS[c.target].includes(root)) {
+        return [preview, { kind: "notApplicable", why: "never sent; check runs again at up" }];
+      }
+      const apply = await verdictOf(async () => {
+        // The provider's own path at apply: resolve the connection, build the client, call.
+        const resourceClient =
+          c.inputs.connection === undefined
+            ? client()
+            : clientFor(resolveConnection(c.inputs.connection, lookup), clientSettingsFrom(lookup));
+        for (const { call, rename } of APPLY_CALLS[c.target](c.inputs)) {
+          const verdict = await verdictOf(() => call(resourceClient), rename);
+          if (verdict.kind === "rejected") throw new CodeSecInputError(verdict.field, "");
+        }
+      });
+      return [preview, apply];
+    }
+    if (c.surface === "function") {
+      const fn = (codesec as unknown as Record<string, (a: unknown, o?: object) => Promise<unknown>>)[
+        c.target
+      ]!;
+      const preview = await verdictOf(() => fn(c.args, c.options));
+      if (c.field?.startsWith("connection")) {
+        const connection = (c.options as { connection?: unknown }).connection;
+        return [preview, await verdictOf(async () => clientFor(resolveConnection(connection, lookup)))];
+      }
+      if (c.target === "getCurrentUser" && c.field !== undefined) {
+        return [preview, { kind: "notApplicable", why: "the client method takes no arguments" }];
+      }
+      const args = c.args as Record<string, unknown> | null | undefined;
+      const apply = await verdictOf(
+        async () => {
+          switch (c.target) {
+            case "getCurrentUser":
+              return client().getCurrentUser();
+            case "getJoinableOrganizations":
+              return client().listJoinableOrganizations(args as never);
+            case "getNotificationRules": {
+              if (args === null || typeof args !== "object")
+                return client().listAllNotificationRules(args as never);
+              const { limit, ...rest } = args;
+              return client().listAllNotificationRules({
+                ...rest,
+                ...(limit === undefined ? {} : { pageSize: limit }),
+              } as never);
+            }
+            default:
+              return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target]!(
+                args,
+              );
+          }
+        },
+        { pageSize: "limit" },
+      );
+      return [preview, apply];
+    }
+    const verdict = await verdictOf(async () => {
+      if (c.target === "new CodeSecClient")
+        return new CodeSecClient({ baseUrl, token: "t", ...(c.args as object) });
+      return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target]!(c.args);
+    });
+    return [verdict, verdict];
+  }
+
+  it(`rejects each of the ${REJECTED.length} bad inputs before any request, naming the field on both sides`, async () => {
+    const problems: string[] = [];
+    for (const [index, c] of REJECTED.entries()) {
+      requests.length = 0;
+      const [preview, apply] = await sidesOf(c);
+      const sent = requests.length;
+      const label = `${c.surface} ${c.target}: ${c.name}`;
+      if (preview.kind !== "rejected" || preview.field !== c.field) {
+        problems.push(`${label}: preview ${describe_(preview)}, expected rejected: ${c.field}`);
+      }
+      if (apply.kind === "accepted" || (apply.kind === "rejected" && apply.field !== c.field)) {
+        problems.push(`${label}: apply ${describe_(apply)}, expected rejected: ${c.field}`);
+      }
+      if (sent !== 0) problems.push(`${label}: ${sent} request(s) sent`);
+      rows.push([
+        index + 1,
+        c.surface,
+        c.target,
+        c.name,
+        c.field,
+        describe_(preview),
+        describe_(apply),
+        sent,
+      ]);
+    }
+    expect(problems).to.deep.equal([]);
+    passed++;
+  });
+
+  it(`accepts each of the ${ACCEPTED.length} edge inputs on both sides`, async () => {
+    const problems: string[] = [];
+    for (const c of ACCEPTED) {
+      const [preview, apply] = await sidesOf(c);
+      if (preview.kind !== "accepted" || apply.kind !== "accepted") {
+        problems.push(
+          `${c.surface} ${c.target}: ${c.name}: preview ${describe_(preview)}, apply ${describe_(apply)}`,
+        );
+      }
+      rows.push(["", c.surface, c.target, c.name, "(valid)", describe_(preview), describe_(apply), "-"]);
+    }
+    expect(problems).to.deep.equal([]);
+    passed++;
+  });
+
+  after(() => {
+    if (passed !== 2) return;
+    const rejected = REJECTED.length;
+    const surfaces = (s: string) => REJECTED.filter((c) => c.surface === s).length;
+    writeReportSection({
+      id: "bad-input",
+      title: "Bad-input catalogue",
+      markdown: [
+        `${rejected} bad inputs (${surfaces("resource")} resource inputs, ${surfaces("function")} function ` +
+          `arguments, ${surfaces("client")} client arguments and options) and ${ACCEPTED.length} valid edge ` +
+          "inputs, from `tests/reliability/badInputCatalogue.ts`. Preview is the provider's `check` for a " +
+          "resource input, the function for a function argument; apply is the client calls the provider " +
+          "or function then makes. Every bad input was refused on both sides before any request, naming " +
+          "the same field; every valid one was accepted on both.",
+        "",
+        markdownTable(["#", "surface", "target", "case", "field", "preview", "apply", "requests"], rows),
+      ].join("\n"),
+    });
+  });
+});

@@ -12,11 +12,12 @@ export interface GetJoinableOrganizationsArgs {
  * /api/auth/users/current/deployments/joinable`). **Experimental**.
  *
  * The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
- * Pass a JWT with `opts.connection` (or as `codesec:token`) to use it.
+ * Pass a JWT with a named connection (`opts.connection`, see docs/credentials.md) or as `codesec:token`.
  *
  * @example
  * ```ts
- * const { orgs } = await codesec.getJoinableOrganizations({}, { connection: { baseUrl, token: userJwt } });
+ * // codesec:connections.user holds the user's JWT (pulumi config set --secret --path ...).
+ * const { orgs } = await codesec.getJoinableOrganizations({}, { connection: "user" });
  * ```
  */
 export async function getJoinableOrganizations(
@@ -34,7 +35,7 @@ export async function getJoinableOrganizations(
  *
  * @example
  * ```ts
- * export const joinable = codesec.getJoinableOrganizationsOutput({}, { connection: { baseUrl, token: jwt } }).orgs;
+ * export const joinable = codesec.getJoinableOrganizationsOutput({}, { connection: "user" }).orgs;
  * ```
  */
 export const getJoinableOrganizationsOutput = outputForm(

@@ -2,7 +2,7 @@
  * The typed client for the platform's ten operations. Method bodies live in `operations/`; this class
  * holds the validated options and the transport, and documents each operation.
  */
-import nodeFetch from "node-fetch";
+import { normalizeBaseUrl } from "./baseUrl";
 import { CodeSecInputError } from "./errors";
 import * as notificationRules from "./operations/notificationRules";
 import * as provisioning from "./operations/provisioning";
@@ -15,46 +15,75 @@ import type { ProvisionResult } from "./schemas/provisioning";
 import type { Branch, Scan } from "./schemas/scans";
 import type { ScmApp, SubscribeScmWebhookResponse } from "./schemas/scm";
 import type { CurrentUser, JoinableOrganizationsResponse } from "./schemas/users";
-import { Transport, type FetchFunction } from "./transport";
+import { Transport } from "./transport";
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Per-attempt timeout: connecting, sending, the headers and the whole body. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Bound of a whole call: its attempts, backoff and Retry-After waits. */
+export const DEFAULT_DEADLINE_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
-export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+/** Cap of each backoff wait, and the longest Retry-After the client waits for. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 10_000;
 export const DEFAULT_USER_AGENT = "pulumi-codesec-sdk";
 /** Largest value setTimeout accepts. */
 const MAX_TIMER_MS = 2_147_483_647;
-const MAX_RETRIES = 10;
+export const MAX_RETRIES = 10;
 
 export interface CodeSecClientOptions {
-  /** Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's `baseUrl`. */
+  /**
+   * Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's `baseUrl`.
+   * Without a trailing `/api`: the operation paths already start with `/api/`.
+   */
   baseUrl: string;
   /** API token (with the Web API permission, no scope restriction) or user JWT. Kept private; never echoed. */
   token: string;
-  /** Per-attempt timeout in ms, covering headers and body. Default 30000. */
+  /** Per-attempt timeout in ms, covering connecting, sending, the headers and the whole body. Default 10000. */
   timeoutMs?: number;
-  /** Extra attempts after the first, for retryable failures only. Default 3 (so at most 4 requests). */
+  /** Bound in ms of a whole call (attempts, backoff and Retry-After waits). Default 30000. */
+  deadlineMs?: number;
+  /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */
   retries?: number;
+  /** Cap in ms of each backoff wait; a longer `Retry-After` fails the call at once. Default 10000. */
+  maxRetryDelayMs?: number;
   /** User-Agent header. Default `pulumi-codesec-sdk`. */
   userAgent?: string;
-  /** fetch implementation (node-fetch 2 compatible); injectable for tests. */
-  fetch?: typeof import("node-fetch").default;
-  /** Cap, in ms, for each backoff wait and for an honoured Retry-After. Default 30000. */
-  maxRetryDelayMs?: number;
 }
+
+const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
+  "baseUrl",
+  "token",
+  "timeoutMs",
+  "deadlineMs",
+  "retries",
+  "maxRetryDelayMs",
+  "userAgent",
+];
 
 /**
  * Client for the code-security platform's web API.
  *
- * Every method validates its arguments before sending anything (a bad id or enum throws
- * {@link CodeSecInputError} naming the argument), checks the response against the schema (a
- * mismatch throws {@link CodeSecResponseError} naming the field; unknown extra fields are kept), and
- * maps failures to {@link CodeSecApiError}, {@link CodeSecTimeoutError} or {@link CodeSecNetworkError}.
+ * Every method validates its arguments before sending anything (a bad id or enum, or a body above the
+ * platform's 64 KiB limit, throws {@link CodeSecInputError} naming the argument), checks the response
+ * against the schema (a mismatch throws {@link CodeSecResponseError} naming the field; unknown extra
+ * fields are kept), and maps every failure to a {@link CodeSecError} subclass whose message names the
+ * operation, the status, what the platform said and what to do.
  *
- * Retries (at most `retries` extra attempts, exponential backoff from 200 ms with jitter, each wait
- * capped by `maxRetryDelayMs`): HTTP 429 (honouring `Retry-After`, seconds or HTTP date), 502, 503,
- * 504, and connection failures before any response (refused, reset, socket hang up). Never other
- * 4xx, 500, or a malformed 2xx body. A timeout is retried for read-only operations only: a mutating
- * operation (1, 2, 3, 5) that timed out may already have been applied, so it fails at once.
+ * Time: each attempt has `timeoutMs` (default 10 s) for connecting, sending, the headers and the whole
+ * body; a body cut off mid-way fails at once. Each call has `deadlineMs` (default 30 s) for all of
+ * its attempts and waits; each attempt's timeout is at most the time left.
+ *
+ * Retries follow each operation's retry class (`OPERATIONS[op].retryClass`; docs/api-behaviour.md,
+ * "Retry classes"), at most `retries` extra attempts with backoff from 200 ms (equal jitter, doubled
+ * per attempt, capped by `maxRetryDelayMs`):
+ * - reads (operations 4, 6-10) and idempotent writes (1, 2, 5): on 429, 502, 503, 504, a connection
+ *   failure, a timeout or a cut-off answer;
+ * - operation 3 (`completeScmAppRequest`, a one-time code): only when the request provably never
+ *   reached the platform (the connection was never established) or on 429. Any other failure after
+ *   it may have arrived throws {@link CodeSecOutcomeUnknownError} without a repeat.
+ * Never: other 4xx, 500, a malformed, mis-shaped or oversized 2xx answer. A `Retry-After` (seconds or
+ * HTTP date) is honoured when it is at most `maxRetryDelayMs` and ends before the deadline; a longer
+ * one fails at once with {@link CodeSecRateLimitError} (for a 429) giving the time to wait.
+ * No redirect is followed: the credential goes to the configured host only.
  *
  * The token is held in a private field: it never appears in `util.inspect(client)`,
  * `JSON.stringify(client)`, or any error, and is redacted from anything the server echoes.
@@ -69,17 +98,19 @@ export class CodeSecClient {
   readonly #transport: Transport;
 
   constructor(options: CodeSecClientOptions) {
-    if (options === null || typeof options !== "object") {
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
       throw new CodeSecInputError(
         "options",
         "CodeSecClient expects an options object { baseUrl, token, ... }",
       );
     }
+    checkOptionNames(options);
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       token: checkToken(options.token),
       timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
+      deadlineMs: checkNumber("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, 1, MAX_TIMER_MS),
       retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
       maxRetryDelayMs: checkNumber(
         "maxRetryDelayMs",
@@ -89,7 +120,6 @@ export class CodeSecClient {
         MAX_TIMER_MS,
       ),
       userAgent: checkUserAgent(options.userAgent),
-      fetch: checkFetch(options.fetch),
     });
   }
 
@@ -97,7 +127,7 @@ export class CodeSecClient {
    * Changes a user's organization role in a deployment.
    *
    * Operation 1, `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`
-   * (DeploymentService_PatchDeploymentUser). Maturity: experimental. Mutating: a timeout is not retried.
+   * (DeploymentService_PatchDeploymentUser). Maturity: experimental. Retry class `idempotentWrite`.
    * The body's `deploymentId` and `userId` are filled from the path arguments.
    *
    * @example
@@ -112,7 +142,7 @@ export class CodeSecClient {
    * Partial failures come back in `errors` (the call itself succeeds).
    *
    * Operation 2, `POST /api/agent/deployments/{deploymentId}/repos/_provision`. Maturity: experimental.
-   * Mutating: a timeout is not retried.
+   * Retry class `idempotentWrite`.
    *
    * @example
    * const { repoFileUrls, errors } = await client.provisionWorkflows({
@@ -129,7 +159,9 @@ export class CodeSecClient {
    * Completes an SCM app request with its one-time `code` and returns the app (`response.app`).
    * The code is never echoed in errors.
    *
-   * Operation 3, `PUT /api/scm/app_request_complete`. Maturity: experimental. Mutating: a timeout is not retried.
+   * Operation 3, `PUT /api/scm/app_request_complete`. Maturity: experimental. Retry class `once`: a
+   * failure after the request may have arrived throws {@link CodeSecOutcomeUnknownError} (read the
+   * app with {@link CodeSecClient.getScmApp} to learn whether it was completed).
    *
    * @example
    * const app = await client.completeScmAppRequest({ requestId: "req-1", code: oneTimeCode });
@@ -154,7 +186,7 @@ export class CodeSecClient {
    * Subscribes a deployment's SCM configuration to SCM webhook events.
    *
    * Operation 5, `PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}` (no body).
-   * Maturity: experimental. Mutating: a timeout is not retried.
+   * Maturity: experimental. Retry class `idempotentWrite`.
    *
    * @example
    * const { subscription } = await client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" });
@@ -221,7 +253,7 @@ export class CodeSecClient {
   /**
    * Lists one page of notification rules. The body carries `deploymentId` as an integer and
    * `limit` as `options.optionalLimit` (an integer 1..100, checked before sending); pass the
-   * returned `nextCursor` as `cursor` for the next page. Read-only, so timeouts are retried.
+   * returned `nextCursor` as `cursor` for the next page. Retry class `read` (a POST that changes nothing).
    *
    * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
    *
@@ -255,38 +287,17 @@ export class CodeSecClient {
   }
 }
 
-function normalizeBaseUrl(value: unknown): string {
-  const example = "an http(s) URL such as https://codesec.example.com";
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new CodeSecInputError("baseUrl", `baseUrl must be ${example}, got ${describeValue(value)}`);
+// A misspelt option (`timeout` for `timeoutMs`) would otherwise be ignored without a word.
+function checkOptionNames(options: object): void {
+  const allowed: readonly string[] = OPTION_NAMES;
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new CodeSecInputError(
+        name,
+        `unknown client option ${describeValue(name, 60)}; the options are ${OPTION_NAMES.join(", ")}`,
+      );
+    }
   }
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new CodeSecInputError("baseUrl", `baseUrl must be ${example}, got ${describeValue(value)}`);
-  }
-  if (url.username !== "" || url.password !== "") {
-    // Not echoed: the URL holds credentials.
-    throw new CodeSecInputError(
-      "baseUrl",
-      "baseUrl must not contain credentials; pass the token as the token option",
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new CodeSecInputError(
-      "baseUrl",
-      `baseUrl must be ${example}, got protocol ${JSON.stringify(url.protocol)}`,
-    );
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new CodeSecInputError(
-      "baseUrl",
-      // Only origin and path are echoed: a query may carry a credential.
-      `baseUrl must not have a query or fragment, got ${JSON.stringify(`${url.origin}${url.pathname}`)} with one`,
-    );
-  }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 function checkToken(value: unknown): string {
@@ -300,9 +311,12 @@ function checkToken(value: unknown): string {
   // Trailing newlines from `$(cat token-file)` are common and harmless to drop.
   const token = value.trim();
   if (token === "") throw new CodeSecInputError("token", "token must be a non-empty string");
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(token)) {
-    throw new CodeSecInputError("token", "token must not contain whitespace or control characters");
+  // API tokens and JWTs are printable ASCII; anything else cannot travel in an HTTP header.
+  if (/[^\x21-\x7e]/.test(token)) {
+    throw new CodeSecInputError(
+      "token",
+      "token must contain only printable ASCII characters (no whitespace or control characters)",
+    );
   }
   return token;
 }
@@ -334,23 +348,12 @@ function checkNumber(
 
 function checkUserAgent(value: unknown): string {
   if (value === undefined) return DEFAULT_USER_AGENT;
-  // eslint-disable-next-line no-control-regex
-  if (typeof value !== "string" || value.trim() === "" || /[\u0000-\u001f\u007f]/.test(value)) {
+  // Printable ASCII and spaces only: anything else cannot travel in an HTTP header.
+  if (typeof value !== "string" || value.trim() === "" || /[^\x20-\x7e]/.test(value)) {
     throw new CodeSecInputError(
       "userAgent",
-      `userAgent must be a non-empty single-line string, got ${describeValue(value)}`,
+      `userAgent must be a non-empty line of printable ASCII characters, got ${describeValue(value)}`,
     );
   }
   return value;
-}
-
-function checkFetch(value: unknown): FetchFunction {
-  if (value === undefined) return nodeFetch;
-  if (typeof value !== "function") {
-    throw new CodeSecInputError(
-      "fetch",
-      `fetch must be a function (node-fetch compatible), got ${describeValue(value)}`,
-    );
-  }
-  return value as FetchFunction;
 }

@@ -1,12 +1,12 @@
 /**
- * What to do about a failed status, per operation. The spec leaves non-200 answers open, so these
- * hints name the usual causes (token, permission, scope, JWT-only operation, id, migration) plainly.
+ * What to do about a failure, per operation and cause. The spec leaves non-200 answers open, so these
+ * hints name the usual causes in their likely order. They name client options and the stack config
+ * keys that set them, nothing else of Pulumi: the provider adds its own advice.
  */
 import { OPERATIONS, type OperationKey } from "./operations";
 
-const TOKEN_SOURCES =
-  "stack config codesec:token (set with --secret) or the CODESEC_TOKEN environment variable";
-const BASE_URL_SOURCES = "codesec:baseUrl / CODESEC_BASE_URL";
+const TOKEN_SOURCES = "stack config codesec:token or the CODESEC_TOKEN environment variable";
+export const BASE_URL_SOURCES = "codesec:baseUrl / CODESEC_BASE_URL";
 
 export interface HintContext {
   operation: OperationKey;
@@ -14,33 +14,19 @@ export interface HintContext {
   code?: string;
   /** `Location` header of a redirect (sanitized). */
   location?: string;
-  /** Parsed `Retry-After` of the last answer, in ms. */
-  retryAfterMs?: number;
+  /** The path part of the client's base URL, when it has one (e.g. `/codesec`). */
+  baseUrlPath?: string;
 }
 
-/** One or two sentences telling the caller what to check or do next. */
+/** One or two sentences telling the caller what to check or do next, for a non-2xx status. */
 export function hintFor(ctx: HintContext): string {
   const { operation, status, code } = ctx;
   if (status === 401) {
     return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT in ${TOKEN_SOURCES}.`;
   }
-  if (status === 403 && operation === "listJoinableOrganizations") {
-    return (
-      "listJoinableOrganizations (operation 9) accepts only a user JWT, not an API token, and userId must be " +
-      "the caller's own user id (omit it or pass the id that getCurrentUser returns)."
-    );
-  }
-  if (status === 403) {
-    return (
-      "The token needs the Web API permission and no scope restriction (both set in the organization " +
-      "settings' tokens section), and its user needs a role that allows this operation."
-    );
-  }
-  if (status === 404) {
-    const ids = Object.keys(OPERATIONS[operation].pathParams);
-    const which = ids.length > 0 ? `the ids (${ids.join(", ")})` : "the ids in the request";
-    return `Check ${which} and that the token's user can see the object (an API token also needs the Web API permission).`;
-  }
+  if (status === 403) return forbiddenHint(operation);
+  if (status === 404) return notFoundHint(ctx);
+  if (status === 409) return conflictHint(operation);
   if (status === 410 && code === "DEPLOYMENT_MIGRATED") {
     return (
       "The deployment moved to the unified policies model, where this operation no longer applies; " +
@@ -48,21 +34,91 @@ export function hintFor(ctx: HintContext): string {
     );
   }
   if (status === 410) return "The object is gone; remove it from your configuration or recreate it.";
-  if (status === 429) {
-    const asked =
-      ctx.retryAfterMs === undefined
-        ? ""
-        : ` (the platform asked to wait ${Math.ceil(ctx.retryAfterMs / 1000)} s before retrying)`;
-    return `The platform is rate limiting this client${asked}; try again later, or run fewer operations in parallel (pulumi up --parallel).`;
+  if (status === 429)
+    return "The platform is rate limiting this client; try again later, or send fewer requests at once.";
+  if (status >= 500) {
+    // A `once` operation never gets here with a 5xx: that is an outcome-unknown error instead.
+    return "The platform failed to answer; this operation can be repeated without harm, so it is safe to run again (later, if the failure persists).";
   }
-  if (status >= 500) return "The platform failed to answer; try again later.";
   if (status >= 300 && status < 400) {
     const where = ctx.location === undefined ? "" : ` to ${ctx.location}`;
-    return `The server redirected${where}; set the base URL (${BASE_URL_SOURCES}) to the platform API's final address.`;
+    return (
+      `The server redirected${where}; redirects are not followed (the credential goes to the configured host only). ` +
+      `Set the base URL (${BASE_URL_SOURCES}) to the platform API's final address.`
+    );
   }
-  if (status === 400 || status === 422)
+  if (status === 400 || status === 422) {
     return "The platform rejected the arguments; correct them and try again.";
-  if (status === 409)
-    return "The request conflicts with the object's current state; read it again, then retry.";
-  return "Check the arguments and the base URL.";
+  }
+  return `Check the arguments and the base URL (${BASE_URL_SOURCES}).`;
+}
+
+function forbiddenHint(operation: OperationKey): string {
+  if (operation === "listJoinableOrganizations") {
+    return (
+      "listJoinableOrganizations (operation 9) accepts only a user JWT, not an API token, and userId must be " +
+      "the caller's own user id (omit it or pass the id that getCurrentUser returns)."
+    );
+  }
+  const credential =
+    "an API token also needs the Web API permission and no scope restriction (both set in the organization settings' tokens section)";
+  if ("deploymentId" in OPERATIONS[operation].pathParams) {
+    return (
+      "A credential reaches only its own organization's deployment: check deploymentId and which connection " +
+      `(credential) is used; then its user's role, which must allow this operation; ${credential}.`
+    );
+  }
+  return `Check the credential's user's role, which must allow this operation; ${credential}.`;
+}
+
+function notFoundHint(ctx: HintContext): string {
+  const ids = Object.keys(OPERATIONS[ctx.operation].pathParams);
+  const which = ids.length > 0 ? `the ids (${ids.join(", ")})` : "the ids in the request";
+  const base = `Check ${which} and that the credential's user can see the object.`;
+  if (ctx.baseUrlPath === undefined) return base;
+  return (
+    `${base} The base URL has the path ${ctx.baseUrlPath}, which is put in front of the operation's path ` +
+    `(which already starts with /api/): if the platform is not served under ${ctx.baseUrlPath}, drop it from ` +
+    `the base URL (${BASE_URL_SOURCES}).`
+  );
+}
+
+function conflictHint(operation: OperationKey): string {
+  switch (operation) {
+    case "updateUserRole":
+      return (
+        "The platform refused the change in the deployment's current state, for example demoting its last " +
+        "ORG_ROLE_ADMIN: make another user admin first."
+      );
+    case "completeScmAppRequest":
+      return (
+        "The SCM app request is already completed: its one-time code cannot be used again; read the app with " +
+        "getScmApp (operation 4)."
+      );
+    default:
+      return "The request conflicts with the current state on the platform; its message says which state to change first.";
+  }
+}
+
+/** Why an operation of retry class `once` is not sent again, and how to learn whether it took effect. */
+export interface OutcomeAdvice {
+  whyNotRepeated: string;
+  howToCheck: string;
+}
+
+export function outcomeUnknownAdvice(operation: OperationKey): OutcomeAdvice {
+  if (operation === "completeScmAppRequest") {
+    const read = OPERATIONS.getScmApp;
+    return {
+      whyNotRepeated: "a second request with the same one-time code would be refused",
+      howToCheck:
+        `To find out, read the app with getScmApp (operation ${read.number}, ${read.method} ${read.path}): ` +
+        "if it returns the app, the request was completed; if it answers 404, it was not, and running again " +
+        "with the same code is safe.",
+    };
+  }
+  return {
+    whyNotRepeated: "a second identical request is not harmless for this operation",
+    howToCheck: "Read the object back to find out whether the platform applied it before running again.",
+  };
 }

@@ -51,6 +51,24 @@ export interface AttemptInfo {
   readonly attempts: number;
   /** Whether the call was retried (attempts > 1). */
   readonly retried: boolean;
+  /** Whether the call's overall deadline (client option `deadlineMs`) ended the retries. */
+  readonly deadlineReached: boolean;
+}
+
+function assignAttempts(
+  target: { -readonly [K in keyof AttemptInfo]: AttemptInfo[K] },
+  info: AttemptInfo,
+): void {
+  target.attempts = info.attempts;
+  target.retried = info.retried;
+  target.deadlineReached = info.deadlineReached;
+}
+
+export interface ApiErrorDetails extends OperationRef, AttemptInfo {
+  status: number;
+  code?: string;
+  platformMessage?: string;
+  requestId?: string;
 }
 
 /** The platform answered with a non-2xx status. */
@@ -65,38 +83,57 @@ export class CodeSecApiError extends CodeSecError implements AttemptInfo {
   declare readonly platformMessage?: string;
   /** From the `x-request-id` header, else from the body: quote it when reporting a problem. */
   declare readonly requestId?: string;
-  readonly retried: boolean;
-  readonly attempts: number;
+  declare readonly attempts: number;
+  declare readonly retried: boolean;
+  declare readonly deadlineReached: boolean;
 
-  constructor(
-    message: string,
-    details: OperationRef &
-      AttemptInfo & { status: number; code?: string; platformMessage?: string; requestId?: string },
-  ) {
+  constructor(message: string, details: ApiErrorDetails) {
     super(message, details);
     this.status = details.status;
     if (details.code !== undefined) this.code = details.code;
     if (details.platformMessage !== undefined) this.platformMessage = details.platformMessage;
     if (details.requestId !== undefined) this.requestId = details.requestId;
-    this.retried = details.retried;
-    this.attempts = details.attempts;
+    assignAttempts(this, details);
   }
 }
 
-/** No complete answer arrived within `timeoutMs`. */
+/**
+ * The platform answered 429 (too many requests) and the call ended there: the `Retry-After` it asked
+ * for was above the client's cap (`maxRetryDelayMs`) or past the call's deadline, or the retries ran out.
+ */
+export class CodeSecRateLimitError extends CodeSecApiError {
+  /** The wait the platform asked for (`Retry-After`), in ms, when it gave one. */
+  declare readonly retryAfterMs?: number;
+  /** When the platform accepts requests again (ISO 8601), when it gave a `Retry-After`. */
+  declare readonly retryAt?: string;
+
+  constructor(message: string, details: ApiErrorDetails & { retryAfterMs?: number; retryAt?: string }) {
+    super(message, details);
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+    if (details.retryAt !== undefined) this.retryAt = details.retryAt;
+  }
+}
+
+/** No complete answer arrived within the attempt's timeout. */
 export class CodeSecTimeoutError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
   declare readonly operationNumber: number;
-  /** The per-request timeout that expired (client option `timeoutMs`). */
+  /** The last attempt's timeout: client option `timeoutMs`, or less when the deadline was nearer. */
   readonly timeoutMs: number;
-  readonly retried: boolean;
-  readonly attempts: number;
+  /** False only when the last attempt timed out before its connection was established. */
+  readonly requestMayHaveArrived: boolean;
+  declare readonly attempts: number;
+  declare readonly retried: boolean;
+  declare readonly deadlineReached: boolean;
 
-  constructor(message: string, details: OperationRef & AttemptInfo & { timeoutMs: number }) {
+  constructor(
+    message: string,
+    details: OperationRef & AttemptInfo & { timeoutMs: number; requestMayHaveArrived: boolean },
+  ) {
     super(message, details);
     this.timeoutMs = details.timeoutMs;
-    this.retried = details.retried;
-    this.attempts = details.attempts;
+    this.requestMayHaveArrived = details.requestMayHaveArrived;
+    assignAttempts(this, details);
   }
 }
 
@@ -108,19 +145,65 @@ export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
   readonly baseUrl: string;
   /** System error code, e.g. `ECONNREFUSED`, when known. */
   declare readonly code?: string;
-  readonly retried: boolean;
-  readonly attempts: number;
+  /**
+   * False only when the last attempt failed before its connection was established (name not
+   * resolved, refused, unreachable): then the platform provably never received the request.
+   */
+  readonly requestMayHaveArrived: boolean;
+  /** True when the connection closed in the middle of a 2xx answer's body (a cut-off answer). */
+  readonly truncated: boolean;
+  declare readonly attempts: number;
+  declare readonly retried: boolean;
+  declare readonly deadlineReached: boolean;
 
-  constructor(message: string, details: OperationRef & AttemptInfo & { baseUrl: string; code?: string }) {
+  constructor(
+    message: string,
+    details: OperationRef &
+      AttemptInfo & { baseUrl: string; code?: string; requestMayHaveArrived: boolean; truncated?: boolean },
+  ) {
     super(message, details);
     this.baseUrl = details.baseUrl;
     if (details.code !== undefined) this.code = details.code;
-    this.retried = details.retried;
-    this.attempts = details.attempts;
+    this.requestMayHaveArrived = details.requestMayHaveArrived;
+    this.truncated = details.truncated === true;
+    assignAttempts(this, details);
   }
 }
 
-/** A 2xx answer that cannot be used: not JSON, or not the documented shape. Never retried. */
+/** What ended an operation whose outcome is unknown. */
+export type OutcomeUnknownCause = "timeout" | "network" | "truncated" | "status";
+
+/**
+ * An operation that must not be repeated blindly (retry class `once`: operation 3 spends a one-time
+ * code) failed after its request may have reached the platform, so it was not sent again and whether
+ * the platform acted is unknown. The message says how to find out.
+ */
+export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptInfo {
+  declare readonly operation: OperationKey;
+  declare readonly operationNumber: number;
+  /** What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx. */
+  override readonly cause: OutcomeUnknownCause;
+  /** The HTTP status, when the platform answered one (cause `status`, or a cut-off answer's status). */
+  declare readonly status?: number;
+  /** System error code, when cause is `network` and it is known. */
+  declare readonly code?: string;
+  declare readonly attempts: number;
+  declare readonly retried: boolean;
+  declare readonly deadlineReached: boolean;
+
+  constructor(
+    message: string,
+    details: OperationRef & AttemptInfo & { cause: OutcomeUnknownCause; status?: number; code?: string },
+  ) {
+    super(message, details);
+    this.cause = details.cause;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.code !== undefined) this.code = details.code;
+    assignAttempts(this, details);
+  }
+}
+
+/** A 2xx answer that cannot be used: not JSON, not the documented shape, or too large. Never retried. */
 export class CodeSecResponseError extends CodeSecError {
   declare readonly operation: OperationKey;
   declare readonly operationNumber: number;

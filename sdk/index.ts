@@ -4,21 +4,28 @@
  */
 export {
   CodeSecClient,
+  DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_USER_AGENT,
+  MAX_RETRIES,
   type CodeSecClientOptions,
 } from "./client";
+export { normalizeBaseUrl } from "./baseUrl";
 export {
   CodeSecApiError,
   CodeSecError,
   CodeSecInputError,
   CodeSecNetworkError,
+  CodeSecOutcomeUnknownError,
+  CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
+  type ApiErrorDetails,
   type AttemptInfo,
   type OperationRef,
+  type OutcomeUnknownCause,
 } from "./errors";
 export {
   OPERATIONS,

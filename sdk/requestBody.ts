@@ -13,8 +13,9 @@ export function serializeRequestBody(operation: OperationKey, body: unknown): st
   if (bytes > REQUEST_BODY_LIMIT_BYTES) {
     throw new CodeSecInputError(
       "body",
-      `the request body of ${operation} would be ${bytes} bytes, above the platform's limit of ` +
-        `${REQUEST_BODY_LIMIT_BYTES} bytes: shorten the longest values or split the work into several calls`,
+      `CodeSec ${operation} (operation ${OPERATIONS[operation].number}): the request body would be ${bytes} ` +
+        `bytes, above the platform's limit of ${REQUEST_BODY_LIMIT_BYTES} bytes, so it is not sent. Send fewer ` +
+        `or shorter values (for example, split a long id list across several calls).`,
       { operation, operationNumber: OPERATIONS[operation].number },
     );
   }

@@ -1,26 +1,28 @@
 /**
- * Which failures are retried and how long to wait. Only failures where the platform certainly did
- * not act, or where acting twice is harmless, are retried:
- * - 429 (the request was refused), 502, 503, 504 (the gateway or service was unavailable; every
- *   operation in the catalogue is idempotent, so a repeat is harmless). A `Retry-After` on any of
- *   them (seconds or HTTP date) sets the wait, capped like the backoff;
- * - connection failures before any response (refused, reset, socket hang up, DNS try-again);
- * - a timeout, for read-only operations only: a mutating request that timed out may have been
- *   applied, so it is surfaced instead of being sent again.
- * Never: other 4xx, 500 (a bug that a repeat will not fix), malformed 2xx bodies, broken bodies.
+ * Which failed attempts are sent again, and how long to wait first. Pure functions: transport.ts
+ * applies them. The rule depends on the operation's retry class (sdk/operations.ts):
+ * - `read` and `idempotentWrite`: a repeat is harmless, so every transient failure is retried: 429,
+ *   502, 503, 504, a connection failure before or after sending, a timeout, a cut-off answer;
+ * - `once`: a repeat is not harmless (operation 3 spends a one-time code), so it is retried only when
+ *   the request provably never arrived (the connection was never established) or the platform
+ *   explicitly refused it (429). Any other failure after it may have arrived is an unknown outcome.
+ * Never retried: other 4xx, 500 (a bug that a repeat will not fix), a malformed, mis-shaped or
+ * oversized 2xx answer, a name that does not resolve (ENOTFOUND), a TLS failure.
  */
+import type { RetryClass } from "./operations";
 
-/** Statuses worth another attempt. */
+/** Statuses worth another attempt of a `read` or `idempotentWrite` operation. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** System error codes meaning no response was received and another attempt may succeed. */
-export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
+/** System error codes of a connection failure that another attempt may not meet. */
+export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "EPIPE",
   "ETIMEDOUT",
   "ECONNABORTED",
   "EHOSTUNREACH",
+  "EHOSTDOWN",
   "ENETUNREACH",
   "ENETDOWN",
   "EAI_AGAIN",
@@ -29,19 +31,57 @@ export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
 /** First backoff step; doubled each attempt, then jittered and capped. */
 export const BASE_DELAY_MS = 200;
 
-export function isRetryableStatus(status: number): boolean {
-  return RETRYABLE_STATUSES.has(status);
+/** A retry is made only when its wait ends at least this long before the deadline (or timeoutMs, if less). */
+export const MIN_ATTEMPT_MS = 100;
+
+/** One failed attempt, as the policy sees it. */
+export type AttemptFailure =
+  | { kind: "status"; status: number }
+  | { kind: "timeout"; mayHaveArrived: boolean }
+  | { kind: "network"; mayHaveArrived: boolean; code?: string; reason: string }
+  | { kind: "truncated" }
+  /** A 2xx answer that cannot be used (not JSON, too large, undecodable): repeating will not fix it. */
+  | { kind: "unusable" };
+
+/** Send again, fail with the failure's own error, or fail because the outcome is unknown. */
+export type RetryDecision = "retry" | "fail" | "outcomeUnknown";
+
+export function isTransientNetworkFailure(code: string | undefined, reason: string): boolean {
+  if (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) return true;
+  return /socket hang up/i.test(reason);
 }
 
-/** Whether a failure before any response is transient (code from the system error, or its message). */
-export function isRetryableNetworkFailure(code: string | undefined, message: string): boolean {
-  if (code !== undefined && RETRYABLE_NETWORK_CODES.has(code)) return true;
-  return /socket hang up/i.test(message);
+export function decideRetry(retryClass: RetryClass, failure: AttemptFailure): RetryDecision {
+  if (retryClass === "once") return decideOnce(failure);
+  switch (failure.kind) {
+    case "status":
+      return RETRYABLE_STATUSES.has(failure.status) ? "retry" : "fail";
+    case "timeout":
+    case "truncated":
+      return "retry";
+    case "network":
+      return isTransientNetworkFailure(failure.code, failure.reason) ? "retry" : "fail";
+    case "unusable":
+      return "fail";
+  }
 }
 
-/** Timeouts are retried only when repeating the request cannot apply it twice. */
-export function isRetryableTimeout(mutating: boolean): boolean {
-  return !mutating;
+function decideOnce(failure: AttemptFailure): RetryDecision {
+  switch (failure.kind) {
+    case "status":
+      // 429 is an explicit refusal: nothing was done. A 5xx may come after the platform acted.
+      if (failure.status === 429) return "retry";
+      return failure.status >= 500 ? "outcomeUnknown" : "fail";
+    case "timeout":
+      return failure.mayHaveArrived ? "outcomeUnknown" : "retry";
+    case "network":
+      if (failure.mayHaveArrived) return "outcomeUnknown";
+      return isTransientNetworkFailure(failure.code, failure.reason) ? "retry" : "fail";
+    case "truncated":
+      return "outcomeUnknown";
+    case "unusable":
+      return "fail";
+  }
 }
 
 /**
@@ -73,13 +113,32 @@ export function parseRetryAfterMs(
   return Math.max(0, at - now);
 }
 
-/** The wait before the next attempt: the server's `Retry-After` when given, else backoff; both capped. */
-export function retryDelayMs(options: {
+/** What to do before the next attempt. */
+export type RetryWait =
+  | { kind: "wait"; ms: number }
+  /** The server's `Retry-After` is longer than the client may wait (`maxRetryDelayMs`). */
+  | { kind: "retryAfterAboveCap"; retryAfterMs: number }
+  /** The wait would end at or after the call's deadline. */
+  | { kind: "pastDeadline"; waitMs: number };
+
+/**
+ * The wait before the next attempt: the server's `Retry-After` when given (honoured as it is, never
+ * shortened: a shorter wait would only be refused again), else backoff capped by `capMs`. Either must
+ * end early enough before the deadline to leave the attempt MIN_ATTEMPT_MS (or `timeoutMs`, if less).
+ */
+export function planRetryWait(options: {
   attempt: number;
   capMs: number;
+  remainingMs: number;
+  timeoutMs: number;
   retryAfterMs?: number;
   random?: () => number;
-}): number {
-  if (options.retryAfterMs !== undefined) return Math.min(options.capMs, options.retryAfterMs);
-  return backoffDelayMs(options.attempt, options.capMs, options.random);
+}): RetryWait {
+  const { retryAfterMs, remainingMs } = options;
+  if (retryAfterMs !== undefined && retryAfterMs > options.capMs) {
+    return { kind: "retryAfterAboveCap", retryAfterMs };
+  }
+  const ms = retryAfterMs ?? backoffDelayMs(options.attempt, options.capMs, options.random);
+  const attemptMs = Math.min(MIN_ATTEMPT_MS, options.timeoutMs);
+  return ms + attemptMs <= remainingMs ? { kind: "wait", ms } : { kind: "pastDeadline", waitMs: ms };
 }

@@ -11,6 +11,8 @@ import {
   CodeSecClient,
   CodeSecInputError,
   CodeSecNetworkError,
+  CodeSecOutcomeUnknownError,
+  CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
   type CodeSecClientOptions,
@@ -400,6 +402,23 @@ describe("CodeSecClient against the emulator", function () {
   });
 
   describe("retries and timeouts through injected faults", () => {
+    it("fails at once on a Retry-After above the cap, with the time to wait", async () => {
+      const e = emulator();
+      e.control.addFault({ operation: "getScan", status: 429, retryAfter: "120", count: 5 });
+      const error = await rejection(
+        client({ maxRetryDelayMs: 1000 }).getScan({ deploymentId: e.deploymentId, scanId: e.sample.scanId }),
+        CodeSecRateLimitError,
+      );
+      expect(error).to.include({
+        status: 429,
+        code: "RESOURCE_EXHAUSTED",
+        attempts: 1,
+        retryAfterMs: 120_000,
+      });
+      expect(error.message).to.include("120 s").and.include("codesec:maxRetryDelayMs");
+      expect(requests()).to.have.length(1);
+    });
+
     it("retries an injected 429 with Retry-After, then succeeds", async () => {
       const e = emulator();
       e.control.addFault({ operation: "getScan", status: 429, retryAfter: "1" });
@@ -429,11 +448,11 @@ describe("CodeSecClient against the emulator", function () {
       e.control.addFault({ operation: "getCurrentUser", status: 503, count: 10 });
       const error = await rejection(client({ retries: 2 }).getCurrentUser(), CodeSecApiError);
       expect(error).to.include({ status: 503, attempts: 3, retried: true, code: "UNAVAILABLE" });
-      expect(error.message).to.include("try again later");
+      expect(error.message).to.include("safe to run again");
       expect(requests()).to.have.length(3);
     });
 
-    it("retries a dropped connection, even for a mutating operation", async () => {
+    it("retries a dropped connection of an idempotent write (operation 5)", async () => {
       const e = emulator();
       e.control.addFault({ operation: "subscribeScmWebhook", drop: true });
       const result = await client().subscribeScmWebhook({
@@ -483,20 +502,43 @@ describe("CodeSecClient against the emulator", function () {
       assertNoSecret(error, e.apiToken);
     });
 
-    it("does not retry a timed-out mutating operation", async () => {
+    it("retries an idempotent write (operation 1) after a dropped connection, and sets the role", async () => {
       const e = emulator();
-      e.control.addFault({ operation: "updateUserRole", latencyMs: 3000, count: 5 });
+      e.control.addFault({ operation: "updateUserRole", drop: true });
+      await client().updateUserRole({
+        deploymentId: e.deploymentId,
+        userId: e.sample.memberUserId,
+        newRole: "ORG_ROLE_READONLY",
+      });
+      expect(requests().map((r) => r.status)).to.deep.equal([0, 200]);
+    });
+
+    it("never repeats operation 3 after a dropped connection; getScmApp then tells whether it was completed", async () => {
+      const e = emulator();
+      const args = { requestId: e.sample.scmAppRequestId, code: e.sample.scmAppCode };
+      e.control.addFault({ operation: "completeScmAppRequest", drop: true });
+      const error = await rejection(client().completeScmAppRequest(args), CodeSecOutcomeUnknownError);
+      expect(error).to.include({ cause: "network", attempts: 1 });
+      expect(error.message).to.include("getScmApp");
+      assertNoSecret(error, e.sample.scmAppCode);
+      expect(requests().map((r) => r.status)).to.deep.equal([0]);
+
+      // The emulator dropped it before acting: the app is still pending, so the same code may be used.
+      const read = { deploymentId: e.deploymentId, requestId: args.requestId };
+      expect((await rejection(client().getScmApp(read), CodeSecApiError)).status).to.equal(404);
+      const app = await client().completeScmAppRequest(args);
+      expect((await client().getScmApp(read)).id).to.equal(app.id);
+    });
+
+    it("never repeats operation 3 after a 503", async () => {
+      const e = emulator();
+      e.control.addFault({ operation: "completeScmAppRequest", status: 503, count: 3 });
       const error = await rejection(
-        client({ timeoutMs: 200 }).updateUserRole({
-          deploymentId: e.deploymentId,
-          userId: e.sample.memberUserId,
-          newRole: "ORG_ROLE_READONLY",
-        }),
-        CodeSecTimeoutError,
+        client().completeScmAppRequest({ requestId: e.sample.scmAppRequestId, code: e.sample.scmAppCode }),
+        CodeSecOutcomeUnknownError,
       );
-      expect(error).to.include({ attempts: 1, retried: false });
-      expect(error.message).to.include("may already have been applied");
-      expect(e.control.faults()[0]!.remaining).to.equal(4);
+      expect(error).to.include({ cause: "status", status: 503, attempts: 1 });
+      expect(e.control.faults()[0]!.remaining).to.equal(2);
     });
 
     it("names the base URL when the emulator is gone", async () => {
@@ -508,7 +550,7 @@ describe("CodeSecClient against the emulator", function () {
         new CodeSecClient({ baseUrl, token: e.apiToken, retries: 1, maxRetryDelayMs: 10 }).getCurrentUser(),
         CodeSecNetworkError,
       );
-      expect(error).to.include({ baseUrl, code: "ECONNREFUSED", attempts: 2 });
+      expect(error).to.include({ baseUrl, code: "ECONNREFUSED", attempts: 2, requestMayHaveArrived: false });
       assertNoSecret(error, e.apiToken);
     });
   });

@@ -2,7 +2,6 @@
 import { expect } from "chai";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import fetch from "node-fetch";
 
 const ROOT = join(__dirname, "..", "..");
 const CLI = join(ROOT, "emulator", "cli.ts");

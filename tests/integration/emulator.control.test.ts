@@ -1,6 +1,5 @@
 /** The control surface (`/__emulator/...` and `handle.control`). */
 import { expect } from "chai";
-import fetch from "node-fetch";
 import type { RequestLogEntry } from "../../emulator";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 

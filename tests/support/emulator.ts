@@ -10,7 +10,6 @@
  *   });
  * });
  */
-import fetch from "node-fetch";
 import { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from "../../emulator";
 
 /**

@@ -7,6 +7,7 @@ import { expect } from "chai";
 import * as http from "http";
 import type { AddressInfo } from "net";
 import * as util from "util";
+import * as zlib from "zlib";
 import { CodeSecClient, type CodeSecClientOptions } from "../../sdk";
 
 /** The token every unit test uses; it must never show up in an error or an inspected client. */
@@ -22,6 +23,8 @@ export interface RecordedRequest {
   body: string;
   /** Parsed JSON body, when there is one. */
   json?: unknown;
+  /** The client's port: equal ports for two requests mean one reused (keep-alive) connection. */
+  remotePort: number;
 }
 
 export interface FakeResponse {
@@ -35,8 +38,16 @@ export interface FakeResponse {
   delayMs?: number;
   /** Send headers at once, then wait this long before the body. */
   bodyDelayMs?: number;
-  /** Destroy the connection without answering (socket hang up / reset before headers). */
+  /** Destroy the connection without answering, after the whole request arrived (a lost answer). */
   destroy?: boolean;
+  /** Send the headers (declaring the whole body) and only this many bytes of the body, then close. */
+  cutOffAfter?: number;
+  /** Send the headers and only this many bytes of the body, then nothing more (a stalled body). */
+  stallAfter?: number;
+  /** Chunked transfer encoding instead of a Content-Length. */
+  chunked?: boolean;
+  /** Compress the body and say so in Content-Encoding. */
+  encoding?: "gzip" | "deflate" | "br";
 }
 
 export type Handler = (request: RecordedRequest, index: number) => FakeResponse | Promise<FakeResponse>;
@@ -51,12 +62,13 @@ export class FakeServer {
     readonly baseUrl: string,
   ) {}
 
-  static async start(handler?: Handler): Promise<FakeServer> {
+  static async start(handler?: Handler, options: { keepAliveTimeoutMs?: number } = {}): Promise<FakeServer> {
     // The request listener needs the instance, which needs the listening server's port.
     const holder: { fake?: FakeServer } = {};
     const server = http.createServer((req, res) => {
       void holder.fake?.handle(req, res);
     });
+    if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     const fake = new FakeServer(server, `http://127.0.0.1:${port}`);
@@ -110,6 +122,7 @@ export class FakeServer {
       query: parsed.searchParams,
       headers: req.headers,
       body,
+      remotePort: req.socket.remotePort ?? 0,
     };
     if (body !== "") {
       try {
@@ -127,20 +140,33 @@ export class FakeServer {
       return;
     }
     if (res.destroyed) return;
-    const text = response.text ?? (response.json === undefined ? "" : JSON.stringify(response.json));
+    const raw = Buffer.from(
+      response.text ?? (response.json === undefined ? "" : JSON.stringify(response.json)),
+      "utf8",
+    );
+    const payload = encode(raw, response.encoding);
     const headers: Record<string, string> = {
       ...(response.json !== undefined && response.text === undefined
         ? { "content-type": "application/json" }
         : {}),
+      ...(response.encoding === undefined ? {} : { "content-encoding": response.encoding }),
+      ...(response.chunked === true ? {} : { "content-length": String(payload.length) }),
       ...response.headers,
     };
     res.writeHead(response.status ?? 200, headers);
+    const partial = response.cutOffAfter ?? response.stallAfter;
+    if (partial !== undefined) {
+      res.write(payload.subarray(0, partial));
+      // Let the partial body reach the client before the connection goes (or stays silent).
+      if (response.cutOffAfter !== undefined) await this.wait(20).then(() => req.socket.destroy());
+      return;
+    }
     if (response.bodyDelayMs !== undefined) {
       res.flushHeaders();
       await this.wait(response.bodyDelayMs);
       if (res.destroyed) return;
     }
-    res.end(text);
+    res.end(payload);
   }
 
   private wait(ms: number | undefined): Promise<void> {
@@ -152,6 +178,19 @@ export class FakeServer {
       }, ms);
       this.#timers.add(timer);
     });
+  }
+}
+
+function encode(body: Buffer, encoding: FakeResponse["encoding"]): Buffer {
+  switch (encoding) {
+    case undefined:
+      return body;
+    case "gzip":
+      return zlib.gzipSync(body);
+    case "deflate":
+      return zlib.deflateSync(body);
+    case "br":
+      return zlib.brotliCompressSync(body);
   }
 }
 

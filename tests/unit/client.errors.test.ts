@@ -7,8 +7,12 @@ import {
   CodeSecError,
   CodeSecInputError,
   CodeSecNetworkError,
+  CodeSecOutcomeUnknownError,
+  CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
+  REQUEST_BODY_LIMIT_BYTES,
+  normalizeBaseUrl,
 } from "../../sdk";
 import { parseErrorBody } from "../../sdk/errorBody";
 import { redact, sanitize } from "../../sdk/redaction";
@@ -34,21 +38,40 @@ describe("CodeSecClient errors", () => {
       expect(error.message).to.include("getScan").and.include("operation 6").and.include("HTTP 401");
     });
 
-    it("403 names the Web API permission, scope restriction and role", async () => {
-      server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: "denied" } } });
+    it("403 on an operation with a deploymentId names the deployment first, then the role, then the token", async () => {
+      const said = "this credential belongs to deployment 1002 and cannot access deployment 1001";
+      server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: said } } });
       const error = await rejection(
-        server.client().updateUserRole({ deploymentId: "42", userId: "u-2", newRole: "ORG_ROLE_ADMIN" }),
+        server.client().updateUserRole({ deploymentId: "1001", userId: "u-2", newRole: "ORG_ROLE_ADMIN" }),
         CodeSecApiError,
       );
-      expect(error.message)
-        .to.include("Web API permission")
-        .and.include("scope restriction")
-        .and.include("role");
       expect(error).to.include({
         operation: "updateUserRole",
         operationNumber: 1,
         code: "PERMISSION_DENIED",
+        platformMessage: said,
       });
+      const message = error.message;
+      const order = [
+        "own organization's deployment",
+        "check deploymentId",
+        "user's role",
+        "Web API permission",
+      ].map((part) => message.indexOf(part));
+      expect(order, message).to.satisfy((at: number[]) =>
+        at.every((i, n) => i > -1 && (n === 0 || i > at[n - 1]!)),
+      );
+      expect(message).to.include("scope restriction").and.include(said);
+    });
+
+    it("403 on an operation without a deploymentId names the role, then the token", async () => {
+      server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: "denied" } } });
+      const error = await rejection(server.client().getCurrentUser(), CodeSecApiError);
+      expect(error.message)
+        .to.include("role")
+        .and.include("Web API permission")
+        .and.include("scope restriction");
+      expect(error.message).not.to.include("deploymentId");
     });
 
     it("403 on operation 9 says it needs a user JWT and the caller's own userId", async () => {
@@ -68,7 +91,48 @@ describe("CodeSecClient errors", () => {
       const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
       expect(error.message).to.include("Check the ids (deploymentId, scanId)").and.include("can see");
       expect(error.message).to.include("/api/v2/deployments/42/scans/1001");
+      expect(error.message).not.to.include("base URL has the path");
     });
+
+    it("404 with a base URL that has a path says the path is put in front of /api/", async () => {
+      server.always({ status: 404, text: "Cannot GET" });
+      const client = server.client({ baseUrl: `${server.baseUrl}/codesec` });
+      const error = await rejection(client.getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.message)
+        .to.include("The base URL has the path /codesec")
+        .and.include("already starts with /api/")
+        .and.include("CODESEC_BASE_URL");
+    });
+
+    const conflicts: [string, (client: CodeSecClient) => Promise<unknown>, string[]][] = [
+      [
+        "operation 1 says what blocks the change (the last admin)",
+        (client) => client.updateUserRole({ deploymentId: "42", userId: "u-1", newRole: "ORG_ROLE_MEMBER" }),
+        [
+          "refused the change in the deployment's current state",
+          "last ORG_ROLE_ADMIN",
+          "make another user admin first",
+        ],
+      ],
+      [
+        "operation 3 says the one-time code is spent and how to read the app",
+        (client) => client.completeScmAppRequest({ requestId: "req-1", code: "c0de" }),
+        ["already completed", "one-time code cannot be used again", "getScmApp"],
+      ],
+      [
+        "operation 5 points at the platform's message",
+        (client) => client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" }),
+        ["message says which state to change first"],
+      ],
+    ];
+    for (const [name, call, parts] of conflicts) {
+      it(`409 on ${name}`, async () => {
+        server.always({ status: 409, json: { error: { code: "FAILED_PRECONDITION", message: "state" } } });
+        const error = await rejection(call(server.client()), CodeSecApiError);
+        for (const part of parts) expect(error.message).to.include(part);
+        expect(error.message).not.to.include("read it again, then retry");
+      });
+    }
 
     it("410 DEPLOYMENT_MIGRATED explains the unified policies model", async () => {
       server.always({ status: 410, json: { error: { code: "DEPLOYMENT_MIGRATED", message: "migrated" } } });
@@ -80,11 +144,33 @@ describe("CodeSecClient errors", () => {
       expect(error).to.include({ status: 410, code: "DEPLOYMENT_MIGRATED" });
     });
 
-    it("500 says try again later, without retrying", async () => {
+    it("500 on a read says it is safe to run again, without retrying", async () => {
       server.always({ status: 500, text: "internal error" });
       const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
-      expect(error.message).to.include("try again later");
+      expect(error.message).to.include("safe to run again");
       expect(error.platformMessage).to.equal("internal error");
+      expect(server.requests).to.have.length(1);
+    });
+
+    it("503 on an idempotent write after retries says it is safe to run again", async () => {
+      server.always({ status: 503 });
+      const error = await rejection(
+        server.client({ retries: 1 }).subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" }),
+        CodeSecApiError,
+      );
+      expect(error).to.include({ attempts: 2 });
+      expect(error.message).to.include("safe to run again");
+    });
+
+    it("hints carry no Pulumi advice beyond stack config keys", async () => {
+      const messages: string[] = [];
+      for (const status of [301, 400, 401, 403, 404, 409, 410, 429, 500, 503]) {
+        server.always({ status, headers: { location: "https://elsewhere.example.com/" } });
+        messages.push(
+          (await rejection(server.client({ retries: 0 }).getScan(SCAN_ARGS), CodeSecApiError)).message,
+        );
+      }
+      for (const message of messages) expect(message).not.to.match(/pulumi|--secret|--parallel/i);
     });
 
     it("a redirect is reported, not followed (the credential is not replayed elsewhere)", async () => {
@@ -354,9 +440,15 @@ describe("CodeSecClient errors", () => {
       ["retries", { retries: -1 }],
       ["retries", { retries: 1.5 }],
       ["retries", { retries: 11 }],
+      ["deadlineMs", { deadlineMs: 0 }],
+      ["deadlineMs", { deadlineMs: "30000" }],
       ["maxRetryDelayMs", { maxRetryDelayMs: -5 }],
       ["userAgent", { userAgent: "a\nb" }],
+      ["userAgent", { userAgent: "agent/1 ☃" }],
+      ["token", { token: "tok_ünicode" }],
       ["fetch", { fetch: "nope" }],
+      ["timeout", { timeout: 5000 }],
+      ["baseUrl", { baseUrl: "https://host/api" }],
     ];
     for (const [field, override] of bad) {
       it(`rejects a bad ${field}: ${util.inspect(Object.values(override)[0])}`, () => {
@@ -394,16 +486,94 @@ describe("CodeSecClient errors", () => {
       expect(server.requests[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
     });
 
-    it("uses an injected fetch", async () => {
-      let calls = 0;
-      const fake = (async (...args: Parameters<typeof import("node-fetch").default>) => {
-        calls++;
-        const fetchImpl = (await import("node-fetch")).default;
-        return fetchImpl(...args);
-      }) as typeof import("node-fetch").default;
-      server.always({ status: 200, json: { user: SAMPLES.user } });
-      await server.client({ fetch: fake }).getCurrentUser();
-      expect(calls).to.equal(1);
+    it("rejects an unknown option by name, listing the allowed ones", () => {
+      for (const name of ["timeout", "fetch", "retryCount"]) {
+        let caught: unknown;
+        try {
+          new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, [name]: 1 } as never);
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).to.be.instanceOf(CodeSecInputError).with.property("field", name);
+        expect((caught as Error).message)
+          .to.include(`"${name}"`)
+          .and.include("baseUrl, token, timeoutMs, deadlineMs, retries, maxRetryDelayMs, userAgent");
+      }
+    });
+
+    it("rejects a base URL ending in /api: the operation paths already start with /api/", () => {
+      for (const baseUrl of [
+        "https://codesec.example.com/api",
+        "https://codesec.example.com/api/",
+        "https://h/x/API",
+      ]) {
+        expect(() => new CodeSecClient({ baseUrl, token: TOKEN }), baseUrl)
+          .to.throw(CodeSecInputError, "drop the trailing /api: the operation paths already start with /api/")
+          .with.property("field", "baseUrl");
+      }
+      expect(new CodeSecClient({ baseUrl: "https://h/apis", token: TOKEN }).baseUrl).to.equal(
+        "https://h/apis",
+      );
+      expect(new CodeSecClient({ baseUrl: "https://h/api/v3", token: TOKEN }).baseUrl).to.equal(
+        "https://h/api/v3",
+      );
+    });
+
+    it("exports the base URL rule as normalizeBaseUrl, for checks made before any client exists", () => {
+      expect(normalizeBaseUrl(" https://codesec.example.com/prefix/ ")).to.equal(
+        "https://codesec.example.com/prefix",
+      );
+      expect(() => normalizeBaseUrl("https://codesec.example.com/api"))
+        .to.throw(CodeSecInputError)
+        .with.property("field", "baseUrl");
+      expect(() => normalizeBaseUrl(42)).to.throw(CodeSecInputError, "got number 42");
+    });
+  });
+
+  describe("request bodies", () => {
+    it("refuses a body above the platform's limit before any request, naming the size and the limit", async () => {
+      const search = "s".repeat(REQUEST_BODY_LIMIT_BYTES);
+      const error = await rejection(
+        server.client().provisionWorkflows({ deploymentId: "42", filters: { search } }),
+        CodeSecInputError,
+      );
+      expect(error).to.include({ field: "body", operation: "provisionWorkflows", operationNumber: 2 });
+      const size = Buffer.byteLength(JSON.stringify({ deploymentId: "42", filters: { search } }));
+      expect(error.message).to.include(`${size} bytes`).and.include(`${REQUEST_BODY_LIMIT_BYTES} bytes`);
+      expect(server.requests).to.have.length(0);
+    });
+
+    it("sends a body at the limit", async () => {
+      server.always({ status: 200, json: SAMPLES.provision });
+      const overhead = Buffer.byteLength(JSON.stringify({ deploymentId: "42", filters: { search: "" } }));
+      const search = "s".repeat(REQUEST_BODY_LIMIT_BYTES - overhead);
+      await server.client().provisionWorkflows({ deploymentId: "42", filters: { search } });
+      expect(server.requests).to.have.length(1);
+      expect(server.requests[0]!.headers["content-length"]).to.equal(String(REQUEST_BODY_LIMIT_BYTES));
+    });
+  });
+
+  describe("error classes", () => {
+    it("a rate limit is an API error; an unknown outcome and the rest are CodeSecErrors", async () => {
+      server.sequence({ status: 429 }, { status: 503 });
+      const limited = await rejection(
+        server.client({ retries: 0 }).getScan(SCAN_ARGS),
+        CodeSecRateLimitError,
+      );
+      expect(limited).to.be.instanceOf(CodeSecApiError).and.instanceOf(CodeSecError);
+      expect(limited.name).to.equal("CodeSecRateLimitError");
+      const unknown = await rejection(
+        server.client().completeScmAppRequest({ requestId: "req-1", code: "c0de" }),
+        CodeSecOutcomeUnknownError,
+      );
+      expect(unknown).to.be.instanceOf(CodeSecError).and.not.instanceOf(CodeSecApiError);
+      expect(JSON.parse(JSON.stringify(unknown))).to.include({
+        name: "CodeSecOutcomeUnknownError",
+        cause: "status",
+        status: 503,
+        attempts: 1,
+        operationNumber: 3,
+      });
     });
   });
 });

@@ -1,13 +1,21 @@
-/** Retries, timeouts and connection failures of the client, against a local fake server. */
+/**
+ * Retries, timeouts, the deadline and connection failures of a read (operation 6), against a local
+ * fake server. The retry classes of writes are in client.retryClasses.test.ts.
+ */
 import { expect } from "chai";
 import {
   CodeSecApiError,
   CodeSecNetworkError,
+  CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
 } from "../../sdk";
-import { FakeServer, SAMPLES, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
+import { FakeServer, SAMPLES, TOKEN, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
+import { CodeSecClient } from "../../sdk";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
 const SCAN_OK = { status: 200, json: { scan: SAMPLES.scan } };
@@ -18,6 +26,15 @@ describe("CodeSecClient retries", () => {
     server = await FakeServer.start();
   });
   afterEach(async () => server.close());
+
+  it("defaults: 10 s per attempt, 30 s per call, 3 retries, Retry-After up to 10 s", () => {
+    expect([
+      DEFAULT_TIMEOUT_MS,
+      DEFAULT_DEADLINE_MS,
+      DEFAULT_RETRIES,
+      DEFAULT_MAX_RETRY_DELAY_MS,
+    ]).to.deep.equal([10_000, 30_000, 3, 10_000]);
+  });
 
   describe("429 Too Many Requests", () => {
     it("honours Retry-After in seconds", async () => {
@@ -32,50 +49,71 @@ describe("CodeSecClient retries", () => {
       expect(server.requests).to.have.length(2);
     });
 
-    it("honours Retry-After as an HTTP date, capped by maxRetryDelayMs", async () => {
-      const inTwoSeconds = new Date(Date.now() + 2500).toUTCString();
+    it("honours Retry-After as an HTTP date within the cap", async () => {
+      // HTTP dates have whole seconds: this one is 1 to 2 s away.
+      const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
       server.sequence({ status: 429, headers: { "retry-after": inTwoSeconds } }, SCAN_OK);
       const started = Date.now();
-      await server.client({ maxRetryDelayMs: 300 }).getScan(SCAN_ARGS);
-      const elapsed = Date.now() - started;
-      expect(elapsed).to.be.at.least(280);
-      expect(elapsed).to.be.below(1500);
+      await server.client({ maxRetryDelayMs: 5000 }).getScan(SCAN_ARGS);
+      expect(Date.now() - started).to.be.at.least(900);
       expect(server.requests).to.have.length(2);
     });
 
-    it("caps a huge Retry-After at maxRetryDelayMs", async () => {
-      server.sequence({ status: 429, headers: { "retry-after": "3600" } }, SCAN_OK);
-      const started = Date.now();
-      await server.client({ maxRetryDelayMs: 50 }).getScan(SCAN_ARGS);
-      expect(Date.now() - started).to.be.below(1500);
-      expect(server.requests).to.have.length(2);
-    });
-
-    it("gives up after the last attempt with a try-again-later error", async () => {
+    it("fails at once when Retry-After is above maxRetryDelayMs, with the time to wait and how to raise the cap", async () => {
       server.always({
         status: 429,
-        json: { error: { code: "RATE_LIMITED", message: "quota" } },
-        headers: { "retry-after": "7" },
+        json: { error: { code: "RESOURCE_EXHAUSTED", message: "quota" } },
+        headers: { "retry-after": "3600" },
       });
-      const error = await rejection(server.client({ retries: 2 }).getScan(SCAN_ARGS), CodeSecApiError);
-      expect(server.requests).to.have.length(3);
+      const started = Date.now();
+      const error = await rejection(
+        server.client({ maxRetryDelayMs: 2000 }).getScan(SCAN_ARGS),
+        CodeSecRateLimitError,
+      );
+      expect(Date.now() - started).to.be.below(1500);
+      expect(server.requests).to.have.length(1);
+      expect(error).to.be.instanceOf(CodeSecApiError);
       expect(error).to.include({
         status: 429,
-        attempts: 3,
-        retried: true,
-        code: "RATE_LIMITED",
-        operation: "getScan",
+        attempts: 1,
+        retryAfterMs: 3_600_000,
+        code: "RESOURCE_EXHAUSTED",
       });
+      const retryAt = Date.parse(error.retryAt!);
+      expect(retryAt - started).to.be.within(3_590_000, 3_610_000);
       expect(error.message)
-        .to.include("after 3 attempts")
-        .and.include("try again later")
-        .and.include("wait 7 s");
+        .to.include("3600 s")
+        .and.include(error.retryAt!)
+        .and.include("maxRetryDelayMs 2000 ms")
+        .and.include("codesec:maxRetryDelayMs");
     });
 
-    it("retries a mutating operation too (the request was refused, not applied)", async () => {
-      server.sequence({ status: 429 }, { status: 200, json: {} });
-      await server.client().updateUserRole({ deploymentId: "42", userId: "u-2", newRole: "ORG_ROLE_MEMBER" });
-      expect(server.requests).to.have.length(2);
+    it("with the defaults, a Retry-After of 30 s fails at once instead of waiting", async () => {
+      server.always({ status: 429, headers: { "retry-after": "30" } });
+      const client = new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN });
+      const error = await rejection(client.getScan(SCAN_ARGS), CodeSecRateLimitError);
+      expect(error).to.include({ attempts: 1, retryAfterMs: 30_000 });
+      expect(error.message).to.include(`maxRetryDelayMs ${DEFAULT_MAX_RETRY_DELAY_MS} ms`);
+    });
+
+    it("fails at once when Retry-After is within the cap but ends after the deadline", async () => {
+      server.always({ status: 429, headers: { "retry-after": "2" } });
+      const error = await rejection(
+        server.client({ maxRetryDelayMs: 5000, deadlineMs: 1000 }).getScan(SCAN_ARGS),
+        CodeSecRateLimitError,
+      );
+      expect(server.requests).to.have.length(1);
+      expect(error).to.include({ retryAfterMs: 2000, deadlineReached: true });
+      expect(error.message).to.include("deadline").and.include("codesec:deadlineMs");
+    });
+
+    it("gives up after the last attempt with a CodeSecRateLimitError", async () => {
+      server.always({ status: 429, json: { error: { code: "RATE_LIMITED", message: "quota" } } });
+      const error = await rejection(server.client({ retries: 2 }).getScan(SCAN_ARGS), CodeSecRateLimitError);
+      expect(server.requests).to.have.length(3);
+      expect(error).to.include({ status: 429, attempts: 3, retried: true, code: "RATE_LIMITED" });
+      expect(error.retryAfterMs).to.equal(undefined);
+      expect(error.message).to.include("after 3 attempts").and.include("try again later");
     });
   });
 
@@ -88,18 +126,12 @@ describe("CodeSecClient retries", () => {
     });
   }
 
-  it("mixes 502, 503 and 504 before success within the default budget", async () => {
-    server.sequence({ status: 502 }, { status: 503 }, { status: 504 }, SCAN_OK);
-    await server.client().getScan(SCAN_ARGS);
-    expect(server.requests).to.have.length(DEFAULT_RETRIES + 1);
-  });
-
-  it("bounds the attempts at retries + 1", async () => {
+  it("bounds the attempts at retries + 1, and says it is safe to run again", async () => {
     server.always({ status: 503, json: { error: { code: "UNAVAILABLE", message: "maintenance" } } });
     const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
     expect(server.requests).to.have.length(DEFAULT_RETRIES + 1);
     expect(error).to.include({ status: 503, attempts: 4, retried: true, operationNumber: 6 });
-    expect(error.message).to.include("try again later");
+    expect(error.message).to.include("maintenance").and.include("safe to run again");
   });
 
   it("does not retry when retries is 0", async () => {
@@ -107,6 +139,16 @@ describe("CodeSecClient retries", () => {
     const error = await rejection(server.client({ retries: 0 }).getScan(SCAN_ARGS), CodeSecApiError);
     expect(server.requests).to.have.length(1);
     expect(error).to.include({ attempts: 1, retried: false });
+  });
+
+  it("fails a 503 at once when its Retry-After is above the cap, giving the time", async () => {
+    server.always({ status: 503, headers: { "retry-after": "600" } });
+    const error = await rejection(
+      server.client({ maxRetryDelayMs: 1000 }).getScan(SCAN_ARGS),
+      CodeSecApiError,
+    );
+    expect(server.requests).to.have.length(1);
+    expect(error.message).to.include("600 s").and.include("maxRetryDelayMs");
   });
 
   for (const status of [400, 401, 403, 404, 409, 410, 500]) {
@@ -137,6 +179,44 @@ describe("CodeSecClient retries", () => {
     expect(server.requests).to.have.length(1);
   });
 
+  it("does not retry an oversized 200 body", async () => {
+    server.always({ status: 200, text: "x".repeat(20 * 1024 * 1024 + 1) });
+    const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecResponseError);
+    expect(error.message).to.include("larger than 20971520 bytes");
+    expect(server.requests).to.have.length(1);
+  });
+
+  describe("cut-off answers", () => {
+    for (const chunked of [false, true]) {
+      const framing = chunked ? "chunked" : "Content-Length";
+      it(`fails a 2xx body cut off mid-way (${framing}) at once with a typed error`, async () => {
+        server.always({ ...SCAN_OK, cutOffAfter: 20, chunked });
+        const started = Date.now();
+        const error = await rejection(
+          server.client({ timeoutMs: 10_000, retries: 0 }).getScan(SCAN_ARGS),
+          CodeSecNetworkError,
+        );
+        expect(Date.now() - started).to.be.below(2000);
+        expect(error).to.include({ truncated: true, requestMayHaveArrived: true, attempts: 1 });
+        expect(error.message).to.include("closed before the whole answer arrived").and.include("HTTP 200");
+        assertNoSecret(error);
+      });
+    }
+
+    it("retries a cut-off body of a read, then succeeds", async () => {
+      server.sequence({ ...SCAN_OK, cutOffAfter: 20 }, SCAN_OK);
+      const scan = await server.client({ timeoutMs: 10_000 }).getScan(SCAN_ARGS);
+      expect(scan.id).to.equal("1001");
+      expect(server.requests).to.have.length(2);
+    });
+
+    it("judges a cut-off error answer by its status", async () => {
+      server.sequence({ status: 503, json: { message: "down for maintenance" }, cutOffAfter: 5 }, SCAN_OK);
+      await server.client().getScan(SCAN_ARGS);
+      expect(server.requests).to.have.length(2);
+    });
+  });
+
   describe("connection failures", () => {
     it("retries a connection refused, then fails naming the base URL", async () => {
       const baseUrl = await refusedBaseUrl();
@@ -148,71 +228,105 @@ describe("CodeSecClient retries", () => {
         retried: true,
         baseUrl,
         operation: "getScan",
+        requestMayHaveArrived: false,
+        truncated: false,
       });
       expect(error.message).to.include(baseUrl).and.include("CODESEC_BASE_URL");
       assertNoSecret(error);
     });
 
-    it("retries a connection reset before any response, then succeeds", async () => {
+    it("retries a connection reset after the request arrived, then succeeds", async () => {
       server.sequence({ destroy: true }, { destroy: true }, SCAN_OK);
       const scan = await server.client().getScan(SCAN_ARGS);
       expect(scan.id).to.equal("1001");
       expect(server.requests).to.have.length(3);
     });
 
-    it("retries a reset before any response for a mutating operation (every operation is idempotent)", async () => {
-      server.sequence({ destroy: true }, { status: 200, json: SAMPLES.subscription });
-      const result = await server.client().subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" });
-      expect(result.configId).to.equal("cfg-1");
-      expect(server.requests).to.have.length(2);
-    });
-
     it("gives up on resets after the last attempt", async () => {
       server.always({ destroy: true });
       const error = await rejection(server.client({ retries: 1 }).getScan(SCAN_ARGS), CodeSecNetworkError);
       expect(server.requests).to.have.length(2);
-      expect(error).to.include({ attempts: 2, retried: true, code: "ECONNRESET" });
+      expect(error).to.include({
+        attempts: 2,
+        retried: true,
+        code: "ECONNRESET",
+        requestMayHaveArrived: true,
+      });
       expect(error.message).to.include("socket hang up");
     });
   });
 
   describe("timeouts", () => {
-    it("fails a slow read with CodeSecTimeoutError naming timeoutMs, retried because it is read-only", async () => {
+    it("fails a slow read with CodeSecTimeoutError naming timeoutMs, after retrying it", async () => {
       server.always({ delayMs: 2000, json: { scan: SAMPLES.scan } });
       const error = await rejection(
         server.client({ timeoutMs: 100, retries: 1 }).getScan(SCAN_ARGS),
         CodeSecTimeoutError,
       );
       expect(error).to.include({ timeoutMs: 100, attempts: 2, retried: true, operation: "getScan" });
-      expect(error.message).to.include("100 ms").and.include("timeoutMs");
+      expect(error.message).to.include("100 ms").and.include("timeoutMs").and.include("codesec:timeoutMs");
       expect(server.requests).to.have.length(2);
       assertNoSecret(error);
     });
 
-    it("does not retry a timed-out mutating operation (it may have been applied)", async () => {
-      server.always({ delayMs: 2000, json: SAMPLES.subscription });
+    it("times out a body that stalls after its first bytes, at timeoutMs", async () => {
+      server.always({ ...SCAN_OK, stallAfter: 20 });
+      const started = Date.now();
       const error = await rejection(
-        server.client({ timeoutMs: 100 }).subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" }),
+        server.client({ timeoutMs: 300, retries: 0 }).getScan(SCAN_ARGS),
         CodeSecTimeoutError,
       );
-      expect(error).to.include({ attempts: 1, retried: false });
-      expect(error.message).to.include("not retried").and.include("may already have been applied");
-      expect(server.requests).to.have.length(1);
-    });
-
-    it("times out a body that stalls after the headers", async () => {
-      server.always({ bodyDelayMs: 2000, json: { scan: SAMPLES.scan } });
-      const error = await rejection(
-        server.client({ timeoutMs: 150, retries: 0 }).getScan(SCAN_ARGS),
-        CodeSecTimeoutError,
-      );
-      expect(error.timeoutMs).to.equal(150);
+      expect(Date.now() - started).to.be.at.least(290);
+      expect(error).to.include({ timeoutMs: 300, requestMayHaveArrived: true });
     });
 
     it("does not time out an answer that arrives in time", async () => {
       server.always({ delayMs: 50, json: { scan: SAMPLES.scan } });
       const scan = await server.client({ timeoutMs: 2000 }).getScan(SCAN_ARGS);
       expect(scan.id).to.equal("1001");
+    });
+  });
+
+  describe("the deadline", () => {
+    it("bounds a call that keeps timing out: well under retries x timeoutMs", async () => {
+      server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+      const started = Date.now();
+      const error = await rejection(
+        server.client({ timeoutMs: 1000, deadlineMs: 1500, retries: 3 }).getScan(SCAN_ARGS),
+        CodeSecTimeoutError,
+      );
+      // 4 attempts of 1 s would take over 4 s; the deadline ends the call at 1.5 s.
+      expect(Date.now() - started).to.be.below(3000);
+      expect(error).to.include({ attempts: 2, deadlineReached: true });
+      expect(error.timeoutMs).to.be.below(1000);
+      expect(error.message)
+        .to.include("deadline was reached")
+        .and.include("deadlineMs 1500 ms")
+        .and.include("codesec:deadlineMs");
+    });
+
+    it("bounds a persistent 503 whose Retry-After waits would pass it", async () => {
+      server.always({ status: 503, json: { message: "maintenance" }, headers: { "retry-after": "1" } });
+      const started = Date.now();
+      const error = await rejection(
+        server.client({ deadlineMs: 1500, maxRetryDelayMs: 5000, retries: 3 }).getScan(SCAN_ARGS),
+        CodeSecApiError,
+      );
+      expect(Date.now() - started).to.be.below(3000);
+      expect(server.requests).to.have.length(2);
+      expect(error).to.include({ status: 503, attempts: 2, deadlineReached: true });
+      expect(error.message).to.include("deadline").and.include("codesec:deadlineMs");
+    });
+
+    it("bounds backoff: a retry whose wait would end after the deadline is not made", async () => {
+      server.always({ status: 502 });
+      const error = await rejection(
+        server.client({ deadlineMs: 150, maxRetryDelayMs: 10_000, retries: 10 }).getScan(SCAN_ARGS),
+        CodeSecApiError,
+      );
+      // The first backoff is 100-200 ms, and a retry needs 100 ms of its own: it does not fit in 150 ms.
+      expect(server.requests).to.have.length(1);
+      expect(error).to.include({ status: 502, deadlineReached: true });
     });
   });
 });

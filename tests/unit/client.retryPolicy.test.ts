@@ -1,36 +1,115 @@
-/** The retry policy's pure parts: which failures retry, backoff bounds, Retry-After parsing. */
+/** The retry policy's pure parts: the decision per retry class, backoff, Retry-After, the deadline. */
 import { expect } from "chai";
+import type { RetryClass } from "../../sdk";
 import {
   BASE_DELAY_MS,
+  MIN_ATTEMPT_MS,
   backoffDelayMs,
-  isRetryableNetworkFailure,
-  isRetryableStatus,
-  isRetryableTimeout,
+  decideRetry,
+  isTransientNetworkFailure,
   parseRetryAfterMs,
-  retryDelayMs,
+  planRetryWait,
+  type AttemptFailure,
+  type RetryDecision,
 } from "../../sdk/retryPolicy";
 
+const refused: AttemptFailure = {
+  kind: "network",
+  mayHaveArrived: false,
+  code: "ECONNREFUSED",
+  reason: "connect",
+};
+const notFound: AttemptFailure = {
+  kind: "network",
+  mayHaveArrived: false,
+  code: "ENOTFOUND",
+  reason: "getaddrinfo",
+};
+const dnsAgain: AttemptFailure = {
+  kind: "network",
+  mayHaveArrived: false,
+  code: "EAI_AGAIN",
+  reason: "getaddrinfo",
+};
+const tls: AttemptFailure = {
+  kind: "network",
+  mayHaveArrived: false,
+  code: "EPROTO",
+  reason: "wrong version number",
+};
+const reset: AttemptFailure = {
+  kind: "network",
+  mayHaveArrived: true,
+  code: "ECONNRESET",
+  reason: "read ECONNRESET",
+};
+const hangUp: AttemptFailure = { kind: "network", mayHaveArrived: true, reason: "socket hang up" };
+const connectTimeout: AttemptFailure = { kind: "timeout", mayHaveArrived: false };
+const timeout: AttemptFailure = { kind: "timeout", mayHaveArrived: true };
+const truncated: AttemptFailure = { kind: "truncated" };
+const unusable: AttemptFailure = { kind: "unusable" };
+const status = (code: number): AttemptFailure => ({ kind: "status", status: code });
+
+// [failure, read, idempotentWrite, once]
+const TABLE: [string, AttemptFailure, RetryDecision, RetryDecision, RetryDecision][] = [
+  ["429", status(429), "retry", "retry", "retry"],
+  ["502", status(502), "retry", "retry", "outcomeUnknown"],
+  ["503", status(503), "retry", "retry", "outcomeUnknown"],
+  ["504", status(504), "retry", "retry", "outcomeUnknown"],
+  ["500", status(500), "fail", "fail", "outcomeUnknown"],
+  ["501", status(501), "fail", "fail", "outcomeUnknown"],
+  ["400", status(400), "fail", "fail", "fail"],
+  ["401", status(401), "fail", "fail", "fail"],
+  ["403", status(403), "fail", "fail", "fail"],
+  ["404", status(404), "fail", "fail", "fail"],
+  ["409", status(409), "fail", "fail", "fail"],
+  ["301", status(301), "fail", "fail", "fail"],
+  ["refused", refused, "retry", "retry", "retry"],
+  ["name try-again", dnsAgain, "retry", "retry", "retry"],
+  ["name not found", notFound, "fail", "fail", "fail"],
+  ["TLS handshake", tls, "fail", "fail", "fail"],
+  ["connect timeout", connectTimeout, "retry", "retry", "retry"],
+  ["reset after sending", reset, "retry", "retry", "outcomeUnknown"],
+  ["socket hang up", hangUp, "retry", "retry", "outcomeUnknown"],
+  ["timeout after sending", timeout, "retry", "retry", "outcomeUnknown"],
+  ["cut-off body", truncated, "retry", "retry", "outcomeUnknown"],
+  ["unusable 2xx", unusable, "fail", "fail", "fail"],
+];
+
 describe("client retry policy", () => {
-  it("retries 429, 502, 503 and 504 only", () => {
-    for (const status of [429, 502, 503, 504])
-      expect(isRetryableStatus(status), String(status)).to.equal(true);
-    for (const status of [200, 301, 400, 401, 403, 404, 409, 410, 422, 500, 501, 505]) {
-      expect(isRetryableStatus(status), String(status)).to.equal(false);
+  const classes: RetryClass[] = ["read", "idempotentWrite", "once"];
+  for (const [name, failure, ...expected] of TABLE) {
+    it(`${name}: ${classes.map((c, i) => `${c} ${expected[i]}`).join(", ")}`, () => {
+      expect(classes.map((retryClass) => decideRetry(retryClass, failure))).to.deep.equal(expected);
+    });
+  }
+
+  it("treats a failure after arrival as unknown for `once` even when its code is not transient", () => {
+    const brokenAfterSending: AttemptFailure = {
+      kind: "network",
+      mayHaveArrived: true,
+      code: "EPROTO",
+      reason: "x",
+    };
+    expect(decideRetry("once", brokenAfterSending)).to.equal("outcomeUnknown");
+    expect(decideRetry("read", brokenAfterSending)).to.equal("fail");
+  });
+
+  it("knows the transient connection failures", () => {
+    for (const code of [
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "EPIPE",
+      "ETIMEDOUT",
+      "EHOSTUNREACH",
+      "ENETUNREACH",
+      "EAI_AGAIN",
+    ]) {
+      expect(isTransientNetworkFailure(code, ""), code).to.equal(true);
     }
-  });
-
-  it("retries connection failures before a response, not DNS typos or TLS errors", () => {
-    expect(isRetryableNetworkFailure("ECONNREFUSED", "connect ECONNREFUSED")).to.equal(true);
-    expect(isRetryableNetworkFailure("ECONNRESET", "read ECONNRESET")).to.equal(true);
-    expect(isRetryableNetworkFailure(undefined, "socket hang up")).to.equal(true);
-    expect(isRetryableNetworkFailure("EAI_AGAIN", "getaddrinfo EAI_AGAIN")).to.equal(true);
-    expect(isRetryableNetworkFailure("ENOTFOUND", "getaddrinfo ENOTFOUND nohost")).to.equal(false);
-    expect(isRetryableNetworkFailure("CERT_HAS_EXPIRED", "certificate has expired")).to.equal(false);
-  });
-
-  it("retries timeouts of read-only operations only", () => {
-    expect(isRetryableTimeout(false)).to.equal(true);
-    expect(isRetryableTimeout(true)).to.equal(false);
+    expect(isTransientNetworkFailure(undefined, "socket hang up")).to.equal(true);
+    expect(isTransientNetworkFailure("ENOTFOUND", "getaddrinfo ENOTFOUND nohost")).to.equal(false);
+    expect(isTransientNetworkFailure("CERT_HAS_EXPIRED", "certificate has expired")).to.equal(false);
   });
 
   it("backs off exponentially from 200 ms with equal jitter, capped", () => {
@@ -40,8 +119,7 @@ describe("client retry policy", () => {
     expect(backoffDelayMs(3, 30_000, () => 1)).to.equal(800);
     expect(backoffDelayMs(20, 5000, () => 1)).to.equal(5000);
     for (let i = 0; i < 100; i++) {
-      const delay = backoffDelayMs(2, 30_000);
-      expect(delay).to.be.within(200, 400);
+      expect(backoffDelayMs(2, 30_000)).to.be.within(200, 400);
     }
   });
 
@@ -62,10 +140,48 @@ describe("client retry policy", () => {
     }
   });
 
-  it("prefers Retry-After over backoff, both capped", () => {
-    expect(retryDelayMs({ attempt: 1, capMs: 30_000, retryAfterMs: 2000 })).to.equal(2000);
-    expect(retryDelayMs({ attempt: 1, capMs: 500, retryAfterMs: 3_600_000 })).to.equal(500);
-    expect(retryDelayMs({ attempt: 1, capMs: 500, retryAfterMs: 0 })).to.equal(0);
-    expect(retryDelayMs({ attempt: 2, capMs: 30_000, random: () => 0 })).to.equal(200);
+  describe("the wait before a retry", () => {
+    const base = { attempt: 1, capMs: 10_000, remainingMs: 30_000, timeoutMs: 10_000, random: () => 0 };
+
+    it("honours a Retry-After up to the cap as it is, never shortened", () => {
+      expect(planRetryWait({ ...base, retryAfterMs: 2000 })).to.deep.equal({ kind: "wait", ms: 2000 });
+      expect(planRetryWait({ ...base, retryAfterMs: 10_000 })).to.deep.equal({ kind: "wait", ms: 10_000 });
+      expect(planRetryWait({ ...base, retryAfterMs: 0 })).to.deep.equal({ kind: "wait", ms: 0 });
+    });
+
+    it("refuses a Retry-After above the cap", () => {
+      expect(planRetryWait({ ...base, retryAfterMs: 10_001 })).to.deep.equal({
+        kind: "retryAfterAboveCap",
+        retryAfterMs: 10_001,
+      });
+    });
+
+    it("backs off when there is no Retry-After", () => {
+      expect(planRetryWait({ ...base, attempt: 2 })).to.deep.equal({ kind: "wait", ms: 200 });
+    });
+
+    it("stops when the wait and a minimal attempt do not fit before the deadline", () => {
+      expect(
+        planRetryWait({ ...base, retryAfterMs: 2000, remainingMs: 2000 + MIN_ATTEMPT_MS }),
+      ).to.deep.equal({
+        kind: "wait",
+        ms: 2000,
+      });
+      expect(
+        planRetryWait({ ...base, retryAfterMs: 2000, remainingMs: 2000 + MIN_ATTEMPT_MS - 1 }),
+      ).to.deep.equal({
+        kind: "pastDeadline",
+        waitMs: 2000,
+      });
+      expect(planRetryWait({ ...base, remainingMs: 150 })).to.deep.equal({
+        kind: "pastDeadline",
+        waitMs: 100,
+      });
+      // A timeout shorter than MIN_ATTEMPT_MS is all an attempt needs.
+      expect(planRetryWait({ ...base, remainingMs: 150, timeoutMs: 50 })).to.deep.equal({
+        kind: "wait",
+        ms: 100,
+      });
+    });
   });
 });

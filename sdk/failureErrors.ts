@@ -1,0 +1,267 @@
+/**
+ * Turns the failure that ended a call into its typed error, with a message that says which operation,
+ * what happened (the status and what the platform said, sanitized), and what to do.
+ */
+import { parseErrorBody } from "./errorBody";
+import { BASE_URL_SOURCES, hintFor, outcomeUnknownAdvice } from "./errorHints";
+import {
+  CodeSecApiError,
+  CodeSecNetworkError,
+  CodeSecOutcomeUnknownError,
+  CodeSecRateLimitError,
+  CodeSecTimeoutError,
+  type AttemptInfo,
+  type CodeSecError,
+  type OperationRef,
+  type OutcomeUnknownCause,
+} from "./errors";
+import type { AnswerHeaders } from "./http";
+import { OPERATIONS, type OperationKey } from "./operations";
+import { responseError } from "./responseValidation";
+import { parseRetryAfterMs, type RetryWait } from "./retryPolicy";
+
+/** The failure of the last attempt, with what the message needs. */
+export type CallFailure =
+  | { kind: "status"; status: number; headers: AnswerHeaders; text: string }
+  | { kind: "timeout"; mayHaveArrived: boolean }
+  | { kind: "network"; mayHaveArrived: boolean; code?: string; reason: string }
+  | {
+      kind: "truncated";
+      status: number;
+      headers: AnswerHeaders;
+      receivedBytes: number;
+      expectedBytes?: number;
+    }
+  | { kind: "unusable"; status: number; headers: AnswerHeaders; problem: string };
+
+/** Why the retries stopped early, when they did. */
+export type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
+
+export interface FailureContext {
+  operation: OperationKey;
+  path: string;
+  baseUrl: string;
+  attempts: number;
+  clean: (text: string, max?: number) => string;
+  /** The last attempt's timeout (the option, or less when the deadline was nearer). */
+  timeoutMs: number;
+  /** The client options, for messages. */
+  options: { timeoutMs: number; deadlineMs: number; maxRetryDelayMs: number };
+  /** When the last attempt's answer arrived (for `retryAt`). */
+  receivedAt: number;
+}
+
+/** A header's value (the first, when repeated). */
+export function headerValue(headers: AnswerHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === "" ? undefined : first;
+}
+
+export function retryAfterOf(failure: CallFailure, now: number): number | undefined {
+  if (failure.kind !== "status") return undefined;
+  return parseRetryAfterMs(headerValue(failure.headers, "retry-after"), now);
+}
+
+export function failureError(ctx: FailureContext, failure: CallFailure, stop?: RetryStop): CodeSecError {
+  const spec = OPERATIONS[ctx.operation];
+  const timedOutAtDeadline = failure.kind === "timeout" && ctx.timeoutMs < ctx.options.timeoutMs;
+  const deadlineReached = stop?.kind === "pastDeadline" || timedOutAtDeadline;
+  const ref: OperationRef & AttemptInfo = {
+    operation: ctx.operation,
+    operationNumber: spec.number,
+    attempts: ctx.attempts,
+    retried: ctx.attempts > 1,
+    deadlineReached,
+  };
+  const deadline = deadlineReached ? ` ${deadlineSentence(ctx)}` : "";
+  const label = labelOf(ctx);
+  const after = afterAttempts(ctx);
+  const { baseUrl } = ctx;
+
+  switch (failure.kind) {
+    case "timeout": {
+      const within = timedOutAtDeadline
+        ? `${ctx.timeoutMs} ms (the time left before the deadline; timeoutMs is ${ctx.options.timeoutMs} ms)`
+        : `${ctx.timeoutMs} ms (timeoutMs)`;
+      return new CodeSecTimeoutError(
+        `${label} timed out${after}: no complete answer from ${baseUrl} within ${within}.${deadline} ` +
+          `The platform is slow or unreachable; it is safe to run again later. To wait longer, raise ` +
+          `timeoutMs (stack config codesec:timeoutMs).`,
+        { ...ref, timeoutMs: ctx.timeoutMs, requestMayHaveArrived: failure.mayHaveArrived },
+      );
+    }
+    case "network": {
+      const reason = ctx.clean(failure.reason, 200);
+      const code = failure.code === undefined ? "" : ` (${ctx.clean(failure.code, 40)})`;
+      const what = failure.mayHaveArrived
+        ? `lost the connection to ${baseUrl}${after}: ${reason}${code}.`
+        : `could not reach ${baseUrl}${after}: ${reason}${code}; the request never reached the platform.`;
+      return new CodeSecNetworkError(
+        `${label} ${what}${deadline} Check the base URL (${BASE_URL_SOURCES}) and that the platform is ` +
+          `reachable from this machine; it is safe to run again.`,
+        {
+          ...ref,
+          baseUrl,
+          requestMayHaveArrived: failure.mayHaveArrived,
+          ...(failure.code === undefined ? {} : { code: ctx.clean(failure.code, 40) }),
+        },
+      );
+    }
+    case "truncated": {
+      const of = failure.expectedBytes === undefined ? "" : ` of ${failure.expectedBytes}`;
+      return new CodeSecNetworkError(
+        `${label}: the connection to ${baseUrl} closed before the whole answer arrived${after} (HTTP ` +
+          `${failure.status}, ${failure.receivedBytes}${of} bytes of the body).${deadline} The platform or a ` +
+          `proxy on the way dropped it; it is safe to run again.`,
+        { ...ref, baseUrl, requestMayHaveArrived: true, truncated: true },
+      );
+    }
+    case "unusable": {
+      const requestId = headerValue(failure.headers, "x-request-id");
+      return responseError(
+        ctx.operation,
+        {
+          status: failure.status,
+          path: ctx.path,
+          ...(requestId === undefined ? {} : { requestId: ctx.clean(requestId, 100) }),
+        },
+        failure.problem,
+      );
+    }
+    case "status":
+      return statusError(ctx, failure, ref, stop, deadline);
+  }
+}
+
+function statusError(
+  ctx: FailureContext,
+  failure: Extract<CallFailure, { kind: "status" }>,
+  ref: OperationRef & AttemptInfo,
+  stop: RetryStop | undefined,
+  deadline: string,
+): CodeSecApiError {
+  const { clean } = ctx;
+  const parsed = parseErrorBody(failure.text);
+  const rawId = headerValue(failure.headers, "x-request-id") ?? parsed.requestId;
+  const requestId = rawId === undefined ? undefined : clean(rawId, 100);
+  const code = parsed.code === undefined ? undefined : clean(parsed.code, 80);
+  const platformMessage = parsed.message === undefined ? undefined : clean(parsed.message, 300) || undefined;
+  const location = headerValue(failure.headers, "location");
+  const baseUrlPath = new URL(ctx.baseUrl).pathname.replace(/\/+$/, "");
+  const details = {
+    ...ref,
+    status: failure.status,
+    ...(code === undefined ? {} : { code }),
+    ...(platformMessage === undefined ? {} : { platformMessage }),
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+  const what =
+    `${labelOf(ctx)} ${failure.status === 429 ? "was rate limited" : "failed"}${afterAttempts(ctx)}: ` +
+    `HTTP ${failure.status}${code === undefined ? "" : ` ${code}`}` +
+    `${platformMessage === undefined ? "" : `: ${platformMessage}`}` +
+    `${requestId === undefined ? "" : ` (request id ${requestId})`}.`;
+
+  const retryAfterMs = retryAfterOf(failure, ctx.receivedAt);
+  const retryAt =
+    retryAfterMs === undefined ? undefined : new Date(ctx.receivedAt + retryAfterMs).toISOString();
+  const wait = retryAfterMs === undefined ? "" : waitSentence(ctx, retryAfterMs, retryAt!, stop);
+  if (failure.status === 429) {
+    const advice =
+      wait !== ""
+        ? wait
+        : `${deadline} The platform is rate limiting this client; try again later, or send fewer requests at once.`;
+    return new CodeSecRateLimitError(`${what}${advice}`, {
+      ...details,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs, retryAt }),
+    });
+  }
+  const hint = hintFor({
+    operation: ctx.operation,
+    status: failure.status,
+    ...(code === undefined ? {} : { code }),
+    ...(location === undefined ? {} : { location: clean(location, 200) }),
+    ...(baseUrlPath === "" ? {} : { baseUrlPath: clean(baseUrlPath, 100) }),
+  });
+  return new CodeSecApiError(`${what}${wait === "" ? deadline : wait} ${hint}`, details);
+}
+
+/** What the platform's `Retry-After` means for the caller, given why the retries stopped. */
+function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string, stop?: RetryStop): string {
+  const asked = `The platform asks to wait ${Math.ceil(retryAfterMs / 1000)} s (until ${retryAt})`;
+  if (stop?.kind === "retryAfterAboveCap") {
+    return (
+      ` ${asked}, longer than this client waits on its own (maxRetryDelayMs ${ctx.options.maxRetryDelayMs} ms). ` +
+      `Run again after that time, or raise the cap: client option maxRetryDelayMs, stack config codesec:maxRetryDelayMs.`
+    );
+  }
+  if (stop?.kind === "pastDeadline") {
+    return (
+      ` ${asked}, past the call's deadline (deadlineMs ${ctx.options.deadlineMs} ms). Run again after that time, ` +
+      `or raise the deadline: client option deadlineMs, stack config codesec:deadlineMs.`
+    );
+  }
+  return ` ${asked}; run again after that time.`;
+}
+
+function deadlineSentence(ctx: FailureContext): string {
+  return (
+    `The call's deadline was reached (deadlineMs ${ctx.options.deadlineMs} ms, stack config ` +
+    `codesec:deadlineMs), so it was not tried again.`
+  );
+}
+
+/** The request may have reached the platform, and repeating it is not harmless: say so, and how to check. */
+export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): CodeSecOutcomeUnknownError {
+  const spec = OPERATIONS[ctx.operation];
+  const { whyNotRepeated, howToCheck } = outcomeUnknownAdvice(ctx.operation);
+  let cause: OutcomeUnknownCause;
+  let happened: string;
+  let status: number | undefined;
+  let code: string | undefined;
+  switch (failure.kind) {
+    case "timeout":
+      cause = "timeout";
+      happened = `no complete answer arrived within ${ctx.timeoutMs} ms (timeoutMs)`;
+      break;
+    case "network":
+      cause = "network";
+      code = failure.code === undefined ? undefined : ctx.clean(failure.code, 40);
+      happened = `the connection broke (${ctx.clean(failure.reason, 200)}${code === undefined ? "" : `, ${code}`})`;
+      break;
+    case "truncated":
+      cause = "truncated";
+      status = failure.status;
+      happened = `the connection closed in the middle of the answer (HTTP ${failure.status})`;
+      break;
+    default: {
+      cause = "status";
+      status = failure.status;
+      const said = failure.kind === "status" ? parseErrorBody(failure.text).message : undefined;
+      happened = `the platform answered HTTP ${failure.status}${said === undefined ? "" : ` (${ctx.clean(said, 200)})`}`;
+    }
+  }
+  return new CodeSecOutcomeUnknownError(
+    `${labelOf(ctx)}: the outcome is unknown: ${happened}${afterAttempts(ctx)}, after the request may have ` +
+      `reached the platform. It was not sent again, because ${whyNotRepeated}. ${howToCheck}`,
+    {
+      operation: ctx.operation,
+      operationNumber: spec.number,
+      attempts: ctx.attempts,
+      retried: ctx.attempts > 1,
+      deadlineReached: false,
+      cause,
+      ...(status === undefined ? {} : { status }),
+      ...(code === undefined ? {} : { code }),
+    },
+  );
+}
+
+function labelOf(ctx: FailureContext): string {
+  const spec = OPERATIONS[ctx.operation];
+  return `CodeSec ${ctx.operation} (operation ${spec.number}, ${spec.method} ${ctx.path})`;
+}
+
+function afterAttempts(ctx: FailureContext): string {
+  return ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
+}

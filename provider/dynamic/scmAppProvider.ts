@@ -4,7 +4,7 @@
  * is already connected.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { CodeSecApiError } from "../../sdk";
+import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../sdk";
 import { SCM_APP_IDENTITY, ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
 import { checkAndDiff } from "./checkAndDiff";
 import { sameValue } from "./diffing";
@@ -26,6 +26,32 @@ function hasDrifted(state: Partial<ScmAppState>): boolean {
   return state.app !== undefined && state.appliedApp !== undefined && !sameValue(state.app, state.appliedApp);
 }
 
+/**
+ * After a completion whose outcome is unknown: the app, when the platform shows it connected (the
+ * completion happened); otherwise an error saying that nothing was completed and a new `pulumi up`
+ * may send the same code again.
+ */
+async function resolveUnknownOutcome(
+  client: CodeSecClient,
+  inputs: ScmAppInputs,
+  unknown: CodeSecOutcomeUnknownError,
+): Promise<ScmAppState["app"]> {
+  const { deploymentId, requestId } = inputs;
+  try {
+    return await client.getScmApp({ deploymentId, requestId });
+  } catch (error) {
+    if (error instanceof CodeSecApiError && error.status === 404) {
+      throw new Error(
+        `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
+          `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
+          "again to complete it with the same code.",
+      );
+    }
+    // Still unknown: say both what happened and how to find out.
+    throw unknown;
+  }
+}
+
 const inputRules = checkAndDiff(ScmAppInputs, TYPE, { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
 
 export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAppState> = {
@@ -41,11 +67,17 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
   async create(inputs) {
     const client = clientForResource(inputs);
     const id = formatResourceId(inputs.deploymentId, inputs.requestId);
+    const { deploymentId, requestId } = inputs;
     if (inputs.code) {
       try {
-        const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+        const app = await client.completeScmAppRequest({ requestId, code: inputs.code });
         return { id, outs: stateOf(inputs, app) };
       } catch (error) {
+        if (error instanceof CodeSecOutcomeUnknownError) {
+          // The completion may or may not have happened, and its code cannot be sent twice: the
+          // platform's record of the app (operation 4) says which.
+          return { id, outs: stateOf(inputs, await resolveUnknownOutcome(client, inputs, error)) };
+        }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
         if (!(error instanceof CodeSecApiError && error.status === 409)) throw error;
@@ -54,17 +86,11 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     // No code (or a request already completed): adopt the app connected under this request id. (The
     // engine's `import` option cannot reach dynamic providers: pulumi/pulumi#16175.)
     try {
-      return {
-        id,
-        outs: stateOf(
-          inputs,
-          await client.getScmApp({ deploymentId: inputs.deploymentId, requestId: inputs.requestId }),
-        ),
-      };
+      return { id, outs: stateOf(inputs, await client.getScmApp({ deploymentId, requestId })) };
     } catch (error) {
       if (error instanceof CodeSecApiError && error.status === 404) {
         throw new Error(
-          `${TYPE}: no connected SCM app has request id "${inputs.requestId}" in deployment ${inputs.deploymentId}. ` +
+          `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}. ` +
             `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
         );
       }

@@ -327,6 +327,34 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["completeScmAppRequest:409", "getScmApp:200"]);
     });
 
+    it("create records the app when the completion applied but its answer was lost (no second completion)", async () => {
+      const h = emulator();
+      h.control.addFault({ operation: "completeScmAppRequest", phase: "after", drop: true });
+      const result = await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: h.sample.scmAppRequestId,
+        code: h.sample.scmAppCode,
+      });
+      expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
+      expect(calls(h)).to.deep.equal(["completeScmAppRequest:0", "getScmApp:200"]);
+    });
+
+    it("create says the request was not completed when a 503 came before it applied", async () => {
+      const h = emulator();
+      h.control.addFault({ operation: "completeScmAppRequest", status: 503 });
+      let error: Error | undefined;
+      await scmAppProvider.create!({
+        deploymentId: h.deploymentId,
+        requestId: h.sample.scmAppRequestId,
+        code: h.sample.scmAppCode,
+      }).catch((e: Error) => (error = e));
+      expect(error?.message).to.include("was not completed").and.include("pulumi up");
+      expect(error?.message).not.to.include(h.sample.scmAppCode);
+      expect(calls(h)).to.deep.equal(["completeScmAppRequest:503", "getScmApp:404"]);
+      const request = h.control.state().scmAppRequests.find((r) => r.requestId === h.sample.scmAppRequestId)!;
+      expect(request.state).to.equal("pending");
+    });
+
     it("a wrong code fails without echoing it", async () => {
       const h = emulator();
       let error: Error | undefined;

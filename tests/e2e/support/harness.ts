@@ -4,12 +4,13 @@
  * passphrase secrets provider so nothing reaches a network service.
  */
 import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import {
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -188,3 +189,105 @@ export function requirePulumiCli(): string {
 }
 
 export { existsSync };
+
+/**
+ * Environment variable that tags every process a test starts. Children inherit it, so the CLI's
+ * language host, the program and the provider plugins carry it too, even once a killed CLI has
+ * orphaned them (Pulumi starts each plugin in a process group of its own, so killing the CLI's group
+ * does not reach them).
+ */
+export const PROCESS_TAG_VARIABLE = "CODESEC_E2E_PROCESS_TAG";
+
+/** Ids of the running processes whose environment holds `PROCESS_TAG_VARIABLE=tag` (Linux /proc). */
+export function taggedProcesses(tag: string): number[] {
+  if (!existsSync("/proc/self/environ")) {
+    throw new Error("finding the processes a test started needs Linux /proc (the e2e suite runs on Linux)");
+  }
+  const entry = `${PROCESS_TAG_VARIABLE}=${tag}`;
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${name}/environ`, "latin1");
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    // A zombie's environment reads empty: it has ended and only waits to be reaped.
+    if (environ.split("\0").includes(entry)) found.push(Number(name));
+  }
+  return found;
+}
+
+/**
+ * Sends SIGKILL to every process tagged `tag` (as a crashed CI runner takes all of them at once), then
+ * waits until none is left. Returns the ids it signalled; throws when any survives `timeoutMs`.
+ */
+export async function killTaggedProcesses(tag: string, timeoutMs = 10_000): Promise<number[]> {
+  const signalled = taggedProcesses(tag);
+  for (const pid of signalled) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await waitUntilNoTaggedProcess(tag, timeoutMs);
+  return signalled;
+}
+
+/** Waits until no process tagged `tag` runs; throws, naming the survivors, after `timeoutMs`. */
+export async function waitUntilNoTaggedProcess(tag: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = taggedProcesses(tag);
+    if (left.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(`processes still running ${timeoutMs} ms after the run ended: ${left.join(", ")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A Pulumi CLI command started in the background (its own process group, output collected). */
+export interface PulumiProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
+  output(): string;
+  /** Resolves when the CLI has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts `pulumi <args>` for `stack` as a user runs it (its workspace's folder and environment), in a
+ * process group of its own so that a test can signal it as a terminal's Ctrl+C does, and with every
+ * process it starts tagged `tag` (see PROCESS_TAG_VARIABLE).
+ */
+export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiProcess {
+  const workspace = stack.workspace as LocalWorkspace;
+  const child = spawn("pulumi", args, {
+    cwd: workspace.workDir,
+    env: { ...process.env, ...workspace.envVars, [PROCESS_TAG_VARIABLE]: tag },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const chunks: string[] = [];
+  child.stdout!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  return { child, output: () => chunks.join(""), exited };
+}
+
+/** Runs `pulumi <args>` for `stack` to its end (see spawnPulumi) and returns its exit code and output. */
+export async function runPulumi(
+  stack: Stack,
+  args: string[],
+  tag: string,
+): Promise<{ code: number | null; output: string }> {
+  const run = spawnPulumi(stack, args, tag);
+  const { code } = await run.exited;
+  return { code, output: run.output() };
+}

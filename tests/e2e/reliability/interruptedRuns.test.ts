@@ -1,0 +1,312 @@
+/**
+ * Interrupted `pulumi up` runs, end to end: a stack of 34 resources is interrupted mid-way by SIGINT
+ * (Ctrl+C) and by SIGKILL (a crashed runner), then recovered with exactly the steps that
+ * docs/interrupted-runs.md gives (read from that page), and checked: nothing lost, nothing duplicated,
+ * no pending operation left, the platform as the program declares, destroy working, no process left.
+ */
+import { expect } from "chai";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../../emulator";
+import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
+import {
+  createStack,
+  exportStackAsStored,
+  killTaggedProcesses,
+  prepareProgram,
+  repoRoot,
+  requirePulumiCli,
+  runPulumi,
+  spawnPulumi,
+  waitUntilNoTaggedProcess,
+  type PulumiProcess,
+} from "../support/harness";
+
+const PROGRAM = path.join(__dirname, "../programs/interrupted");
+const DOC = path.join(repoRoot, "docs/interrupted-runs.md");
+
+const DEPLOYMENT_ID = "1001";
+/** Users added to the default fixtures, members until the program gives them DECLARED_ROLE. */
+const USER_IDS = Array.from({ length: 32 }, (_, i) => String(1100 + i));
+const FIXTURE_ROLE = "ORG_ROLE_MEMBER";
+const DECLARED_ROLE = "ORG_ROLE_READONLY";
+const ROLE_ON_DESTROY = "ORG_ROLE_MEMBER";
+const PROJECT_IDS = ["7001", "7002"];
+const SCM_CONFIG_ID = "scmcfg-1001-a";
+
+const ROLE_TYPE = "pulumi-nodejs:dynamic/codesec:UserRole";
+const DECLARED = [
+  "pulumi-nodejs:dynamic/codesec:WorkflowProvisioning::ci",
+  ...USER_IDS.map((id) => `${ROLE_TYPE}::role-${id}`),
+  "pulumi-nodejs:dynamic/codesec:ScmWebhookSubscription::hooks",
+];
+const STACK_SIZE = `${DECLARED.length} resources (${USER_IDS.length} UserRole, 1 WorkflowProvisioning, 1 ScmWebhookSubscription)`;
+
+/**
+ * Pace of the interrupted run: each role write answers after LATENCY_MS, PARALLEL at a time, so the
+ * 32 writes take several seconds and some are always in flight; the run is interrupted once
+ * APPLIED_BEFORE_INTERRUPT of them have been answered.
+ */
+const LATENCY_MS = 1000;
+const PARALLEL = 4;
+const APPLIED_BEFORE_INTERRUPT = 6;
+
+type Interruption = "SIGINT" | "SIGKILL";
+
+interface ExportedResource {
+  urn: string;
+  type: string;
+}
+interface Exported {
+  deployment: {
+    resources?: ExportedResource[];
+    pending_operations?: { type: string; resource: { urn: string } }[];
+  };
+}
+
+/** The default fixtures plus USER_IDS as members of the deployment. */
+function fixtures(): FixtureSet {
+  const set = defaultFixtures();
+  for (const id of USER_IDS) {
+    set.users.push({
+      id,
+      name: `User ${id}`,
+      email: `user-${id}@acme.example`,
+      login: `user-${id}`,
+      authDetails: [],
+      roles: { [DEPLOYMENT_ID]: FIXTURE_ROLE },
+    });
+  }
+  return set;
+}
+
+/** The commands of the `recovery-steps` block for `signal` in docs/interrupted-runs.md. */
+function documentedSteps(signal: Interruption): string[][] {
+  const doc = readFileSync(DOC, "utf8");
+  const block = new RegExp(`<!-- recovery-steps: ${signal} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(doc);
+  expect(block, `docs/interrupted-runs.md has no recovery-steps block for ${signal}`).to.not.equal(null);
+  const lines = block![1]
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  expect(lines, `recovery steps for ${signal}`).to.have.length.greaterThan(0);
+  return lines.map((line) => {
+    expect(line, "a recovery step is a plain pulumi command (no quoting, no shell)").to.match(
+      /^pulumi( [A-Za-z0-9=_.-]+)+$/,
+    );
+    return line.split(" ");
+  });
+}
+
+function roleWritesAnswered(emulator: EmulatorHandle): number {
+  return emulator.control.requests().filter((r) => r.operation === "updateUserRole" && r.status === 200)
+    .length;
+}
+
+function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
+  return emulator.control.state().users.find((u) => u.id === userId)?.roles[DEPLOYMENT_ID];
+}
+
+/** Whether the platform holds what the program declares. */
+function platformMatchesIntent(emulator: EmulatorHandle): boolean {
+  const state = emulator.control.state();
+  const rolesSet = USER_IDS.every((id) => roleOf(emulator, id) === DECLARED_ROLE);
+  const provisioned = PROJECT_IDS.every((id) => state.projects.find((p) => p.id === id)?.workflow);
+  const subscribed = state.scmConfigurations.some(
+    (c) => c.deploymentId === DEPLOYMENT_ID && c.configId === SCM_CONFIG_ID && c.subscription,
+  );
+  return rolesSet && provisioned && Boolean(subscribed);
+}
+
+function exported(stack: Stack): Exported {
+  return JSON.parse(exportStackAsStored(stack)) as Exported;
+}
+
+/** `type::name` of each resource in the state, in order (a resource recorded twice appears twice). */
+function recordedKeys(state: Exported): string[] {
+  return (state.deployment.resources ?? []).map((r) => `${r.type}::${r.urn.split("::").pop()}`);
+}
+
+function tail(text: string, lines = 40): string {
+  return text.split("\n").slice(-lines).join("\n");
+}
+
+async function waitForRoleWrites(emulator: EmulatorHandle, run: PulumiProcess): Promise<void> {
+  let ended = false;
+  const end = () => (ended = true);
+  void run.exited.then(end, end);
+  const deadline = Date.now() + 120_000;
+  while (roleWritesAnswered(emulator) < APPLIED_BEFORE_INTERRUPT) {
+    if (ended) throw new Error(`pulumi up ended before it could be interrupted:\n${tail(run.output())}`);
+    if (Date.now() > deadline) throw new Error(`no role writes within 120 s:\n${tail(run.output())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("interrupted `pulumi up` runs through the real Pulumi CLI", function () {
+  let emulator: EmulatorHandle;
+  /** Tags of the processes each test started, to make sure none is left behind. */
+  const tags: string[] = [];
+  /** The report's rows per interruption, recorded once its test has passed. */
+  const proven = new Map<Interruption, (string | number)[][]>();
+
+  before(async function () {
+    console.log(`      using ${requirePulumiCli()}`);
+    emulator = await startEmulator({ fixtures: fixtures(), quiet: true });
+  });
+
+  beforeEach(() => {
+    emulator.control.reset();
+  });
+
+  after(async () => {
+    // A failed test may have left a run going: end every process any test started.
+    for (const tag of tags) await killTaggedProcesses(tag);
+    await emulator?.close();
+    if (proven.size === 2) {
+      writeReportSection({
+        id: "interrupted-runs",
+        title: "Interrupted runs",
+        markdown: [
+          "A stack is interrupted mid-way through `pulumi up` (once some role writes have been applied), then",
+          "recovered with the steps of [interrupted-runs.md](interrupted-runs.md), read from that page by",
+          "`tests/e2e/reliability/interruptedRuns.test.ts`.",
+          "",
+          ...(["SIGINT", "SIGKILL"] as const).flatMap((signal) => [
+            `### ${signal === "SIGINT" ? "Ctrl+C (SIGINT)" : "Killed (SIGKILL of the CLI and its children)"}`,
+            "",
+            markdownTable(["measure", "result"], proven.get(signal)!),
+            "",
+          ]),
+        ].join("\n"),
+      });
+    }
+  });
+
+  for (const signal of ["SIGINT", "SIGKILL"] as const) {
+    it(`recovers from ${signal} with the documented steps: nothing lost or duplicated, the platform as declared`, async () => {
+      const steps = documentedSteps(signal);
+      const tag = `interrupted-${signal}-${randomUUID()}`;
+      tags.push(tag);
+      const programDir = prepareProgram(PROGRAM);
+      const stack = await createStack(programDir, `interrupted-${signal.toLowerCase()}`, {
+        "codesec:baseUrl": { value: emulator.baseUrl },
+        "codesec:token": { value: emulator.apiToken, secret: true },
+        "e2e:deploymentId": { value: DEPLOYMENT_ID },
+        "e2e:role": { value: DECLARED_ROLE },
+        "e2e:roleOnDestroy": { value: ROLE_ON_DESTROY },
+        "e2e:userIds": { value: JSON.stringify(USER_IDS) },
+        "e2e:projectIds": { value: JSON.stringify(PROJECT_IDS) },
+        "e2e:scmConfigId": { value: SCM_CONFIG_ID },
+      });
+      expect(
+        platformMatchesIntent(emulator),
+        "the platform does not hold the intent before the run",
+      ).to.equal(false);
+
+      // The interrupted run.
+      emulator.control.addFault({
+        operation: "updateUserRole",
+        latencyMs: LATENCY_MS,
+        count: USER_IDS.length,
+      });
+      const run = spawnPulumi(
+        stack,
+        [
+          "up",
+          "--stack",
+          stack.name,
+          "--yes",
+          "--skip-preview",
+          "--non-interactive",
+          "--parallel",
+          String(PARALLEL),
+        ],
+        tag,
+      );
+      await waitForRoleWrites(emulator, run);
+      if (signal === "SIGINT") {
+        // A terminal's Ctrl+C goes to the CLI's process group (its plugins have groups of their own).
+        process.kill(-run.child.pid!, "SIGINT");
+        const { code } = await run.exited;
+        expect(code, `pulumi up after SIGINT:\n${tail(run.output())}`).to.not.equal(0);
+        expect(run.output()).to.include("update canceled");
+        await waitUntilNoTaggedProcess(tag);
+      } else {
+        const killed = await killTaggedProcesses(tag);
+        expect(killed, "the CLI and the processes it started were killed").to.include(run.child.pid);
+        expect(killed.length, "the language host and plugins carry the tag").to.be.greaterThan(1);
+        expect((await run.exited).signal).to.equal("SIGKILL");
+      }
+      // The recovery runs at full speed.
+      emulator.control.clearFaults();
+
+      // What the interruption left.
+      const left = exported(stack);
+      const rolesRecorded = recordedKeys(left).filter((key) => key.startsWith(`${ROLE_TYPE}::`)).length;
+      expect(rolesRecorded, "the run was interrupted mid-way").to.be.below(USER_IDS.length);
+      const pending = left.deployment.pending_operations ?? [];
+      let leftBehind: string;
+      if (signal === "SIGINT") {
+        expect(pending, "Ctrl+C lets the steps in flight finish").to.deep.equal([]);
+        expect(rolesRecorded).to.be.at.least(APPLIED_BEFORE_INTERRUPT);
+        leftBehind = "no pending operation, stack unlocked";
+      } else {
+        expect(pending.length, "the creates in flight are pending").to.be.greaterThan(0);
+        expect(pending.every((op) => op.type === "creating")).to.equal(true);
+        // What the next `pulumi up` says, as the page states.
+        const next = await runPulumi(stack, ["up", "--stack", stack.name, "--yes"], tag);
+        expect(next.code, next.output).to.not.equal(0);
+        expect(next.output).to.include("the stack is currently locked by 1 lock(s)");
+        leftBehind = "pending creates; the next `pulumi up` fails: stack locked";
+      }
+
+      // Recovery, exactly as the page gives it.
+      for (const step of steps) {
+        const result = await runPulumi(stack, [...step.slice(1), "--stack", stack.name], tag);
+        expect(result.code, `${step.join(" ")}:\n${tail(result.output)}`).to.equal(0);
+      }
+
+      const recovered = exported(stack);
+      const keys = recordedKeys(recovered);
+      const urns = (recovered.deployment.resources ?? []).map((r) => r.urn);
+      const lost = DECLARED.filter((key) => !keys.includes(key)).length;
+      const duplicated = urns.length - new Set(urns).size;
+      const pendingLeft = (recovered.deployment.pending_operations ?? []).length;
+      const asDeclared = platformMatchesIntent(emulator);
+      expect(
+        DECLARED.filter((key) => !keys.includes(key)),
+        "declared resources missing from the state",
+      ).to.deep.equal([]);
+      expect(duplicated, "URNs recorded more than once").to.equal(0);
+      expect(pendingLeft, "pending operations left").to.equal(0);
+      expect(
+        USER_IDS.filter((id) => roleOf(emulator, id) !== DECLARED_ROLE),
+        "users without the declared role",
+      ).to.deep.equal([]);
+      expect(asDeclared, "the platform holds what the program declares").to.equal(true);
+
+      const destroy = await runPulumi(stack, ["destroy", "--stack", stack.name, "--yes"], tag);
+      expect(destroy.code, `pulumi destroy:\n${tail(destroy.output)}`).to.equal(0);
+      expect(exported(stack).deployment.resources ?? []).to.deep.equal([]);
+      expect(
+        USER_IDS.filter((id) => roleOf(emulator, id) !== ROLE_ON_DESTROY),
+        "users whose roleOnDestroy was not applied",
+      ).to.deep.equal([]);
+      await waitUntilNoTaggedProcess(tag);
+
+      proven.set(signal, [
+        ["stack size", STACK_SIZE],
+        ["left by the interruption", leftBehind],
+        ["recovery steps", steps.map((step) => `\`${step.join(" ")}\``).join(", then ")],
+        ["resources lost", lost],
+        ["resources duplicated", duplicated],
+        ["pending operations left", pendingLeft],
+        ["platform state equals the program's intent", asDeclared ? "yes" : "no"],
+        ["`pulumi destroy --yes` afterwards", "succeeded"],
+      ]);
+    });
+  }
+});

@@ -20,9 +20,14 @@ import { EmulatorStore } from "./store";
 
 export { ApiError } from "./errors";
 export { EmulatorControl } from "./control";
-export type { CredentialRequest, ScmAppEdit, ScmAppRequestCreate, UserRoleEdit } from "./control";
-export type { ArmedFault, FaultSpec } from "./faults";
-export type { RequestLogEntry } from "./requestLog";
+export type {
+  CredentialRequest,
+  ScmAppEdit,
+  ScmAppRequestCreate,
+  UserRoleEdit,
+} from "./control";
+export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
+export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
 export type { EmulatorSample } from "./sample";
 export { defaultFixtures, loadFixtureFile, type FixtureSet } from "./fixtures";
@@ -83,7 +88,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     process.stderr.write(`[codesec-emulator] ${line}\n`);
   };
   const report = options.quiet ? () => undefined : warn;
-  const { app, control, faults } = createEmulatorApp(store, { report, warn });
+  const { app, control, faults, tracker } = createEmulatorApp(store, { report, warn });
   const resolved = resolveSample(store);
   await app.listen({ port, host });
   const address = app.server.address() as AddressInfo;
@@ -111,7 +116,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     control,
     close() {
       closing ??= (async () => {
+        tracker.beginClose();
         faults.wakeAll();
+        await faults.endStalled();
         await app.close();
       })();
       return closing;

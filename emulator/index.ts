@@ -22,6 +22,7 @@ export { ApiError } from "./errors";
 export { EmulatorControl } from "./control";
 export type {
   CredentialRequest,
+  CredentialRevocation,
   ScmAppEdit,
   ScmAppRequestCreate,
   UserRoleEdit,
@@ -58,7 +59,7 @@ export interface EmulatorHandle {
   deploymentId: string;
   /** Ids of one object of each kind in the loaded data. */
   sample: EmulatorSample;
-  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, state). */
+  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, revocation, state). */
   control: EmulatorControl;
   /** Stops the server (open connections are closed); safe to call twice. */
   close(): Promise<void>;

@@ -384,6 +384,16 @@ export class EmulatorStore {
     });
   }
 
+  /** Marks an API token revoked (from then on it answers 401); a token already revoked keeps its time. */
+  revokeApiToken(id: string, at: Date): FixtureApiToken {
+    return this.mutate((data) => {
+      const token = data.apiTokens.find((t) => t.id === id);
+      if (!token) throw new Error(`unknown API token ${id}`);
+      token.revokedAt ??= at.toISOString().replace(/\.\d{3}Z$/, "Z");
+      return copy(token);
+    });
+  }
+
   addApiToken(token: FixtureApiToken): void {
     this.mutate((data) => {
       data.apiTokens.push(structuredClone(token));

@@ -69,6 +69,16 @@ describe("emulator store", () => {
       expect(store.scmAppRequest("apprq-1001-a")?.app.slug).to.equal("renamed");
     });
 
+    it("revokes an API token once: its first revocation time is kept", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const first = store.revokeApiToken("tok-1001-member", new Date("2025-07-01T00:00:00.500Z"));
+      expect(first.revokedAt).to.equal("2025-07-01T00:00:00Z");
+      store.revokeApiToken("tok-1001-member", new Date("2025-08-01T00:00:00Z"));
+      expect(store.apiToken("tok-1001-member")?.revokedAt).to.equal("2025-07-01T00:00:00Z");
+      expect(store.apiToken("tok-1001-admin")).not.to.have.property("revokedAt");
+      expect(() => store.revokeApiToken("tok-nope", new Date())).to.throw(/unknown API token/);
+    });
+
     it("leaves the state unchanged when a mutation fails", () => {
       const store = EmulatorStore.open({ fixtures: defaultFixtures() });
       expect(() => store.setRole("nobody", "1001", "ORG_ROLE_ADMIN")).to.throw(/unknown user/);

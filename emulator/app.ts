@@ -124,6 +124,7 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
     // Logged on arrival, so that no request is lost whatever happens to its answer or connection.
     if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, operationOf(request));
   });
+
   registerUserRoutes(app, ctx);
   registerProvisioningRoutes(app, ctx);
   registerScmRoutes(app, ctx);

@@ -9,6 +9,7 @@ import { Agent } from "node:http";
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../emulator";
+import { REQUEST_LOG_LIMIT } from "../../emulator/requestLog";
 import type { RedactedState } from "../../emulator/store";
 import type { OperationKey } from "../../sdk/operations";
 import {
@@ -321,7 +322,7 @@ describe("reliability: the emulator under load", function () {
 
     // The request log kept the most recent requests, each finished with its 200.
     const logged = handle.control.requests();
-    expect(logged).to.have.length(1000);
+    expect(logged).to.have.length(REQUEST_LOG_LIMIT);
     expect(logged.filter((e) => e.status !== 200 || e.pending || e.abandoned || e.fault)).to.deep.equal([]);
 
     const rows = [...tally.entries()].map(([operation, count]) => [
@@ -350,7 +351,7 @@ describe("reliability: the emulator under load", function () {
         "",
         "Final state: each client's user holds the role its last write set; the SCM configurations and projects " +
           `that were written hold the subscription and workflow asked for; nothing else changed (${admins.length} ` +
-          "admin, as in the fixtures). The request log's last 1000 entries are all finished 200s.",
+          `admin, as in the fixtures). The request log's last ${REQUEST_LOG_LIMIT} entries are all finished 200s.`,
       ].join("\n"),
     });
   });

@@ -3,13 +3,14 @@
  * the request log, the ten operations and the control surface.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { OperationKey } from "../sdk/operations";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
-import { faultKindOf, pathOf, type EmulatorContext } from "./operationRoute";
+import { pathOf, type EmulatorContext } from "./operationRoute";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
+import { RequestTracker } from "./requestTracking";
 import { registerNotificationRuleRoutes } from "./routes/notificationRules";
 import { registerProvisioningRoutes } from "./routes/provisioning";
 import { registerScanRoutes } from "./routes/scans";
@@ -22,15 +23,20 @@ export interface EmulatorApp {
   app: FastifyInstance;
   control: EmulatorControl;
   faults: FaultInjector;
+  tracker: RequestTracker;
 }
 
 /** Keys JSON bodies may never carry (prototype pollution). */
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-/** Where the app's lines go: `report` one per answered API request, `warn` internal errors (always shown). */
+/** Where the app's lines go: `report` one per finished API request, `warn` internal errors (always shown). */
 export interface EmulatorOutput {
   report(line: string): void;
   warn(line: string): void;
+}
+
+function isControlPath(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
 /** Builds the app on `store`. */
@@ -48,6 +54,8 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
     // Errors raised while routing (before any hook runs), e.g. a path that is not valid percent-encoding.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
+      // No hook runs for these requests, so they enter the request log here.
+      if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, null);
       const message =
         error.code === "FST_ERR_BAD_URL"
           ? `the path ${JSON.stringify(pathOf(request.url))} is not valid percent-encoding`
@@ -68,19 +76,22 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
 
   const requestLog = new RequestLog();
   const faults = new FaultInjector();
-  const ctx: EmulatorContext = {
-    store,
-    faults,
-    requestLog,
-    recordRequest(entry: RequestLogEntry) {
-      requestLog.record(entry);
-      report(
-        `${entry.method} ${entry.path} -> ${entry.status === 0 ? "dropped" : entry.status}${entry.fault ? ` (fault: ${entry.fault})` : ""}`,
-      );
-    },
-    now: () => new Date(),
-  };
+  const tracker = new RequestTracker(requestLog, reportRequest);
+  const ctx: EmulatorContext = { store, faults, tracker, now: () => new Date() };
   const control = new EmulatorControl(store, faults, requestLog);
+
+  function reportRequest(entry: RequestLogEntry): void {
+    const outcome =
+      entry.abandoned === true
+        ? `${entry.status === 0 ? "" : `${entry.status}, `}abandoned by the client`
+        : entry.status === 0
+          ? "dropped"
+          : String(entry.status);
+    report(`${entry.method} ${entry.path} -> ${outcome}${entry.fault ? ` (fault: ${entry.fault})` : ""}`);
+  }
+
+  const operationOf = (request: FastifyRequest) =>
+    (request.routeOptions.config as { operation?: OperationKey }).operation ?? null;
 
   // JSON only. An empty body is "no body" (operation 5 has none); anything unparsable answers 400.
   app.removeAllContentTypeParsers();
@@ -110,21 +121,8 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    const path = pathOf(request.url);
-    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return;
-    const operation = (request.routeOptions.config as { operation?: OperationKey }).operation ?? null;
-    const fault = faultKindOf(request);
-    ctx.recordRequest({
-      method: request.method,
-      path,
-      status: reply.statusCode,
-      operation,
-      at: new Date(Date.now() - reply.elapsedTime).toISOString(),
-      requestId: request.id,
-      ...(fault ? { fault } : {}),
-    });
+    // Logged on arrival, so that no request is lost whatever happens to its answer or connection.
+    if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, operationOf(request));
   });
 
   registerUserRoutes(app, ctx);
@@ -134,5 +132,5 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
   registerNotificationRuleRoutes(app, ctx);
   registerControlRoutes(app, control);
 
-  return { app, control, faults };
+  return { app, control, faults, tracker };
 }

@@ -91,8 +91,13 @@ export async function verifyUserJwt(
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+/** Whether a bearer credential has the shape of a JWT (three base64url parts) rather than an API token. */
+export function isJwtShaped(credential: string): boolean {
+  return JWT_SHAPE.test(credential);
+}
+
 /**
- * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, expired,
+ * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, revoked, expired,
  * tampered, deleted user) or 403 (an API token without the Web API permission, or restricted to scopes).
  */
 export async function authenticate(
@@ -118,12 +123,15 @@ export async function authenticate(
   }
   const credential = match[1];
   let caller: Caller;
-  if (JWT_SHAPE.test(credential)) {
+  if (isJwtShaped(credential)) {
     const claims = await verifyUserJwt(store.signingKey, credential, now);
     caller = { scheme: "jwt", ...claims };
   } else {
     const token = store.apiTokenByValue(credential);
     if (!token) throw unauthenticated("the API token is not known (revoked or mistyped)");
+    if (token.revokedAt !== undefined) {
+      throw unauthenticated("the API token has been revoked; create a new one in the organization settings");
+    }
     if (token.expiresAt !== undefined && Date.parse(token.expiresAt) <= now.getTime()) {
       throw unauthenticated("the API token has expired; create a new one in the organization settings");
     }

@@ -24,7 +24,8 @@ Options:
   --help           show this help
 
 Control surface for tests and demos (no credential needed): <baseUrl>/__emulator/...
-(reset, faults, requests, scm-apps, users/{id}/role, scm-app-requests, credentials, state).
+(reset, faults, requests, scm-apps, users/{id}/role, scm-app-requests, credentials, credentials/revoke,
+state).
 `;
 
 /** Parsed command line. */

@@ -1,7 +1,7 @@
 /**
  * The control surface, for tests and demos only (it is not part of the platform's API and needs no
  * credential): reset to the fixtures, inject faults, read the request log, make out-of-band edits the
- * platform's UI would make, mint credentials, and read the state without its secrets.
+ * platform's UI would make, mint and revoke credentials, and read the state without its secrets.
  *
  * `EmulatorControl` is the in-process form (`handle.control`); `registerControlRoutes` exposes the same
  * functions over HTTP under `/__emulator/`.
@@ -11,7 +11,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyInstance } from "fastify";
 import { NumericId, OrgRole, type ScmApp } from "../sdk/schemas";
-import { DEFAULT_JWT_LIFETIME_SECONDS, signUserJwt } from "./auth";
+import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
 import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
@@ -61,6 +61,13 @@ export const CredentialRequest = Type.Object(
   { additionalProperties: false },
 );
 export type CredentialRequest = Static<typeof CredentialRequest>;
+
+/** Body of `POST /__emulator/credentials/revoke`: the value of an API token (a secret, never logged or echoed). */
+export const CredentialRevocation = Type.Object(
+  { credential: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { additionalProperties: false },
+);
+export type CredentialRevocation = Static<typeof CredentialRevocation>;
 
 const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
 
@@ -199,6 +206,24 @@ export class EmulatorControl {
     return { credential: value };
   }
 
+  /**
+   * Revokes the API token whose value is `credential`: from then on it answers 401 (for credential-rotation
+   * tests). A JWT cannot be revoked; it expires. Error messages never repeat the value.
+   */
+  revokeCredential(credential: string): { revoked: true; tokenId: string } {
+    checkArgument(CredentialRevocation, { credential }, "revocation");
+    if (isJwtShaped(credential)) {
+      throw apiError(
+        "INVALID_ARGUMENT",
+        "a JWT cannot be revoked: JWTs expire instead (mint one with a short expiresInSeconds); only API tokens can be revoked",
+      );
+    }
+    const token = this.store.apiTokenByValue(credential);
+    if (!token) throw apiError("NOT_FOUND", "no API token has this value");
+    this.store.revokeApiToken(token.id, new Date());
+    return { revoked: true, tokenId: token.id };
+  }
+
   /** The whole state without any secret (token values, one-time codes, signing key). */
   state(): RedactedState {
     return this.store.redactedSnapshot();
@@ -249,6 +274,9 @@ export function registerControlRoutes(app: FastifyInstance, control: EmulatorCon
   });
   app.post(`${p}/credentials`, { schema: { body: CredentialRequest } }, async (request, reply) => {
     return reply.code(201).send(await control.mintCredential(request.body as CredentialRequest));
+  });
+  app.post(`${p}/credentials/revoke`, { schema: { body: CredentialRevocation } }, async (request) => {
+    return control.revokeCredential((request.body as CredentialRevocation).credential);
   });
   app.get(`${p}/state`, async () => control.state());
 }

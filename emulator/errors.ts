@@ -165,7 +165,7 @@ export function validationMessage(context: string, errors: readonly AjvError[]):
 }
 
 /** Matches a concrete path against an operation's template (`{param}` = one non-empty segment). */
-function templateMatches(template: string, path: string): boolean {
+export function templateMatches(template: string, path: string): boolean {
   const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
   return new RegExp(`^${pattern}$`).test(path);
 }

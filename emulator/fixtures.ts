@@ -66,6 +66,8 @@ export const FixtureApiToken = Type.Object(
     /** Restricted to limited scopes of access (such tokens cannot call the web API). */
     scoped: Type.Boolean(),
     expiresAt: Type.Optional(DateTime),
+    /** Set when the token was revoked (through the control surface); it then answers 401. */
+    revokedAt: Type.Optional(DateTime),
   },
   { additionalProperties: false },
 );

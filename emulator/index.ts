@@ -20,9 +20,15 @@ import { EmulatorStore } from "./store";
 
 export { ApiError } from "./errors";
 export { EmulatorControl } from "./control";
-export type { CredentialRequest, ScmAppEdit, ScmAppRequestCreate, UserRoleEdit } from "./control";
-export type { ArmedFault, FaultSpec } from "./faults";
-export type { RequestLogEntry } from "./requestLog";
+export type {
+  CredentialRequest,
+  CredentialRevocation,
+  ScmAppEdit,
+  ScmAppRequestCreate,
+  UserRoleEdit,
+} from "./control";
+export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
+export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
 export type { EmulatorSample } from "./sample";
 export { defaultFixtures, loadFixtureFile, type FixtureSet } from "./fixtures";
@@ -53,7 +59,7 @@ export interface EmulatorHandle {
   deploymentId: string;
   /** Ids of one object of each kind in the loaded data. */
   sample: EmulatorSample;
-  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, state). */
+  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, revocation, state). */
   control: EmulatorControl;
   /** Stops the server (open connections are closed); safe to call twice. */
   close(): Promise<void>;
@@ -83,7 +89,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     process.stderr.write(`[codesec-emulator] ${line}\n`);
   };
   const report = options.quiet ? () => undefined : warn;
-  const { app, control, faults } = createEmulatorApp(store, { report, warn });
+  const { app, control, faults, tracker } = createEmulatorApp(store, { report, warn });
   const resolved = resolveSample(store);
   await app.listen({ port, host });
   const address = app.server.address() as AddressInfo;
@@ -111,7 +117,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     control,
     close() {
       closing ??= (async () => {
+        tracker.beginClose();
         faults.wakeAll();
+        await faults.endStalled();
         await app.close();
       })();
       return closing;

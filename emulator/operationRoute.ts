@@ -1,25 +1,25 @@
 /**
  * How one of the ten operations becomes a Fastify route, the same way for all of them: method and path
  * from the catalogue (`sdk/operations.ts`), path parameters validated by their kind, body/query/response
- * schemas from `sdk/schemas`, then, in this order: injected faults, authentication (401/403), schema
- * validation (400), and the operation's handler (which checks deployment, role and existence).
+ * schemas from `sdk/schemas`, then, in this order: injected faults of phase before, authentication
+ * (401/403), schema validation (400), the operation's handler (which checks deployment, role and
+ * existence), and injected faults of phase after (which replace the answer of a completed operation).
  */
 import { Type, type TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { OPERATIONS, type OperationKey, type OperationSpec } from "../sdk/operations";
 import { NumericId, OpaqueId } from "../sdk/schemas";
 import { authenticate, requireScheme, type Caller } from "./auth";
-import type { FaultInjector } from "./faults";
-import type { RequestLog, RequestLogEntry } from "./requestLog";
+import { faultKind, type FaultInjector } from "./faults";
+import type { RequestTracker } from "./requestTracking";
 import type { EmulatorStore } from "./store";
 
 /** What route handlers share. */
 export interface EmulatorContext {
   store: EmulatorStore;
   faults: FaultInjector;
-  requestLog: RequestLog;
-  /** Records an answered API request in the request log (and prints it unless quiet). */
-  recordRequest(entry: RequestLogEntry): void;
+  /** The request log's view of each request (faults note what they did to an answer). */
+  tracker: RequestTracker;
   now(): Date;
 }
 
@@ -41,12 +41,6 @@ export interface OperationSchemas {
 }
 
 const callers = new WeakMap<FastifyRequest, Caller>();
-const faultKinds = new WeakMap<FastifyRequest, RequestLogEntry["fault"]>();
-
-/** The fault (if any) that shaped the answer to `request`, for the request log. */
-export function faultKindOf(request: FastifyRequest): RequestLogEntry["fault"] | undefined {
-  return faultKinds.get(request);
-}
 
 /** `{deploymentId}` -> `:deploymentId` (Fastify's path syntax). */
 export function fastifyPath(template: string): string {
@@ -81,6 +75,7 @@ export function operationRoute<Body = undefined, Query = undefined>(
 ): void {
   const operation: OperationSpec = OPERATIONS[key];
   const params = paramsSchema(operation);
+  ctx.faults.registerResponseSchema(key, schemas.response);
   app.route({
     method: operation.method,
     url: fastifyPath(operation.path),
@@ -92,47 +87,31 @@ export function operationRoute<Body = undefined, Query = undefined>(
     },
     config: { operation: key },
     onRequest: async (request, reply) => {
-      const fault = ctx.faults.take(key, request.method, pathOf(request.url));
+      const fault = ctx.faults.take(key, request.method, pathOf(request.url), "before");
       if (fault) {
-        const outcome = await ctx.faults.apply(fault, request, reply);
-        const kind =
-          outcome === "continue"
-            ? "latency"
-            : outcome === "answered"
-              ? "status"
-              : outcome === "dropped"
-                ? "drop"
-                : "malformed";
-        faultKinds.set(request, kind);
-        if (outcome === "dropped") {
-          // No response is ever finished, so Fastify's onResponse hook will not run: record it here.
-          ctx.recordRequest({
-            method: request.method,
-            path: pathOf(request.url),
-            status: 0,
-            operation: key,
-            at: new Date(Date.now() - reply.elapsedTime).toISOString(),
-            requestId: request.id,
-            fault: kind,
-          });
-        }
-        if (outcome !== "continue") return reply;
+        ctx.tracker.markFault(request, faultKind(fault));
+        if ((await ctx.faults.applyBefore(fault, request, reply)) === "answered") return reply;
       }
       const caller = await authenticate(ctx.store, request.headers.authorization, ctx.now());
       requireScheme(caller, operation);
       callers.set(request, caller);
       return undefined;
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const caller = callers.get(request);
       if (!caller) throw new Error(`no caller resolved for ${request.method} ${request.url}`);
-      return handler({
+      const result = await handler({
         params: request.params as Record<string, string>,
         body: request.body as Body,
         query: request.query as Query,
         caller,
         request,
       });
+      // Phase-after faults act only on an operation that completed: its change is applied and saved.
+      const fault = ctx.faults.take(key, request.method, pathOf(request.url), "after");
+      if (!fault) return result;
+      ctx.tracker.markFault(request, faultKind(fault));
+      return ctx.faults.applyAfter(fault, request, reply, result);
     },
   });
 }

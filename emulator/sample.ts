@@ -54,13 +54,14 @@ export function resolveSample(store: EmulatorStore, now: Date = new Date()): Res
         t.userId === admin.id &&
         t.webApi &&
         !t.scoped &&
+        t.revokedAt === undefined &&
         usable(t.expiresAt, now),
     );
   const token = tokens.find((t) => t.id === wanted.apiTokenId) ?? tokens[0];
   if (!token) {
     throw new Error(
       `the fixtures have no usable API token of user ${admin.id} in deployment ${deploymentId} ` +
-        "(one with webApi: true, scoped: false, not expired)",
+        "(one with webApi: true, scoped: false, not expired, not revoked)",
     );
   }
 

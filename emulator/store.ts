@@ -13,6 +13,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
   writeSync,
@@ -63,6 +64,31 @@ export interface RedactedState {
   sample?: FixtureSample;
 }
 
+/** A fresh path for a temporary copy of `file`, next to it: `.<name>.<pid>.<12 hex>.tmp`. */
+export function temporaryCopyPath(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+/**
+ * Removes the temporary copies of `file` that an interrupted `writeFileAtomically` left in its directory
+ * (a process killed between writing and renaming: they hold tokens, one-time codes and the signing key).
+ * Only names of exactly that pattern are touched. Returns the names removed.
+ */
+export function removeStaleTemporaryCopies(file: string): string[] {
+  const dir = dirname(file);
+  const escaped = basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`^\\.${escaped}\\.\\d+\\.[0-9a-f]{12}\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // no directory yet: nothing was ever written there
+  }
+  const stale = names.filter((name) => pattern.test(name));
+  for (const name of stale) rmSync(join(dir, name), { force: true });
+  return stale;
+}
+
 /**
  * Writes `text` to `file` so that a reader (or a crash) sees either the old or the new contents, never a
  * mix: write a temporary file in the same directory, fsync it, rename it over the target, fsync the
@@ -71,7 +97,7 @@ export interface RedactedState {
 export function writeFileAtomically(file: string, text: string): void {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = temporaryCopyPath(file);
   const fd = openSync(tmp, "wx", 0o600);
   try {
     const bytes = Buffer.from(text, "utf8");
@@ -156,8 +182,13 @@ export class EmulatorStore {
     this.loadedFromStateFile = loaded;
   }
 
-  /** Loads the state file when it exists; otherwise seeds from the fixtures (and writes the state file). */
+  /**
+   * Loads the state file when it exists; otherwise seeds from the fixtures (and writes the state file).
+   * Temporary copies of the state file left by a crash during a save are removed first: the state file
+   * serves one emulator at a time, so no other save can be under way.
+   */
   static open(options: StoreOptions): EmulatorStore {
+    if (options.stateFile) removeStaleTemporaryCopies(options.stateFile);
     if (options.stateFile && existsSync(options.stateFile)) {
       const state = readStateFile(options.stateFile);
       return new EmulatorStore(options, state.data, state.signingKey, true);
@@ -350,6 +381,16 @@ export class EmulatorStore {
       if (!request) throw new Error(`unknown SCM app request ${requestId}`);
       request.app = { ...request.app, ...structuredClone(patch) };
       return copy(request);
+    });
+  }
+
+  /** Marks an API token revoked (from then on it answers 401); a token already revoked keeps its time. */
+  revokeApiToken(id: string, at: Date): FixtureApiToken {
+    return this.mutate((data) => {
+      const token = data.apiTokens.find((t) => t.id === id);
+      if (!token) throw new Error(`unknown API token ${id}`);
+      token.revokedAt ??= at.toISOString().replace(/\.\d{3}Z$/, "Z");
+      return copy(token);
     });
   }
 

@@ -201,6 +201,62 @@ describe("emulator control surface", () => {
     });
   });
 
+  describe("credential revocation", () => {
+    const revoke = (credential: unknown) => control("POST", "/credentials/revoke", { credential });
+
+    it("a revoked API token answers 401 saying so, from the next request on", async () => {
+      const minted = await emulator().control.mintCredential({
+        deploymentId: "1001",
+        userId: "502",
+        kind: "apiToken",
+      });
+      const token = minted.credential;
+      expect((await callApi(emulator(), "GET", scanPath, { credential: token })).status).to.equal(200);
+      const res = await revoke(token);
+      expect(res.status).to.equal(200);
+      expect(res.json).to.deep.include({ revoked: true });
+      expect((res.json as { tokenId: string }).tokenId).to.match(/^tok-minted-/);
+      const refused = await callApi(emulator(), "GET", scanPath, { credential: token });
+      expect(refused.status).to.equal(401);
+      expect(errorOf(refused).message).to.match(/revoked/);
+      expect(refused.headers.get("www-authenticate")).to.match(/invalid_token/);
+      // Other credentials of the same user and deployment are not affected.
+      expect((await callApi(emulator(), "GET", scanPath)).status).to.equal(200);
+      // Revoking again changes nothing and still succeeds.
+      expect((await revoke(token)).status).to.equal(200);
+    });
+
+    it("revokes a fixture token in process too; reset brings it back", async () => {
+      expect(emulator().control.revokeCredential(emulator().apiToken)).to.deep.equal({
+        revoked: true,
+        tokenId: "tok-1001-admin",
+      });
+      expect((await callApi(emulator(), "GET", scanPath)).status).to.equal(401);
+      const state = emulator().control.state();
+      expect(state.apiTokens.find((t) => t.id === "tok-1001-admin")?.revokedAt).to.be.a("string");
+      emulator().control.reset();
+      expect((await callApi(emulator(), "GET", scanPath)).status).to.equal(200);
+    });
+
+    it("refuses a JWT (they expire) and an unknown value, without repeating the value", async () => {
+      const jwt = await revoke(emulator().jwt);
+      expect(jwt.status).to.equal(400);
+      expect(errorOf(jwt).message).to.match(/JWTs expire/);
+      expect(jwt.text).not.to.include(emulator().jwt);
+      expect((await callApi(emulator(), "GET", scanPath, { credential: emulator().jwt })).status).to.equal(
+        200,
+      );
+      const unknownValue = "cst_1001_never_issued_0000000000";
+      const unknown = await revoke(unknownValue);
+      expect(unknown.status).to.equal(404);
+      expect(unknown.text).not.to.include(unknownValue);
+      expect((await revoke("")).status).to.equal(400);
+      expect((await control("POST", "/credentials/revoke", { token: "x" })).status).to.equal(400);
+      // Control calls are not in the request log, so the value is not there either.
+      expect(JSON.stringify(emulator().control.requests())).not.to.include(unknownValue);
+    });
+  });
+
   describe("state and reset", () => {
     it("GET /__emulator/state has no secret", async () => {
       const res = await control("GET", "/state");

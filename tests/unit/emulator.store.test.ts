@@ -1,11 +1,13 @@
 import { expect } from "chai";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { defaultFixtures } from "../../emulator/fixtures";
 import {
   EmulatorStore,
   STATE_FORMAT,
+  removeStaleTemporaryCopies,
+  temporaryCopyPath,
   writeFileAtomically,
   type StateFileContents,
 } from "../../emulator/store";
@@ -67,6 +69,16 @@ describe("emulator store", () => {
       expect(store.scmAppRequest("apprq-1001-a")?.app.slug).to.equal("renamed");
     });
 
+    it("revokes an API token once: its first revocation time is kept", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const first = store.revokeApiToken("tok-1001-member", new Date("2025-07-01T00:00:00.500Z"));
+      expect(first.revokedAt).to.equal("2025-07-01T00:00:00Z");
+      store.revokeApiToken("tok-1001-member", new Date("2025-08-01T00:00:00Z"));
+      expect(store.apiToken("tok-1001-member")?.revokedAt).to.equal("2025-07-01T00:00:00Z");
+      expect(store.apiToken("tok-1001-admin")).not.to.have.property("revokedAt");
+      expect(() => store.revokeApiToken("tok-nope", new Date())).to.throw(/unknown API token/);
+    });
+
     it("leaves the state unchanged when a mutation fails", () => {
       const store = EmulatorStore.open({ fixtures: defaultFixtures() });
       expect(() => store.setRole("nobody", "1001", "ORG_ROLE_ADMIN")).to.throw(/unknown user/);
@@ -124,6 +136,56 @@ describe("emulator store", () => {
       expect(statSync(file).ino).not.to.equal(before);
       expect(readdirSync(dir)).to.deep.equal(["state.json"]);
       if (process.platform !== "win32") expect(statSync(file).mode & 0o777).to.equal(0o600);
+    });
+
+    describe("temporary copies left by a crash during a save", () => {
+      // What `kill -9` between writing and renaming leaves: `.<name>.<pid>.<12 hex>.tmp`, holding secrets.
+      const stale = [".state.json.4242.0123456789ab.tmp", ".state.json.7.ffffffffffff.tmp"];
+      // Names that only resemble the pattern, or belong to another file: never touched.
+      const others = [
+        "state.json.bak",
+        ".state.json.tmp",
+        ".state.json.4242.tmp",
+        ".state.json.x.0123456789ab.tmp",
+        ".state.json.4242.0123456789AB.tmp",
+        ".other.json.4242.0123456789ab.tmp",
+        ".statexjson.4242.0123456789ab.tmp",
+      ];
+      const plant = () => {
+        for (const name of [...stale, ...others]) writeFileSync(join(dir, name), "secret", { mode: 0o600 });
+      };
+
+      it("are removed when a store opens an existing state file; nothing else is", () => {
+        const file = join(dir, "state.json");
+        EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file }).setRole(
+          "502",
+          "1001",
+          "ORG_ROLE_READONLY",
+        );
+        plant();
+        const reopened = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+        expect(reopened.roleOf("502", "1001")).to.equal("ORG_ROLE_READONLY");
+        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", ...others].sort());
+      });
+
+      it("are removed when a store seeds a new state file next to them", () => {
+        plant();
+        EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: join(dir, "state.json") });
+        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", ...others].sort());
+      });
+
+      it("are reported by name; a missing directory has none", () => {
+        plant();
+        expect(removeStaleTemporaryCopies(join(dir, "state.json")).sort()).to.deep.equal([...stale].sort());
+        expect(removeStaleTemporaryCopies(join(dir, "absent", "state.json"))).to.deep.equal([]);
+      });
+
+      it("include every name writeFileAtomically gives its temporary copies", () => {
+        const file = join(dir, "state.json");
+        const copies = [temporaryCopyPath(file), temporaryCopyPath(file)];
+        for (const copy of copies) writeFileSync(copy, "secret");
+        expect(removeStaleTemporaryCopies(file).sort()).to.deep.equal(copies.map((c) => basename(c)).sort());
+      });
     });
 
     it("refuses a file that is not an emulator state file, naming it", () => {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { OperationKey } from "../sdk/operations";
+import { isCalendarDateTime } from "../sdk/schemas/common";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
@@ -71,6 +72,12 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
         allErrors: false,
         verbose: true,
       },
+      // The platform's one date-time rule (real calendar dates), replacing ajv-formats' own.
+      plugins: [
+        (ajv: {
+          addFormat(name: string, format: { type: "string"; validate: (v: string) => boolean }): unknown;
+        }) => ajv.addFormat("date-time", { type: "string", validate: isCalendarDateTime }),
+      ],
     },
   });
 

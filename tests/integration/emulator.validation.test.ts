@@ -22,6 +22,25 @@ describe("emulator request validation and error replies", () => {
     expect(res.headers.get("x-request-id")).not.to.equal("mine");
   });
 
+  it("applies the one date-time rule of the client and check: real calendar dates only", async () => {
+    const provision = "/api/agent/deployments/1001/repos/_provision";
+    const send = (lastScanSince: string) =>
+      callApi(emulator(), "POST", provision, { body: { deploymentId: "1001", filters: { lastScanSince } } });
+    for (const bad of [
+      "2025-02-30T00:00:00Z",
+      "2025-02-29T00:00:00Z",
+      "2026-01-02T24:00:00Z",
+      "2026-01-02",
+    ]) {
+      const res = await send(bad);
+      expect(res.status, bad).to.equal(400);
+      expect(errorOf(res).message, bad).to.include("lastScanSince");
+    }
+    for (const good of ["2024-02-29T00:00:00Z", "2026-01-02T03:04:05.5+05:30"]) {
+      expect((await send(good)).status, good).to.equal(200);
+    }
+  });
+
   it("400 on malformed JSON", async () => {
     const res = await callApi(emulator(), "POST", listPath, { rawBody: '{"deploymentId": 1001,' });
     expect(res.status).to.equal(400);

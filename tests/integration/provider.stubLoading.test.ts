@@ -38,7 +38,8 @@ describe("serialized stub loaded by a fresh loader", () => {
     expect(
       h.control.state().users.find((u) => u.id === h.sample.memberUserId)?.roles[h.deploymentId],
     ).to.equal("ORG_ROLE_READONLY");
-    expect(h.control.requests().map((r) => r.operation)).to.deep.equal(["updateUserRole"]);
+    // check proves the credentials with one read; create makes the one write.
+    expect(h.control.requests().map((r) => r.operation)).to.deep.equal(["getCurrentUser", "updateUserRole"]);
   });
 
   it("reports check failures from the implementation", async () => {

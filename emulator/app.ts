@@ -3,7 +3,7 @@
  * the request log, the ten operations and the control surface.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { OperationKey } from "../sdk/operations";
 import { isCalendarDateTime } from "../sdk/schemas/common";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
@@ -40,6 +40,15 @@ function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
+type AjvPlugin = Exclude<
+  NonNullable<NonNullable<FastifyServerOptions["ajv"]>["plugins"]>[number],
+  readonly unknown[]
+>;
+
+/** The platform's one date-time rule (real calendar dates, sdk/schemas/common.ts), replacing ajv-formats' own. */
+const useCalendarDateTimes: AjvPlugin = (ajv) =>
+  ajv.addFormat("date-time", { type: "string", validate: isCalendarDateTime });
+
 /** Builds the app on `store`. */
 export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput): EmulatorApp {
   const { report, warn } = output;
@@ -72,12 +81,7 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
         allErrors: false,
         verbose: true,
       },
-      // The platform's one date-time rule (real calendar dates), replacing ajv-formats' own.
-      plugins: [
-        (ajv: {
-          addFormat(name: string, format: { type: "string"; validate: (v: string) => boolean }): unknown;
-        }) => ajv.addFormat("date-time", { type: "string", validate: isCalendarDateTime }),
-      ],
+      plugins: [useCalendarDateTimes],
     },
   });
 

@@ -147,81 +147,68 @@ function pair(
 }
 
 function explicitConnection(value: object): ResolvedConnection {
-  const connection = value as Record<string, unknown>;
-  for (const key of Object.keys(connection)) {
-    if (key !== "baseUrl" && key !== "token") {
-      throw new CodeSecConnectionError(
-        `connection.${key}`,
-        `connection.${key} is not a field of connection; its fields are baseUrl, token`,
-      );
-    }
-  }
-  for (const key of ["baseUrl", "token"] as const) {
-    const field = connection[key];
-    if (typeof field !== "string" || isBlank(field)) {
-      throw new CodeSecConnectionError(
-        `connection.${key}`,
-        `connection.${key} is required (a non-blank string): an explicit connection carries both of its fields, ` +
-          `and never takes ${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} ` +
-          "from elsewhere.",
-      );
-    }
-  }
-  return {
-    baseUrl: connection.baseUrl as string,
-    token: connection.token as string,
-    source: "the connection argument",
-    fields: { baseUrl: "connection.baseUrl", token: "connection.token" },
-  };
+  const fields = { baseUrl: "connection.baseUrl", token: "connection.token" };
+  const why = (key: "baseUrl" | "token") =>
+    `an explicit connection carries both of its fields, and never takes ` +
+    `${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} from elsewhere`;
+  const { baseUrl, token } = connectionFields(value, "connection", fields, why);
+  return { baseUrl, token, source: "the connection argument", fields };
 }
 
 function namedConnection(name: string, config: ConfigLookup): ResolvedConnection {
+  // An undefined name is never echoed: it may be a token passed in the wrong place.
   if (!new RegExp(ConnectionName.pattern!).test(name)) {
-    throw new CodeSecConnectionError(
-      "connection",
-      `connection must be ${ConnectionName.description}, got ${JSON.stringify(name.slice(0, 80))}`,
-    );
+    throw new CodeSecConnectionError("connection", `connection must be ${ConnectionName.description}`);
   }
   const connections = definedConnections(config);
-  const entry = Object.hasOwn(connections, name) ? connections[name] : undefined;
-  const prefix = `${CONFIG_CONNECTIONS}.${name}`;
-  const howTo =
-    `pulumi config set --path ${prefix}.baseUrl <url> and ` +
-    `pulumi config set --secret --path ${prefix}.token <token>`;
-  if (entry === undefined) {
-    const names = Object.keys(connections);
+  const names = Object.keys(connections);
+  if (!Object.hasOwn(connections, name)) {
     throw new CodeSecConnectionError(
       "connection",
-      `connection "${name}" is not defined in stack config ${CONFIG_CONNECTIONS} ` +
-        `(${names.length > 0 ? `defined: ${names.join(", ")}` : "none is defined"}). Define it with: ${howTo}`,
+      `connection names no connection defined in stack config ${CONFIG_CONNECTIONS} ` +
+        `(${names.length > 0 ? `defined: ${names.join(", ")}` : "none is defined"}). Define it with ` +
+        `pulumi config set --path ${CONFIG_CONNECTIONS}.<name>.baseUrl <url> and ` +
+        `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.<name>.token <token>`,
     );
   }
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
-    throw new CodeSecConnectionError(
-      prefix,
-      `${prefix} must be an object { baseUrl, token }; set it with: ${howTo}`,
-    );
-  }
+  const prefix = `${CONFIG_CONNECTIONS}.${name}`;
   const fields = { baseUrl: `${prefix}.baseUrl`, token: `${prefix}.token` };
+  const howTo = () =>
+    `set it with pulumi config set --path ${prefix}.baseUrl <url> and ` +
+    `pulumi config set --secret --path ${prefix}.token <token>`;
+  const { baseUrl, token } = connectionFields(connections[name], prefix, fields, howTo);
+  return { baseUrl, token, source: `connection "${name}" (${prefix})`, fields };
+}
+
+/** `{ baseUrl, token }`, both non-blank strings and nothing else; errors name `fields` and say `why`. */
+function connectionFields(
+  value: unknown,
+  where: string,
+  fields: { baseUrl: string; token: string },
+  why: (key: "baseUrl" | "token") => string,
+): Connection {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new CodeSecConnectionError(where, `${where} must be an object { baseUrl, token }; ${why("token")}`);
+  }
+  const entry = value as Record<string, unknown>;
   for (const key of Object.keys(entry)) {
     if (key !== "baseUrl" && key !== "token") {
       throw new CodeSecConnectionError(
-        `${prefix}.${key}`,
-        `${prefix}.${key} is not a field of a connection; its fields are baseUrl, token`,
+        `${where}.${key}`,
+        `${where}.${key} is not a field of a connection; its fields are baseUrl, token`,
       );
     }
   }
   for (const key of ["baseUrl", "token"] as const) {
-    const field = (entry as Record<string, unknown>)[key];
+    const field = entry[key];
     if (typeof field !== "string" || isBlank(field)) {
       throw new CodeSecConnectionError(
         fields[key],
-        `${fields[key]} is required (a non-blank string); set it with: ${howTo}`,
+        `${fields[key]} is required (a non-blank string): ${why(key)}`,
       );
     }
   }
-  const { baseUrl, token } = entry as Connection;
-  return { baseUrl, token, source: `connection "${name}" (${prefix})`, fields };
+  return { baseUrl: entry.baseUrl as string, token: entry.token as string };
 }
 
 /** The named connections in stack config (`codesec:connections`, a JSON object once set with --path). */

@@ -3,7 +3,7 @@
  * check, so that a base URL a preview accepts is the one an apply uses.
  */
 import { CodeSecInputError } from "./errors";
-import { describeValue } from "./redaction";
+import { describeFound } from "./schemaIssues";
 
 const EXAMPLE = "an http(s) URL such as https://codesec.example.com";
 
@@ -14,13 +14,17 @@ const EXAMPLE = "an http(s) URL such as https://codesec.example.com";
  */
 export function normalizeBaseUrl(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new CodeSecInputError("baseUrl", `baseUrl must be ${EXAMPLE}, got ${describeValue(value)}`);
+    throw new CodeSecInputError("baseUrl", `baseUrl must be ${EXAMPLE}, got ${describeFound(value)}`);
   }
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new CodeSecInputError("baseUrl", `baseUrl must be ${EXAMPLE}, got ${describeValue(value)}`);
+    // Not echoed: a value that is no URL at all may be a token put in the wrong place.
+    throw new CodeSecInputError(
+      "baseUrl",
+      `baseUrl must be ${EXAMPLE}, got a string of ${value.length} characters that is not a URL`,
+    );
   }
   if (url.username !== "" || url.password !== "") {
     // Not echoed: the URL holds credentials.

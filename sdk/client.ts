@@ -9,7 +9,7 @@ import * as provisioning from "./operations/provisioning";
 import * as scans from "./operations/scans";
 import * as scm from "./operations/scm";
 import * as users from "./operations/users";
-import { describeValue } from "./redaction";
+import { describeFound } from "./schemaIssues";
 import type { NotificationRule } from "./schemas/notificationRules";
 import type { ProvisionResult } from "./schemas/provisioning";
 import type { Branch, Scan } from "./schemas/scans";
@@ -294,7 +294,7 @@ function checkOptionNames(options: object): void {
     if (!allowed.includes(name)) {
       throw new CodeSecInputError(
         name,
-        `unknown client option ${describeValue(name, 60)}; the options are ${OPTION_NAMES.join(", ")}`,
+        `unknown client option ${describeFound(name, 60)}; the options are ${OPTION_NAMES.join(", ")}`,
       );
     }
   }
@@ -340,7 +340,7 @@ function checkNumber(
     const kind = integer ? "an integer" : "a number";
     throw new CodeSecInputError(
       field,
-      `${field} must be ${kind} between ${min} and ${max}, got ${describeValue(value)}`,
+      `${field} must be ${kind} between ${min} and ${max}, got ${describeFound(value)}`,
     );
   }
   return value;
@@ -352,7 +352,7 @@ function checkUserAgent(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "" || /[^\x20-\x7e]/.test(value)) {
     throw new CodeSecInputError(
       "userAgent",
-      `userAgent must be a non-empty line of printable ASCII characters, got ${describeValue(value)}`,
+      `userAgent must be a non-empty line of printable ASCII characters, got ${describeFound(value)}`,
     );
   }
   return value;

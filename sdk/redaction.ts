@@ -34,16 +34,3 @@ export function sanitize(text: string, secrets: readonly string[], max = 300): s
   const clean = redact(text, secrets).replace(CONTROL, " ").replace(/\s+/g, " ").trim();
   return truncate(clean, max);
 }
-
-/** A short, quoted rendering of an argument value for an input-error message. */
-export function describeValue(value: unknown, max = 80): string {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (typeof value === "string") return truncate(JSON.stringify(value), max);
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
-    return `${typeof value} ${String(value)}`;
-  }
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "function") return "a function";
-  return typeof value === "object" ? "an object" : typeof value;
-}

@@ -6,7 +6,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CodeSecResponseError } from "./errors";
 import { OPERATIONS, type OperationKey } from "./operations";
-import { firstSchemaIssue, jsonTypeOf } from "./schemaIssues";
+import { describeFound, firstSchemaIssue } from "./schemaIssues";
 import type { CallResult } from "./transport";
 
 /** Returns `result.body` typed as the schema, or throws CodeSecResponseError naming the failing field. */
@@ -23,7 +23,7 @@ export function validateResponse<S extends TSchema>(
       ? "it is missing"
       : issue.kind === "notAllowed"
         ? "it is not a known field"
-        : `got ${describeFound(issue.value, result.sanitize)}`;
+        : `got ${describeFound(issue.value, 60, result.sanitize)}`;
   throw responseError(
     operation,
     result,
@@ -55,13 +55,4 @@ export function responseError(
     ...(expected === undefined ? {} : { expected }),
     ...(result.requestId === undefined ? {} : { requestId: result.requestId }),
   });
-}
-
-// Primitives are shown (short, sanitized) because "got string" alone does not explain a pattern
-// mismatch; objects and arrays only by type, since they may hold configuration secrets.
-function describeFound(value: unknown, clean: CallResult["sanitize"]): string {
-  const type = jsonTypeOf(value);
-  if (typeof value === "string") return `${type} ${JSON.stringify(clean(value, 60))}`;
-  if (typeof value === "number" || typeof value === "boolean") return `${type} ${String(value)}`;
-  return type;
 }

@@ -213,12 +213,19 @@ export function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-/** A value for a message: short, quoted when a string (JSON escapes control characters), typed otherwise. */
-export function describeFound(value: unknown, max = 60): string {
+/**
+ * A value for a message: short, quoted when a string (JSON escapes control characters), typed otherwise.
+ * `clean` first redacts text that came from a server (an echoed token must not reach a message).
+ */
+export function describeFound(
+  value: unknown,
+  max = 60,
+  clean?: (text: string, max: number) => string,
+): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    const quoted = JSON.stringify(value);
+    const quoted = JSON.stringify(clean === undefined ? value : clean(value, max));
     return quoted.length <= max ? quoted : `${quoted.slice(0, max)}…" (${value.length} characters)`;
   }
   if (typeof value === "number" || typeof value === "boolean") {

@@ -20,8 +20,25 @@ export function diffInputs(
   const changed = (key: string) => containsUnknown(news[key]) || !sameValue(olds[key], news[key]);
   const replaces = rules.replaceOn.filter(changed);
   const updates = rules.updateOn.filter(changed);
+  if (
+    containsUnknown(news.connection) ||
+    connectionSource(olds.connection) !== connectionSource(news.connection)
+  ) {
+    updates.push("connection");
+  }
   const stables = rules.replaceOn.filter((key) => !replaces.includes(key));
   return { changes: replaces.length + updates.length > 0, replaces, stables };
+}
+
+/**
+ * Which source a resource's connection names, never its credentials: a new token in the same place is
+ * no change, but moving from the deprecated object form to a name (or to another name, or to the
+ * stack's default) is an update, with no call, so that the state drops the stored token and refresh and
+ * destroy follow the new source.
+ */
+function connectionSource(connection: unknown): string {
+  if (connection === undefined || connection === null) return "default";
+  return typeof connection === "string" ? `name ${connection}` : "explicit object";
 }
 
 /** Structural equality that ignores key order and treats a missing field like `undefined`. */

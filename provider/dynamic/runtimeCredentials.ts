@@ -32,6 +32,12 @@ export function clientForResource(props: { connection?: unknown }): CodeSecClien
   return clientFor(connectionOf(props), clientSettingsFrom(lookup));
 }
 
+/** Proves a resource's connection reaches the platform (one read per connection per process). */
+export async function verifyConnection(props: { connection?: unknown }): Promise<void> {
+  const connection = connectionOf(props);
+  await verifyCredentials(clientFor(connection, clientSettingsFrom(lookup)), connection);
+}
+
 /**
  * For `check`: resolves the resource's connection and builds its client (so a bad base URL, token or
  * setting fails the preview with the setting named), then proves the credentials with one read per

@@ -10,6 +10,7 @@ import { checkAndDiff } from "./checkAndDiff";
 import { sameValue } from "./diffing";
 import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
+import { isPlatformNotFound } from "./platformNotFound";
 import { clientForResource } from "./runtimeCredentials";
 import { withRotationAdvice } from "./staleCredentials";
 
@@ -40,7 +41,7 @@ async function resolveUnknownOutcome(
   try {
     return await client.getScmApp({ deploymentId, requestId });
   } catch (error) {
-    if (error instanceof CodeSecApiError && error.status === 404) {
+    if (isPlatformNotFound(error)) {
       throw new Error(
         `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
@@ -88,7 +89,7 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     try {
       return { id, outs: stateOf(inputs, await client.getScmApp({ deploymentId, requestId })) };
     } catch (error) {
-      if (error instanceof CodeSecApiError && error.status === 404) {
+      if (isPlatformNotFound(error)) {
         throw new Error(
           `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}. ` +
             `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
@@ -115,7 +116,7 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
       return { id, props: { ...state, deploymentId, requestId, app } };
     } catch (error) {
       // Gone on the platform: an empty id tells the engine to drop it from state on refresh.
-      if (error instanceof CodeSecApiError && error.status === 404) return {};
+      if (isPlatformNotFound(error)) return {};
       throw error;
     }
   },

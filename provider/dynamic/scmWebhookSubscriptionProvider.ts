@@ -10,6 +10,7 @@ import {
   type ScmWebhookSubscriptionState,
 } from "../shapes/scmWebhookSubscription";
 import { checkAndDiff } from "./checkAndDiff";
+import { sameValue } from "./diffing";
 import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId } from "./resourceIds";
 import { clientForResource } from "./runtimeCredentials";
@@ -41,7 +42,11 @@ export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
     return { id: formatResourceId(inputs.deploymentId, inputs.configId), outs: await subscribe(inputs) };
   },
 
-  async update(_id, _olds, news) {
+  async update(_id, olds, news) {
+    // Only `triggers` asks for operation 5 again; a change of connection source is recorded as is.
+    if (sameValue(olds.triggers, news.triggers)) {
+      return { outs: { ...withoutEngineKeys(news), scmUrl: olds.scmUrl, events: olds.events } };
+    }
     return { outs: await subscribe(news) };
   },
 

@@ -3,7 +3,6 @@
  * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CodeSecApiError } from "../../sdk";
 import { ORG_ROLES, type OrgRole } from "../../sdk/schemas/common";
 import {
   USER_ROLE_IDENTITY,
@@ -14,7 +13,8 @@ import {
 import { checkAndDiff } from "./checkAndDiff";
 import { withoutEngineKeys } from "./inputValidation";
 import { formatResourceId, parseResourceId } from "./resourceIds";
-import { clientForResource } from "./runtimeCredentials";
+import { isPlatformNotFound } from "./platformNotFound";
+import { clientForResource, verifyConnection } from "./runtimeCredentials";
 import { withRotationAdvice } from "./staleCredentials";
 
 const TYPE = "codesec:UserRole";
@@ -66,8 +66,10 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
       );
     } catch (error) {
       // A user who left the organization has no role left to demote: nothing stands in destroy's way
-      // (as terraform-provider-github's membership does on a 404).
-      if (!(error instanceof CodeSecApiError && error.status === 404)) throw error;
+      // (as terraform-provider-github's membership does on a 404). roleOnDestroy guards access, so the
+      // 404 must be the platform's own answer, from a connection proven to reach the platform.
+      if (!isPlatformNotFound(error)) throw error;
+      await verifyConnection(props);
       pulumi.log.warn(
         `${TYPE} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
           `so roleOnDestroy (${props.roleOnDestroy}) was not applied; the resource is removed from the stack.`,

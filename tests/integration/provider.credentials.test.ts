@@ -171,7 +171,9 @@ describe("credentials at the provider's boundaries", () => {
       );
       expect(result.failures).to.have.length(1);
       expect(result.failures![0].property).to.equal("connection");
-      expect(result.failures![0].reason).to.include('connection "org3" is not defined').and.include("org2");
+      expect(result.failures![0].reason)
+        .to.include("names no connection defined")
+        .and.include("defined: org2");
     });
 
     it("functions take a connection name too", async () => {

@@ -526,7 +526,7 @@ describe("CodeSecClient errors", () => {
       expect(() => normalizeBaseUrl("https://codesec.example.com/api"))
         .to.throw(CodeSecInputError)
         .with.property("field", "baseUrl");
-      expect(() => normalizeBaseUrl(42)).to.throw(CodeSecInputError, "got number 42");
+      expect(() => normalizeBaseUrl(42)).to.throw(CodeSecInputError, "got 42 (an integer)");
     });
   });
 

@@ -129,7 +129,7 @@ describe("CodeSecClient operations", () => {
         status: 200,
         operation: "getScmApp",
       });
-      expect(error.message).to.include('app.codeAccess must be a boolean, but got string "yes"');
+      expect(error.message).to.include('app.codeAccess must be a boolean, but got "yes"');
     });
   });
 

@@ -63,9 +63,29 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
     for (const [provider, olds] of cases) {
       const changed = await provider.diff!("id", olds as never, { ...olds, connection: rotated } as never);
       expect(changed.changes).to.equal(false);
-      const removed = await provider.diff!("id", olds as never, { ...olds, connection: undefined } as never);
-      expect(removed.changes).to.equal(false);
+      const named = { ...olds, connection: "org2" };
+      const sameName = await provider.diff!("id", named as never, { ...named } as never);
+      expect(sameName.changes).to.equal(false);
     }
+  });
+
+  it("moving to another connection source is an update, never a replacement (the stored token goes)", async () => {
+    const olds = { ...role, connection };
+    for (const next of ["org2", undefined]) {
+      const result = await userRoleProvider.diff!(
+        "id",
+        olds as never,
+        { ...olds, connection: next } as never,
+      );
+      expect(result.changes, String(next)).to.equal(true);
+      expect(result.replaces, String(next)).to.deep.equal([]);
+    }
+    const renamed = await userRoleProvider.diff!(
+      "id",
+      { ...role, connection: "org2" } as never,
+      { ...role, connection: "org3" } as never,
+    );
+    expect(renamed.changes).to.equal(true);
   });
 
   it("WorkflowProvisioning: filters, excludeIds, ghaOptions and triggers update; outputs never differ", async () => {

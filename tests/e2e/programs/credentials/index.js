@@ -38,8 +38,11 @@ if (cfg.getBoolean("legacyConnection")) {
   });
 }
 
-exports.me = codesec.getCurrentUserOutput().login;
-exports.org2Me = codesec.getCurrentUserOutput({}, { connection: "org2" }).login;
-exports.joinable = codesec
-  .getJoinableOrganizationsOutput({}, { connection: "user" })
-  .orgs.apply((orgs) => orgs.map((o) => o.id));
+// Off where a test needs the resources' own preview checks alone to speak.
+if (cfg.getBoolean("functions") !== false) {
+  exports.me = codesec.getCurrentUserOutput().login;
+  exports.org2Me = codesec.getCurrentUserOutput({}, { connection: "org2" }).login;
+  exports.joinable = codesec
+    .getJoinableOrganizationsOutput({}, { connection: "user" })
+    .orgs.apply((orgs) => orgs.map((o) => o.id));
+}

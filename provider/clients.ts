@@ -4,7 +4,7 @@
  * credential check per connection. Client settings come from stack config keys under `codesec:`.
  */
 import { createHash } from "node:crypto";
-import { CodeSecClient, CodeSecError, CodeSecInputError } from "../sdk";
+import { CodeSecClient, CodeSecError, CodeSecInputError, normalizeBaseUrl } from "../sdk";
 import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
 
 /** The client options a stack can set, and their stack config keys. */
@@ -27,14 +27,16 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
   for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [keyof ClientSettings, string][]) {
     const text = config(key);
     if (text === undefined || text.trim() === "") continue;
-    if (!/^\s*\d+\s*$/.test(text)) {
+    // Only the form is checked here (config values are text); the client checks the range.
+    const value = Number(text);
+    if (!Number.isFinite(value)) {
       throw new CodeSecConnectionError(
         key,
-        `stack config ${key} must be a whole number of ${option === "retries" ? "attempts" : "milliseconds"}, ` +
+        `stack config ${key} must be a number of ${option === "retries" ? "attempts" : "milliseconds"}, ` +
           `got ${JSON.stringify(text.slice(0, 40))}; set it with pulumi config set ${key} <number>`,
       );
     }
-    settings[option] = Number(text);
+    settings[option] = value;
   }
   return settings;
 }
@@ -58,9 +60,16 @@ const clients = new Map<string, CodeSecClient>();
  * setting it came from (`codesec:connections.org2.baseUrl`, `codesec:timeoutMs`, ...).
  */
 export function clientFor(connection: ResolvedConnection, settings: ClientSettings = {}): CodeSecClient {
-  // The token is part of the identity but never kept in a key: only its digest is.
-  const digest = createHash("sha256").update(connection.token).digest("hex");
-  const key = JSON.stringify([connection.baseUrl, digest, settings]);
+  // The key uses the values the client will use (so `http://x` and `http://x/` are one connection); the
+  // token is part of it, but only as a digest.
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(connection.baseUrl);
+  } catch (error) {
+    throw settingError(error, connection);
+  }
+  const digest = createHash("sha256").update(connection.token.trim()).digest("hex");
+  const key = JSON.stringify([baseUrl, digest, settings]);
   let client = clients.get(key);
   if (!client) {
     try {

@@ -18,6 +18,8 @@ export interface ArgumentsSubject {
   readonly ref?: OperationRef;
   /** Arguments whose values never appear in a message (the SCM app code). */
   readonly secretFields?: readonly string[];
+  /** What the object's fields are called in messages; default `argument`. */
+  readonly noun?: "argument" | "option";
 }
 
 /** The subject of a client method that calls `operation`. */
@@ -53,7 +55,7 @@ export function validateArguments<S extends TObject>(
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new CodeSecInputError(
       "args",
-      `${subject.name} expects an argument object ${usageOf(schema)}, got ${describeFound(value)}`,
+      `${subject.name} expects ${subject.noun === "option" ? "an options" : "an argument"} object ${usageOf(schema)}, got ${describeFound(value)}`,
       subject.ref,
     );
   }
@@ -61,7 +63,7 @@ export function validateArguments<S extends TObject>(
   if (issue === undefined) return value as Static<S>;
   const message = issueMessage(issue, {
     name: subject.name,
-    noun: "argument",
+    noun: subject.noun ?? "argument",
     ...(subject.secretFields ? { secretFields: subject.secretFields } : {}),
   });
   throw new CodeSecInputError(issue.path === "" ? "args" : issue.path, message, subject.ref);

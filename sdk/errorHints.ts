@@ -5,7 +5,10 @@
  */
 import { OPERATIONS, type OperationKey } from "./operations";
 
-const TOKEN_SOURCES = "stack config codesec:token or the CODESEC_TOKEN environment variable";
+// Where a token comes from: the client option, or, through the provider package, one of its sources.
+const TOKEN_SOURCES =
+  "where this connection's token is set (the client's token option; for the provider package, the named " +
+  "connection's codesec:connections.<name>.token, codesec:token, or CODESEC_TOKEN)";
 export const BASE_URL_SOURCES = "codesec:baseUrl / CODESEC_BASE_URL";
 
 export interface HintContext {

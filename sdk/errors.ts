@@ -171,7 +171,7 @@ export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
 }
 
 /** What ended an operation whose outcome is unknown. */
-export type OutcomeUnknownCause = "timeout" | "network" | "truncated" | "status";
+export type OutcomeUnknownFailure = "timeout" | "network" | "truncated" | "status";
 
 /**
  * An operation that must not be repeated blindly (retry class `once`: operation 3 spends a one-time
@@ -182,10 +182,10 @@ export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptI
   declare readonly operation: OperationKey;
   declare readonly operationNumber: number;
   /** What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx. */
-  override readonly cause: OutcomeUnknownCause;
-  /** The HTTP status, when the platform answered one (cause `status`, or a cut-off answer's status). */
+  readonly failure: OutcomeUnknownFailure;
+  /** The HTTP status, when the platform answered one (failure `status`, or a cut-off answer's status). */
   declare readonly status?: number;
-  /** System error code, when cause is `network` and it is known. */
+  /** System error code, when failure is `network` and it is known. */
   declare readonly code?: string;
   declare readonly attempts: number;
   declare readonly retried: boolean;
@@ -193,10 +193,10 @@ export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptI
 
   constructor(
     message: string,
-    details: OperationRef & AttemptInfo & { cause: OutcomeUnknownCause; status?: number; code?: string },
+    details: OperationRef & AttemptInfo & { failure: OutcomeUnknownFailure; status?: number; code?: string },
   ) {
     super(message, details);
-    this.cause = details.cause;
+    this.failure = details.failure;
     if (details.status !== undefined) this.status = details.status;
     if (details.code !== undefined) this.code = details.code;
     assignAttempts(this, details);

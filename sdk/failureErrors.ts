@@ -13,7 +13,7 @@ import {
   type AttemptInfo,
   type CodeSecError,
   type OperationRef,
-  type OutcomeUnknownCause,
+  type OutcomeUnknownFailure,
 } from "./errors";
 import type { AnswerHeaders } from "./http";
 import { OPERATIONS, type OperationKey } from "./operations";
@@ -215,27 +215,27 @@ function deadlineSentence(ctx: FailureContext): string {
 export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): CodeSecOutcomeUnknownError {
   const spec = OPERATIONS[ctx.operation];
   const { whyNotRepeated, howToCheck } = outcomeUnknownAdvice(ctx.operation);
-  let cause: OutcomeUnknownCause;
+  let kind: OutcomeUnknownFailure;
   let happened: string;
   let status: number | undefined;
   let code: string | undefined;
   switch (failure.kind) {
     case "timeout":
-      cause = "timeout";
+      kind = "timeout";
       happened = `no complete answer arrived within ${ctx.timeoutMs} ms (timeoutMs)`;
       break;
     case "network":
-      cause = "network";
+      kind = "network";
       code = failure.code === undefined ? undefined : ctx.clean(failure.code, 40);
       happened = `the connection broke (${ctx.clean(failure.reason, 200)}${code === undefined ? "" : `, ${code}`})`;
       break;
     case "truncated":
-      cause = "truncated";
+      kind = "truncated";
       status = failure.status;
       happened = `the connection closed in the middle of the answer (HTTP ${failure.status})`;
       break;
     default: {
-      cause = "status";
+      kind = "status";
       status = failure.status;
       const said = failure.kind === "status" ? parseErrorBody(failure.text).message : undefined;
       happened = `the platform answered HTTP ${failure.status}${said === undefined ? "" : ` (${ctx.clean(said, 200)})`}`;
@@ -250,7 +250,7 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       attempts: ctx.attempts,
       retried: ctx.attempts > 1,
       deadlineReached: false,
-      cause,
+      failure: kind,
       ...(status === undefined ? {} : { status }),
       ...(code === undefined ? {} : { code }),
     },

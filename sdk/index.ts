@@ -25,7 +25,7 @@ export {
   type ApiErrorDetails,
   type AttemptInfo,
   type OperationRef,
-  type OutcomeUnknownCause,
+  type OutcomeUnknownFailure,
 } from "./errors";
 export {
   OPERATIONS,

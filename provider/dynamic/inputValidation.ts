@@ -6,13 +6,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Type, type TObject } from "@sinclair/typebox";
 import { issueMessage, schemaIssues } from "../../sdk/schemaIssues";
 import { CodeSecConnectionError } from "../connection";
+import { SECRET_INPUTS } from "../shapes/secretInputs";
 import { checkConnection } from "./runtimeCredentials";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** Properties whose values must never be echoed in a message. */
-const SECRET_PROPERTIES = new Set(["connection", "code"]);
 
 /** Drops the engine's reserved keys (`__provider`) before validation and comparison. */
 export function withoutEngineKeys<T extends Record<string, unknown>>(props: T): T {
@@ -48,7 +46,7 @@ export async function checkInputs(
 ): Promise<pulumi.dynamic.CheckResult> {
   const inputs = withoutEngineKeys(news);
   const failures: pulumi.dynamic.CheckFailure[] = [];
-  const subject = { name: resourceType, noun: "input" as const, secretFields: [...SECRET_PROPERTIES] };
+  const subject = { name: resourceType, noun: "input" as const, secretFields: SECRET_INPUTS };
   for (const issue of schemaIssues(shapeWithAnyConnection(shape), inputs)) {
     if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
     failures.push({
@@ -63,8 +61,10 @@ export async function checkInputs(
   } catch (error) {
     if (!(error instanceof CodeSecConnectionError)) throw error;
     // A problem in the resource's own `connection` input is a property failure; one in stack config
-    // or the environment concerns the whole stack, so it fails the check as an error naming the setting.
-    if (inputs.connection === undefined) throw error;
+    // (a client setting, the default connection) or the environment concerns the whole stack, so it
+    // fails the check as an error naming the setting.
+    const own = error.field.startsWith("connection") || error.field.startsWith("codesec:connections");
+    if (inputs.connection === undefined || !own) throw error;
     failures.push({
       property: error.field.startsWith("connection") ? error.field : "connection",
       reason: error.message,

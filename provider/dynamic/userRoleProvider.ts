@@ -3,7 +3,8 @@
  * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ORG_ROLES, type OrgRole } from "../../sdk/schemas/common";
+import { checkerFor } from "../../sdk/schemaIssues";
+import { ORG_ROLES, OrgRole } from "../../sdk/schemas/common";
 import {
   USER_ROLE_IDENTITY,
   USER_ROLE_MUTABLE,
@@ -47,7 +48,7 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
     // The platform reads back only the caller's own role: for anyone else the state is kept as it is.
     if (me.id !== userId) return { id, props: state };
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
-    if (!(ORG_ROLES as readonly string[]).includes(me.orgRole)) {
+    if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new Error(
         `${TYPE} ${id}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ` +
           `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +

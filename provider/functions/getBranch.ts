@@ -23,7 +23,7 @@ export interface GetBranchArgs {
  */
 export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<Branch> {
   const input = functionArguments("getBranch", GetBranchArguments, args);
-  return clientForInvoke(opts).getBranch(input);
+  return clientForInvoke("getBranch", opts).getBranch(input);
 }
 
 /**

@@ -22,7 +22,7 @@ export async function getCurrentUser(
   opts?: CodeSecInvokeOptions,
 ): Promise<CurrentUser> {
   functionArguments("getCurrentUser", NoArguments, args, { optional: true });
-  return clientForInvoke(opts).getCurrentUser();
+  return clientForInvoke("getCurrentUser", opts).getCurrentUser();
 }
 
 /**

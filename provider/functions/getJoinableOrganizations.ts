@@ -27,7 +27,7 @@ export async function getJoinableOrganizations(
   const input = functionArguments("getJoinableOrganizations", ListJoinableOrganizationsArgs, args, {
     optional: true,
   });
-  return clientForInvoke(opts).listJoinableOrganizations(input);
+  return clientForInvoke("getJoinableOrganizations", opts).listJoinableOrganizations(input);
 }
 
 /**

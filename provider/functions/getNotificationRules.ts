@@ -52,7 +52,7 @@ export async function getNotificationRules(
   opts?: CodeSecInvokeOptions,
 ): Promise<GetNotificationRulesResult> {
   const { limit, ...rest } = functionArguments("getNotificationRules", GetNotificationRulesArguments, args);
-  const rules = await clientForInvoke(opts).listAllNotificationRules({
+  const rules = await clientForInvoke("getNotificationRules", opts).listAllNotificationRules({
     ...rest,
     ...(limit === undefined ? {} : { pageSize: limit }),
   });

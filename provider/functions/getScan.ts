@@ -20,7 +20,7 @@ export interface GetScanArgs {
  */
 export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<Scan> {
   const input = functionArguments("getScan", GetScanArguments, args);
-  return clientForInvoke(opts).getScan(input);
+  return clientForInvoke("getScan", opts).getScan(input);
 }
 
 /**

@@ -21,7 +21,7 @@ export interface GetScmAppArgs {
  */
 export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<ScmApp> {
   const input = functionArguments("getScmApp", GetScmAppArguments, args);
-  return clientForInvoke(opts).getScmApp(input);
+  return clientForInvoke("getScmApp", opts).getScmApp(input);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Credentials, arguments and the Output form shared by the data-source functions. */
 import * as pulumi from "@pulumi/pulumi";
-import type { Static, TObject } from "@sinclair/typebox";
+import { Type, type Static, type TObject } from "@sinclair/typebox";
 import type { CodeSecClient } from "../../sdk";
 import { validateArguments } from "../../sdk/argumentValidation";
 import { clientFor, clientSettingsFrom } from "../clients";
@@ -39,8 +39,24 @@ export function functionArguments<S extends TObject>(
   return validateArguments({ name }, schema, args, options);
 }
 
+/**
+ * The options a function accepts: `connection`, and Pulumi's invoke options (accepted so that programs
+ * written for generated SDKs keep working). A misspelt option is refused: `{ conection: "org2" }`
+ * silently read the default organization instead.
+ */
+const InvokeOptionsShape = Type.Object(
+  Object.fromEntries(
+    ["connection", "parent", "provider", "dependsOn", "version", "pluginDownloadURL", "async"].map((name) => [
+      name,
+      Type.Optional(Type.Unknown()),
+    ]),
+  ),
+  { additionalProperties: false },
+);
+
 /** The client for a function call: its connection resolved from one source, settings from stack config. */
-export function clientForInvoke(opts: CodeSecInvokeOptions | undefined): CodeSecClient {
+export function clientForInvoke(name: string, opts: CodeSecInvokeOptions | undefined): CodeSecClient {
+  validateArguments({ name, noun: "option" }, InvokeOptionsShape, opts, { optional: true });
   const connection = opts?.connection;
   if (connection !== undefined && connection !== null && typeof connection === "object") {
     warnObjectConnection();

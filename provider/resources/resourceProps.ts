@@ -2,9 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
-
-/** Inputs that are credentials or one-time codes: secret in inputs and outputs alike. */
-const SECRET_INPUTS = ["connection", "code"] as const;
+import { SECRET_INPUTS } from "../shapes/secretInputs";
 
 /**
  * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),

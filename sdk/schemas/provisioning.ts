@@ -41,7 +41,7 @@ export type GhaOptions = Static<typeof GhaOptions>;
 /** Body of operation 2 (POST .../repos/_provision). */
 export const ProvisionBody = Type.Object(
   {
-    deploymentId: Type.String(),
+    deploymentId: NumericId,
     filters: Type.Optional(ProvisionFilters),
     excludeIds: Type.Optional(ProjectIds),
     ghaOptions: Type.Optional(GhaOptions),

@@ -32,13 +32,6 @@ export const OneTimeCode = Type.String({
   description: "the request's one-time code (non-blank, no surrounding spaces)",
 });
 
-/** Arguments of `completeScmAppRequest` (operation 3). */
-export const CompleteScmAppRequestArgs = Type.Object(
-  { requestId: OpaqueId, code: OneTimeCode },
-  { additionalProperties: false },
-);
-export type CompleteScmAppRequestArgs = Static<typeof CompleteScmAppRequestArgs>;
-
 /** Arguments of `getScmApp` (operation 4). */
 export const GetScmAppArgs = Type.Object(
   { deploymentId: NumericId, requestId: OpaqueId },
@@ -63,6 +56,10 @@ export const CompleteScmAppRequestBody = Type.Object(
   { additionalProperties: false },
 );
 export type CompleteScmAppRequestBody = Static<typeof CompleteScmAppRequestBody>;
+
+/** Arguments of `completeScmAppRequest` (operation 3): its body, as the method sends it. */
+export const CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
+export type CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
 
 export const SCM_WEBHOOK_EVENTS = [
   "pull_request",

@@ -27,7 +27,7 @@ export type ListJoinableOrganizationsArgs = Static<typeof ListJoinableOrganizati
 
 /** Body of operation 1 (PATCH .../users/{userId}/roles). */
 export const UpdateUserRoleBody = Type.Object(
-  { deploymentId: Type.String(), userId: Type.String(), newRole: OrgRole },
+  { deploymentId: NumericId, userId: OpaqueId, newRole: OrgRole },
   { additionalProperties: false },
 );
 export type UpdateUserRoleBody = Static<typeof UpdateUserRoleBody>;
@@ -95,7 +95,7 @@ export type JoinableOrganizationsResponse = Static<typeof JoinableOrganizationsR
 
 /** Query of operation 9. `userId` may be left out (it defaults to the caller); when given it must be the caller. */
 export const JoinableOrganizationsQuery = Type.Object(
-  { userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { userId: Type.Optional(OpaqueId) },
   { additionalProperties: false },
 );
 export type JoinableOrganizationsQuery = Static<typeof JoinableOrganizationsQuery>;

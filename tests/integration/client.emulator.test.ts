@@ -518,7 +518,7 @@ describe("CodeSecClient against the emulator", function () {
       const args = { requestId: e.sample.scmAppRequestId, code: e.sample.scmAppCode };
       e.control.addFault({ operation: "completeScmAppRequest", drop: true });
       const error = await rejection(client().completeScmAppRequest(args), CodeSecOutcomeUnknownError);
-      expect(error).to.include({ cause: "network", attempts: 1 });
+      expect(error).to.include({ failure: "network", attempts: 1 });
       expect(error.message).to.include("getScmApp");
       assertNoSecret(error, e.sample.scmAppCode);
       expect(requests().map((r) => r.status)).to.deep.equal([0]);
@@ -537,7 +537,7 @@ describe("CodeSecClient against the emulator", function () {
         client().completeScmAppRequest({ requestId: e.sample.scmAppRequestId, code: e.sample.scmAppCode }),
         CodeSecOutcomeUnknownError,
       );
-      expect(error).to.include({ cause: "status", status: 503, attempts: 1 });
+      expect(error).to.include({ failure: "status", status: 503, attempts: 1 });
       expect(e.control.faults()[0]!.remaining).to.equal(2);
     });
 

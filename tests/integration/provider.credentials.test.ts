@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { run } from "../../provider/dynamic";
+import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
 import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
 import { CodeSecConnectionError, getCurrentUser, getScan, getNotificationRules } from "../../provider";
 import { CodeSecInputError } from "../../sdk";
@@ -155,6 +156,42 @@ describe("credentials at the provider's boundaries", () => {
       expect(h.control.requests().map((r) => r.operation)).to.deep.equal(["updateUserRole"]);
     });
 
+    it("moving a resource from an object connection to a name drops the stored token, with no call", async () => {
+      const h = emulator();
+      await configureStack({
+        "codesec:connections": JSON.stringify({ org2: { baseUrl: h.baseUrl, token: h.apiToken } }),
+      });
+      const olds = {
+        deploymentId: h.deploymentId,
+        userId: h.sample.memberUserId,
+        role: "ORG_ROLE_MEMBER",
+        connection: { baseUrl: h.baseUrl, token: h.apiToken },
+      };
+      const news = { ...olds, connection: "org2" };
+      const diff = await userRoleProvider.diff!(
+        `${h.deploymentId}/${h.sample.memberUserId}`,
+        olds as never,
+        news as never,
+      );
+      expect(diff.changes).to.equal(true);
+      expect(diff.replaces).to.deep.equal([]);
+      const updated = await userRoleProvider.update!("id", olds as never, news as never);
+      expect(updated.outs).to.deep.include({ connection: "org2" });
+      expect(JSON.stringify(updated.outs)).not.to.include(h.apiToken);
+      const hooks = {
+        deploymentId: h.deploymentId,
+        configId: h.sample.scmConfigId,
+        scmUrl: "u",
+        events: ["push"],
+      };
+      await scmWebhookSubscriptionProvider.update!(
+        "id",
+        { ...hooks, connection: olds.connection } as never,
+        { ...hooks, connection: "org2" } as never,
+      );
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("an undefined name fails check, listing the names that are defined", async () => {
       const h = emulator();
       await configureStack({
@@ -272,6 +309,20 @@ describe("credentials at the provider's boundaries", () => {
       ]);
     });
 
+    it("destroy does not take a 404 page from a wrong base URL for a departed user", async () => {
+      recorder.answer = () => ({ status: 404, body: "<html><body>Not Found</body></html>" });
+      await configureStack({ "codesec:baseUrl": `${recorderUrl}/wrong-prefix`, "codesec:token": "t" });
+      const error = await rejectionOf(
+        userRoleProvider.delete!("1001/502", {
+          deploymentId: "1001",
+          userId: "502",
+          role: "ORG_ROLE_ADMIN",
+          roleOnDestroy: "ORG_ROLE_MEMBER",
+        }),
+      );
+      expect(error.message).to.include("HTTP 404");
+    });
+
     it("destroy still fails on other refusals (a 403 is not a departed user)", async () => {
       const h = emulator();
       const { credential } = await h.control.mintCredential({
@@ -335,6 +386,17 @@ describe("credentials at the provider's boundaries", () => {
         expect(h.control.requests()).to.deep.equal([]);
       });
     }
+
+    it("a misspelt function option is refused, not dropped (it would read the default organization)", async () => {
+      const h = emulator();
+      pulumi.runtime.setAllConfig({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
+      const error = await rejectionOf(getCurrentUser({}, { conection: "org2" } as never));
+      expect(error).to.be.instanceOf(CodeSecInputError);
+      expect(error.message).to.include(
+        'conection is not an option of getCurrentUser (did you mean "connection"?)',
+      );
+      expect(h.control.requests()).to.deep.equal([]);
+    });
 
     it("a misspelt function argument is refused, not dropped", async () => {
       const h = emulator();

@@ -33,6 +33,8 @@ describe("CodeSecClient errors", () => {
       const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
       expect(error.message)
         .to.include("Check the token")
+        .and.include("token option")
+        .and.include("codesec:connections.<name>.token")
         .and.include("codesec:token")
         .and.include("CODESEC_TOKEN");
       expect(error.message).to.include("getScan").and.include("operation 6").and.include("HTTP 401");
@@ -569,7 +571,7 @@ describe("CodeSecClient errors", () => {
       expect(unknown).to.be.instanceOf(CodeSecError).and.not.instanceOf(CodeSecApiError);
       expect(JSON.parse(JSON.stringify(unknown))).to.include({
         name: "CodeSecOutcomeUnknownError",
-        cause: "status",
+        failure: "status",
         status: 503,
         attempts: 1,
         operationNumber: 3,

@@ -25,16 +25,16 @@ const CODE = "one-time-code-4b1d9e";
 const COMPLETE_ARGS = { requestId: "req-1", code: CODE };
 const APP_OK: FakeResponse = { status: 200, json: { app: SAMPLES.app } };
 
-/** Failures after the request may have reached the platform, with the cause they must report. */
-const AFTER_ARRIVAL: { name: string; response: FakeResponse; cause: string; status?: number }[] = [
-  { name: "a connection reset after the request arrived", response: { destroy: true }, cause: "network" },
-  { name: "a timeout", response: { delayMs: 5000, ...APP_OK }, cause: "timeout" },
-  { name: "a body that stalls", response: { ...APP_OK, stallAfter: 5 }, cause: "timeout" },
-  { name: "a cut-off body", response: { ...APP_OK, cutOffAfter: 5 }, cause: "truncated", status: 200 },
+/** Failures after the request may have reached the platform, with the failure kind they must report. */
+const AFTER_ARRIVAL: { name: string; response: FakeResponse; failure: string; status?: number }[] = [
+  { name: "a connection reset after the request arrived", response: { destroy: true }, failure: "network" },
+  { name: "a timeout", response: { delayMs: 5000, ...APP_OK }, failure: "timeout" },
+  { name: "a body that stalls", response: { ...APP_OK, stallAfter: 5 }, failure: "timeout" },
+  { name: "a cut-off body", response: { ...APP_OK, cutOffAfter: 5 }, failure: "truncated", status: 200 },
   ...[500, 502, 503, 504].map((status) => ({
     name: `HTTP ${status}`,
     response: { status, json: { error: { code: "UNAVAILABLE", message: "try later" } } },
-    cause: "status",
+    failure: "status",
     status,
   })),
 ];
@@ -72,7 +72,7 @@ describe("CodeSecClient retry classes", () => {
           operationNumber: 3,
           attempts: 1,
           retried: false,
-          cause: failure.cause,
+          failure: failure.failure,
         });
         expect(error.status).to.equal(failure.status);
         expect(error.message)

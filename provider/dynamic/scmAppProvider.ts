@@ -69,7 +69,8 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const client = clientForResource(inputs);
     const id = formatResourceId(inputs.deploymentId, inputs.requestId);
     const { deploymentId, requestId } = inputs;
-    if (inputs.code) {
+    // Only an absent code means "adopt"; an empty one is refused by the client, as by check.
+    if (inputs.code !== undefined) {
       try {
         const app = await client.completeScmAppRequest({ requestId, code: inputs.code });
         return { id, outs: stateOf(inputs, app) };

@@ -59,7 +59,8 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
   },
 
   async delete(_id, props) {
-    if (props.roleOnDestroy === undefined || props.roleOnDestroy === null) return;
+    // Only an absent roleOnDestroy means "keep the role"; any other value goes to the client, which checks it.
+    if (props.roleOnDestroy === undefined) return;
     const { deploymentId, userId } = props;
     try {
       await withRotationAdvice(() =>

@@ -8,19 +8,12 @@ import { expect } from "chai";
 import * as pulumi from "@pulumi/pulumi";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { run } from "../../provider/dynamic";
 import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
 import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
 import { CodeSecConnectionError, getCurrentUser, getScan, getNotificationRules } from "../../provider";
 import { CodeSecInputError } from "../../sdk";
 import { useEmulator } from "../support/emulator";
-
-/** Hands the providers stack config the way the engine's configure call does. */
-async function configureStack(values: Record<string, string>): Promise<void> {
-  await run("UserRole", {
-    config: { get: (key: string) => values[key], require: (key: string) => values[key] },
-  });
-}
+import { configureStack } from "../support/stackConfig";
 
 /** A server that records every request (method, path, Authorization) and answers what it is told. */
 class RecordingServer {
@@ -146,7 +139,7 @@ describe("credentials at the provider's boundaries", () => {
       const values: Record<string, unknown> = {
         "codesec:connections": { org2: { baseUrl: h.baseUrl, token: h.apiToken } },
       };
-      await run("UserRole", { config: { get: (key: string) => values[key] } } as never);
+      await configureStack(values);
       await userRoleProvider.create!({
         deploymentId: h.deploymentId,
         userId: h.sample.memberUserId,

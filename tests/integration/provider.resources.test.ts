@@ -1,11 +1,11 @@
 import { expect } from "chai";
-import { run } from "../../provider/dynamic";
 import { ProvisioningPartialFailure } from "../../provider/dynamic/workflowProvisioningProvider";
 import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
 import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
 import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
 import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
 import { useEmulator } from "../support/emulator";
+import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator";
 
 /** Operations the emulator answered since the last reset, without control-surface calls. */
@@ -15,13 +15,6 @@ function calls(handle: EmulatorHandle): string[] {
 
 function roleOf(handle: EmulatorHandle, userId: string): string | undefined {
   return handle.control.state().users.find((u) => u.id === userId)?.roles[handle.deploymentId];
-}
-
-/** Hands the providers stack config the way the engine's configure call does. */
-async function configureStack(values: Record<string, string>) {
-  await run("UserRole", {
-    config: { get: (key: string) => values[key], require: (key: string) => values[key] },
-  });
 }
 
 describe("dynamic providers against the emulator", () => {

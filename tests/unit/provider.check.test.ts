@@ -3,25 +3,9 @@ import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
 import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
 import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
 import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
-import { run } from "../../provider/dynamic";
 import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
+import { configureStack } from "../support/stackConfig";
 
-/** Hands the providers stack config the way the engine's configure call does. */
-export async function configureStack(values: Record<string, string>): Promise<void> {
-  await run("UserRole", {
-    config: { get: (key: string) => values[key], require: (key: string) => values[key] },
-  });
-}
-
-// These tests are about inputs: the credential check at preview is switched off, and the base URL
-// is a port nobody listens on, so an attempted call would fail the test.
-before(async () => {
-  await configureStack({
-    "codesec:baseUrl": "http://127.0.0.1:9",
-    "codesec:token": "unused-token",
-    "codesec:skipCredentialsValidation": "true",
-  });
-});
 async function failuresOf(provider: { check?: (o: never, n: never) => Promise<unknown> }, news: object) {
   const result = (await provider.check!({} as never, news as never)) as {
     failures?: { property: string; reason: string }[];
@@ -30,6 +14,16 @@ async function failuresOf(provider: { check?: (o: never, n: never) => Promise<un
 }
 
 describe("check: every bad input fails with the property named", () => {
+  // These tests are about inputs: the credential check at preview is switched off, and the base URL
+  // is a port nobody listens on, so an attempted call would fail the test.
+  before(async () => {
+    await configureStack({
+      "codesec:baseUrl": "http://127.0.0.1:9",
+      "codesec:token": "unused-token",
+      "codesec:skipCredentialsValidation": "true",
+    });
+  });
+
   const role = { deploymentId: "1001", userId: "user-bob", role: "ORG_ROLE_MEMBER" };
 
   it("accepts valid UserRole inputs and drops the engine's __provider key", async () => {

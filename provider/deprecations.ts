@@ -7,7 +7,7 @@ let objectConnectionWarned = false;
 /**
  * `connection: { baseUrl, token }` still works but puts the token in every resource's state (as a
  * secret) and keeps the one it was created with until the resource's next update; a named connection
- * keeps only its name there and always uses the stack's current config.
+ * keeps only its name there and takes its token from stack config, like the default connection.
  */
 export function warnObjectConnection(resource?: pulumi.Resource): void {
   if (objectConnectionWarned) return;

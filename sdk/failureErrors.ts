@@ -15,23 +15,15 @@ import {
   type OperationRef,
   type OutcomeUnknownFailure,
 } from "./errors";
-import type { AnswerHeaders } from "./http";
+import type { AnswerHeaders, HttpOutcome } from "./http";
 import { OPERATIONS, type OperationKey } from "./operations";
 import { responseError } from "./responseValidation";
 import { parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 
-/** The failure of the last attempt, with what the message needs. */
+/** The failure of the last attempt, with what the message needs: the attempt's own outcome where it says enough. */
 export type CallFailure =
   | { kind: "status"; status: number; headers: AnswerHeaders; text: string }
-  | { kind: "timeout"; mayHaveArrived: boolean }
-  | { kind: "network"; mayHaveArrived: boolean; code?: string; reason: string }
-  | {
-      kind: "truncated";
-      status: number;
-      headers: AnswerHeaders;
-      receivedBytes: number;
-      expectedBytes?: number;
-    }
+  | Extract<HttpOutcome, { kind: "timeout" | "network" | "truncated" }>
   | { kind: "unusable"; status: number; headers: AnswerHeaders; problem: string };
 
 /** Why the retries stopped early, when they did. */

@@ -170,25 +170,17 @@ function asFailure(outcome: HttpOutcome): CallFailure {
       }
       return outcome;
     case "tooLarge":
+    case "undecodable": {
+      // A failed status says what failed even when its body is unusable; a 2xx with one is unusable.
       if (!isSuccess(outcome.status)) {
         return { kind: "status", status: outcome.status, headers: outcome.headers, text: "" };
       }
-      return {
-        kind: "unusable",
-        status: outcome.status,
-        headers: outcome.headers,
-        problem: `the body is larger than ${outcome.limitBytes} bytes`,
-      };
-    case "undecodable":
-      if (!isSuccess(outcome.status)) {
-        return { kind: "status", status: outcome.status, headers: outcome.headers, text: "" };
-      }
-      return {
-        kind: "unusable",
-        status: outcome.status,
-        headers: outcome.headers,
-        problem: `the body cannot be decoded: ${outcome.reason}`,
-      };
+      const problem =
+        outcome.kind === "tooLarge"
+          ? `the body is larger than ${outcome.limitBytes} bytes`
+          : `the body cannot be decoded: ${outcome.reason}`;
+      return { kind: "unusable", status: outcome.status, headers: outcome.headers, problem };
+    }
   }
 }
 

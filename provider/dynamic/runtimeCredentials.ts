@@ -22,20 +22,24 @@ const lookup: ConfigLookup = (key) => {
   return typeof value === "string" ? value : JSON.stringify(value);
 };
 
-/** The connection of a resource: its `connection` input (a name or an object), else stack config, else env. */
-export function connectionOf(props: { connection?: unknown }): ResolvedConnection {
-  return resolveConnection(props.connection, lookup);
+/** The connection of a resource (its `connection` input, else stack config, else env) and its client. */
+function connectionAndClient(props: { connection?: unknown }): {
+  connection: ResolvedConnection;
+  client: CodeSecClient;
+} {
+  const connection = resolveConnection(props.connection, lookup);
+  return { connection, client: clientFor(connection, clientSettingsFrom(lookup)) };
 }
 
 /** The client for a resource (one per connection and settings in this process). */
 export function clientForResource(props: { connection?: unknown }): CodeSecClient {
-  return clientFor(connectionOf(props), clientSettingsFrom(lookup));
+  return connectionAndClient(props).client;
 }
 
 /** Proves a resource's connection reaches the platform (one read per connection per process). */
 export async function verifyConnection(props: { connection?: unknown }): Promise<void> {
-  const connection = connectionOf(props);
-  await verifyCredentials(clientFor(connection, clientSettingsFrom(lookup)), connection);
+  const { connection, client } = connectionAndClient(props);
+  await verifyCredentials(client, connection);
 }
 
 /**
@@ -47,7 +51,6 @@ export async function checkConnection(
   props: { connection?: unknown },
   options: { verify: boolean },
 ): Promise<void> {
-  const connection = connectionOf(props);
-  const client = clientFor(connection, clientSettingsFrom(lookup));
+  const { connection, client } = connectionAndClient(props);
   if (options.verify && !skipsCredentialsValidation(lookup)) await verifyCredentials(client, connection);
 }

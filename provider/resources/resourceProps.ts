@@ -33,7 +33,8 @@ export function resourceOptions(
 
 /** Warns (once per run) when a resource passes its credentials as an object rather than by name. */
 export function warnIfObjectConnection(resource: pulumi.Resource, connection: unknown): void {
-  if (connection === undefined) return;
+  // A plain name (the common case) needs no Output to look at.
+  if (connection === undefined || typeof connection === "string") return;
   pulumi.output(connection as pulumi.Input<ConnectionInput>).apply((value) => {
     if (value !== null && typeof value === "object") warnObjectConnection(resource);
   });

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
-import type { OperationKey } from "../sdk/operations";
-import { isCalendarDateTime } from "../sdk/schemas/common";
+import { type OperationKey, isCalendarDateTime } from "pulumi-codesec/api";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
@@ -45,7 +44,7 @@ type AjvPlugin = Exclude<
   readonly unknown[]
 >;
 
-/** The platform's one date-time rule (real calendar dates, sdk/schemas/common.ts), replacing ajv-formats' own. */
+/** The platform's one date-time rule (real calendar dates, api/schemas/common.ts), replacing ajv-formats' own. */
 const useCalendarDateTimes: AjvPlugin = (ajv) =>
   ajv.addFormat("date-time", { type: "string", validate: isCalendarDateTime });
 

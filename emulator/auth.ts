@@ -5,8 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
-import type { AuthScheme, OperationSpec } from "../sdk/operations";
-import type { OrgRole } from "../sdk/schemas";
+import type { AuthScheme, OperationSpec, OrgRole } from "pulumi-codesec/api";
 import { apiError } from "./errors";
 import type { EmulatorStore } from "./store";
 

@@ -10,7 +10,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyInstance } from "fastify";
-import { NumericId, OrgRole, type ScmApp } from "../sdk/schemas";
+import { NumericId, OrgRole, type ScmApp } from "pulumi-codesec/api";
 import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";

@@ -5,8 +5,7 @@
  * unexpected exceptions into that shape.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ApiErrorBody } from "../sdk/schemas";
-import { OPERATIONS, REQUEST_BODY_LIMIT_BYTES } from "../sdk/operations";
+import { type ApiErrorBody, OPERATIONS, REQUEST_BODY_LIMIT_BYTES } from "pulumi-codesec/api";
 
 /** Largest request body accepted (the platform's limit, from the catalogue). Larger bodies answer 400. */
 export const BODY_LIMIT_BYTES = REQUEST_BODY_LIMIT_BYTES;

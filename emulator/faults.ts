@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { OPERATIONS, type OperationKey } from "../sdk/operations";
+import { OPERATIONS, type OperationKey } from "pulumi-codesec/api";
 import { ApiError, apiError, codeForStatus, sendApiError, templateMatches } from "./errors";
 import {
   destroyConnection,
@@ -29,7 +29,7 @@ const OPERATION_KEYS = Object.keys(OPERATIONS) as OperationKey[];
 /** Body of `POST /__emulator/faults` (and argument of `control.addFault`). */
 export const FaultSpec = Type.Object(
   {
-    /** Match this operation (a key of OPERATIONS in sdk/operations.ts). */
+    /** Match this operation (a key of OPERATIONS in api/operations.ts). */
     operation: Type.Optional(
       Type.Union(
         OPERATION_KEYS.map((key) => Type.Literal(key)),

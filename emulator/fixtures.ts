@@ -3,7 +3,7 @@
  * and one-time codes on every start) so that examples, tests and the demo can rely on them; a JSON file
  * of the same shape (see `emulator/fixtures.example.json` and docs/api-behaviour.md) replaces it.
  *
- * API shapes (Scan, ScmApp, NotificationRule, ...) come from `sdk/schemas`; the wrappers here only add
+ * API shapes (Scan, ScmApp, NotificationRule, ...) come from `api/schemas`; the wrappers here only add
  * what the platform keeps behind them (owning deployment, roles, secrets, request state).
  */
 import { readFileSync } from "node:fs";
@@ -20,7 +20,7 @@ import {
   Scan,
   ScmApp,
   ScmWebhookSubscription,
-} from "../sdk/schemas";
+} from "pulumi-codesec/api";
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 

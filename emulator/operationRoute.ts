@@ -1,14 +1,13 @@
 /**
  * How one of the ten operations becomes a Fastify route, the same way for all of them: method and path
- * from the catalogue (`sdk/operations.ts`), path parameters validated by their kind, body/query/response
- * schemas from `sdk/schemas`, then, in this order: injected faults of phase before, authentication
+ * from the catalogue (`api/operations.ts`), path parameters validated by their kind, body/query/response
+ * schemas from `api/schemas`, then, in this order: injected faults of phase before, authentication
  * (401/403), schema validation (400), the operation's handler (which checks deployment, role and
  * existence), and injected faults of phase after (which replace the answer of a completed operation).
  */
 import { Type, type TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { OPERATIONS, type OperationKey, type OperationSpec } from "../sdk/operations";
-import { NumericId, OpaqueId } from "../sdk/schemas";
+import { OPERATIONS, type OperationKey, type OperationSpec, NumericId, OpaqueId } from "pulumi-codesec/api";
 import { authenticate, requireScheme, type Caller } from "./auth";
 import { faultKind, type FaultInjector } from "./faults";
 import type { RequestTracker } from "./requestTracking";
@@ -33,7 +32,7 @@ export interface OperationCall<Body, Query> {
   request: FastifyRequest;
 }
 
-/** Schemas of an operation's route: from `sdk/schemas`, never defined here. */
+/** Schemas of an operation's route: from `api/schemas`, never defined here. */
 export interface OperationSchemas {
   body?: TSchema;
   query?: TSchema;

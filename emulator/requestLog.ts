@@ -7,7 +7,7 @@
  * An entry is opened when the request arrives (so none is lost, whatever happens next) and finished when
  * the answer is complete or the connection closes.
  */
-import type { OperationKey } from "../sdk/operations";
+import type { OperationKey } from "pulumi-codesec/api";
 
 /** What an injected fault did to an answer. */
 export type FaultKind = "status" | "latency" | "drop" | "malformed" | "truncate" | "stall" | "omitField";

@@ -5,7 +5,7 @@
  * shutdown, closed it).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { OperationKey } from "../sdk/operations";
+import type { OperationKey } from "pulumi-codesec/api";
 import { closedByEmulator } from "./faultAnswers";
 import { pathOf } from "./operationRoute";
 import type { FaultKind, OpenRequest, RequestLog, RequestLogEntry } from "./requestLog";

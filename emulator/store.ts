@@ -19,7 +19,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { OrgRole, Scan, ScmWebhookSubscription } from "../sdk/schemas";
+import type { OrgRole, Scan, ScmWebhookSubscription } from "pulumi-codesec/api";
 import {
   fixtureSetProblems,
   type FixtureApiToken,

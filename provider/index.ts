@@ -9,11 +9,17 @@
  *
  * @packageDocumentation
  */
-export { UserRole, type UserRoleArgs } from "./resources/userRole";
-export { WorkflowProvisioning, type WorkflowProvisioningArgs } from "./resources/workflowProvisioning";
-export { ScmWebhookSubscription, type ScmWebhookSubscriptionArgs } from "./resources/scmWebhookSubscription";
-export { ScmApp, type ScmAppArgs } from "./resources/scmApp";
-export { ProvisioningPartialFailure } from "./dynamic/workflowProvisioningProvider";
+export { UserRole, type UserRoleArgs } from "./resources/userRole/resource";
+export {
+  WorkflowProvisioning,
+  type WorkflowProvisioningArgs,
+} from "./resources/workflowProvisioning/resource";
+export {
+  ScmWebhookSubscription,
+  type ScmWebhookSubscriptionArgs,
+} from "./resources/scmWebhookSubscription/resource";
+export { ScmApp, type ScmAppArgs } from "./resources/scmApp/resource";
+export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/provider";
 
 export { getScan, getScanOutput, type GetScanArgs } from "./functions/getScan";
 export { getBranch, getBranchOutput, type GetBranchArgs } from "./functions/getBranch";
@@ -46,4 +52,4 @@ export type {
   CurrentUser,
   JoinableOrganization,
   NotificationRule,
-} from "../sdk/schemas";
+} from "../api/schemas";

@@ -16,7 +16,7 @@ if [ ! -e node_modules/pulumi-codesec ]; then
 fi
 
 echo "[setup] building (tsc)"
-tsc -p tsconfig.build.json
+bash scripts/build.sh
 
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh

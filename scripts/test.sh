@@ -8,7 +8,7 @@ if [ ! -e node_modules/pulumi-codesec ]; then
   echo "node_modules/pulumi-codesec is missing: run 'npm run setup' first" >&2
   exit 1
 fi
-tsc -p tsconfig.build.json
+bash scripts/build.sh
 rm -rf .reports/reliability
 c8 --reporter=text-summary mocha
 mocha --config tests/e2e/.mocharc.json

@@ -1,5 +1,5 @@
 /**
- * Checks of a method's argument object against its schema (sdk/schemas), before any request. Callers
+ * Checks of a method's argument object against its schema (api/schemas), before any request. Callers
  * may be untyped JavaScript or values straight from Pulumi config, so nothing is trusted: a missing
  * argument object, a wrong type, a bad id, an unknown (misspelt) argument all fail with a
  * `CodeSecInputError` naming the field. The provider's `check` validates resource inputs with the same
@@ -7,8 +7,8 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { CodeSecInputError, type OperationRef } from "./errors";
-import { OPERATIONS, type OperationKey } from "./operations";
-import { describeFound, firstSchemaIssue, issueMessage } from "./schemaIssues";
+import { OPERATIONS, type OperationKey } from "../api/operations";
+import { describeFound, firstSchemaIssue, issueMessage } from "../api/schemaIssues";
 
 /** Who is checked: a client method (with its operation) or a provider function. */
 export interface ArgumentsSubject {

@@ -3,7 +3,7 @@
  * check, so that a base URL a preview accepts is the one an apply uses.
  */
 import { CodeSecInputError } from "./errors";
-import { describeFound } from "./schemaIssues";
+import { describeFound } from "../api/schemaIssues";
 
 const EXAMPLE = "an http(s) URL such as https://codesec.example.com";
 

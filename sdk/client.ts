@@ -9,12 +9,12 @@ import * as provisioning from "./operations/provisioning";
 import * as scans from "./operations/scans";
 import * as scm from "./operations/scm";
 import * as users from "./operations/users";
-import { describeFound } from "./schemaIssues";
-import type { NotificationRule } from "./schemas/notificationRules";
-import type { ProvisionResult } from "./schemas/provisioning";
-import type { Branch, Scan } from "./schemas/scans";
-import type { ScmApp, SubscribeScmWebhookResponse } from "./schemas/scm";
-import type { CurrentUser, JoinableOrganizationsResponse } from "./schemas/users";
+import { describeFound } from "../api/schemaIssues";
+import type { NotificationRule } from "../api/schemas/notificationRules";
+import type { ProvisionResult } from "../api/schemas/provisioning";
+import type { Branch, Scan } from "../api/schemas/scans";
+import type { ScmApp, SubscribeScmWebhookResponse } from "../api/schemas/scm";
+import type { CurrentUser, JoinableOrganizationsResponse } from "../api/schemas/users";
 import { Transport } from "./transport";
 
 /** Per-attempt timeout: connecting, sending, the headers and the whole body. */

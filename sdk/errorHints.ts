@@ -3,7 +3,7 @@
  * hints name the usual causes in their likely order. They name client options and the stack config
  * keys that set them, nothing else of Pulumi: the provider adds its own advice.
  */
-import { OPERATIONS, type OperationKey } from "./operations";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 
 // Where a token comes from: the client option, or, through the provider package, one of its sources.
 const TOKEN_SOURCES =

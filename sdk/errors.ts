@@ -3,7 +3,7 @@
  * and read structured fields instead of parsing messages. None of them ever holds the token: errors
  * are built from sanitized text only, and carry no reference to the request (headers) or the client.
  */
-import type { OperationKey } from "./operations";
+import type { OperationKey } from "../api/operations";
 
 /** Which operation failed; absent for errors raised before any operation (bad client options). */
 export interface OperationRef {

@@ -16,7 +16,7 @@ import {
   type OutcomeUnknownFailure,
 } from "./errors";
 import type { AnswerHeaders, HttpOutcome } from "./http";
-import { OPERATIONS, type OperationKey } from "./operations";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 import { responseError } from "./responseValidation";
 import { parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 

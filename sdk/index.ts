@@ -37,7 +37,7 @@ export {
   type OperationKey,
   type OperationSpec,
   type PathParamKind,
-} from "./operations";
+} from "../api/operations";
 export type { UpdateUserRoleArgs, ListJoinableOrganizationsArgs } from "./operations/users";
 export type { ProvisionWorkflowsArgs } from "./operations/provisioning";
 export type { CompleteScmAppRequestArgs, GetScmAppArgs, SubscribeScmWebhookArgs } from "./operations/scm";
@@ -48,4 +48,4 @@ export {
   type ListNotificationRulesArgs,
   type NotificationRulesPage,
 } from "./operations/notificationRules";
-export * from "./schemas";
+export * from "../api/schemas";

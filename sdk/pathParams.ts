@@ -1,9 +1,9 @@
 /**
  * Fills an operation's path template from validated arguments. The ids were checked against their
- * schemas (NumericId, OpaqueId in sdk/schemas/common.ts) before this runs, which refuse anything a
+ * schemas (NumericId, OpaqueId in api/schemas/common.ts) before this runs, which refuse anything a
  * proxy could normalize into another path (`..`, `/`, `%`); encoding here is the second line.
  */
-import { OPERATIONS, type OperationKey } from "./operations";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 
 /** RFC 3986 strict: also encodes `!'()*`, which encodeURIComponent leaves alone. */
 export function encodePathSegment(value: string): string {

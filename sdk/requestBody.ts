@@ -4,7 +4,7 @@
  * on the body a resource will send, so preview and apply agree on it too.
  */
 import { CodeSecInputError } from "./errors";
-import { OPERATIONS, REQUEST_BODY_LIMIT_BYTES, type OperationKey } from "./operations";
+import { OPERATIONS, REQUEST_BODY_LIMIT_BYTES, type OperationKey } from "../api/operations";
 
 /** The JSON text of `body`, or CodeSecInputError (field `body`) when it is above the platform's limit. */
 export function serializeRequestBody(operation: OperationKey, body: unknown): string {

@@ -5,8 +5,8 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CodeSecResponseError } from "./errors";
-import { OPERATIONS, type OperationKey } from "./operations";
-import { describeFound, firstSchemaIssue } from "./schemaIssues";
+import { OPERATIONS, type OperationKey } from "../api/operations";
+import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
 
 /** Returns `result.body` typed as the schema, or throws CodeSecResponseError naming the failing field. */

@@ -1,6 +1,6 @@
 /**
  * Which failed attempts are sent again, and how long to wait first. Pure functions: transport.ts
- * applies them. The rule depends on the operation's retry class (sdk/operations.ts):
+ * applies them. The rule depends on the operation's retry class (api/operations.ts):
  * - `read` and `idempotentWrite`: a repeat is harmless, so every transient failure is retried: 429,
  *   502, 503, 504, a connection failure before or after sending, a timeout, a cut-off answer;
  * - `once`: a repeat is not harmless (operation 3 spends a one-time code), so it is retried only when
@@ -9,7 +9,7 @@
  * Never retried: other 4xx, 500 (a bug that a repeat will not fix), a malformed, mis-shaped or
  * oversized 2xx answer, a name that does not resolve (ENOTFOUND), a TLS failure.
  */
-import type { RetryClass } from "./operations";
+import type { RetryClass } from "../api/operations";
 
 /** Statuses worth another attempt of a `read` or `idempotentWrite` operation. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);

@@ -13,7 +13,7 @@ import {
   type FailureContext,
 } from "./failureErrors";
 import { sendHttpAttempt, type HttpOutcome } from "./http";
-import { OPERATIONS, type OperationKey } from "./operations";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 import { serializeRequestBody } from "./requestBody";
 import { sanitize } from "./redaction";
 import { responseError } from "./responseValidation";

@@ -7,7 +7,7 @@ import {
   NOTIFICATION_LIMIT_DEFAULT,
   type NotificationRule,
   type NotificationRuleFilters,
-} from "../../sdk/schemas";
+} from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";

@@ -6,7 +6,7 @@ import {
   ProvisionResult,
   type ProvisionError,
   type ProvisionFilters,
-} from "../../sdk/schemas";
+} from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import type { FixtureProject } from "../fixtures";
 import { operationRoute, type EmulatorContext } from "../operationRoute";

@@ -1,6 +1,6 @@
 /** Scans and branches: operations 6 (get scan) and 7 (get branch). */
 import type { FastifyInstance } from "fastify";
-import { BranchResponse, ScanResponse } from "../../sdk/schemas";
+import { BranchResponse, ScanResponse } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";

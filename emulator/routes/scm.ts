@@ -8,7 +8,7 @@ import {
   SubscribeScmWebhookResponse,
   type ScmApp,
   type ScmWebhookSubscription,
-} from "../../sdk/schemas";
+} from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import type { FixtureScmAppRequest } from "../fixtures";

@@ -8,7 +8,7 @@ import {
   UpdateUserRoleResponse,
   type CurrentUser,
   type JoinableOrganization,
-} from "../../sdk/schemas";
+} from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";

@@ -7,25 +7,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { rememberStackConfig } from "./runtimeCredentials";
-import { scmAppProvider } from "./scmAppProvider";
-import { scmWebhookSubscriptionProvider } from "./scmWebhookSubscriptionProvider";
-import { userRoleProvider } from "./userRoleProvider";
-import { workflowProvisioningProvider } from "./workflowProvisioningProvider";
+import { resourceKind } from "../resources/registry";
+
+export type { ResourceKind } from "../resources/registry";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
-const PROVIDERS: Record<string, pulumi.dynamic.ResourceProvider<any, any>> = {
-  UserRole: userRoleProvider,
-  WorkflowProvisioning: workflowProvisioningProvider,
-  ScmWebhookSubscription: scmWebhookSubscriptionProvider,
-  ScmApp: scmAppProvider,
-};
-
-/** Names of the resource kinds, as the stubs carry them. */
-export type ResourceKind = "UserRole" | "WorkflowProvisioning" | "ScmWebhookSubscription" | "ScmApp";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PROVIDERS
 export function provider(kind: string): pulumi.dynamic.ResourceProvider<any, any> {
-  const found = PROVIDERS[kind];
+  const found = resourceKind(kind)?.provider;
   if (!found) {
     throw new Error(
       `pulumi-codesec: this stack holds a codesec:${kind} resource, which the installed pulumi-codesec does not ` +
@@ -38,7 +26,7 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider<any, any
 type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure">;
 
 /**
- * The one entry point of the serialized stubs (provider/resources/stubProvider.ts). The stub's
+ * The one entry point of the serialized stubs (provider/dynamic/stubProvider.ts). The stub's
  * `configure` is this function itself, so a non-string `method` is the engine's configure request,
  * which carries the stack config (see runtimeCredentials.ts).
  */

@@ -4,9 +4,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { Type, type TObject } from "@sinclair/typebox";
-import { issueMessage, schemaIssues } from "../../sdk/schemaIssues";
+import { issueMessage, schemaIssues } from "../../api/schemaIssues";
 import { CodeSecConnectionError } from "../connection";
-import { SECRET_INPUTS } from "../shapes/secretInputs";
+import { SECRET_INPUTS } from "../secretInputs";
 import { checkConnection } from "./runtimeCredentials";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */

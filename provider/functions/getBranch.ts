@@ -1,4 +1,4 @@
-import { GetBranchArgs as GetBranchArguments, type Branch } from "../../sdk/schemas/scans";
+import { GetBranchArgs as GetBranchArguments, type Branch } from "../../api/schemas/scans";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getBranch}. */

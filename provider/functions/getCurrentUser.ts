@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { CurrentUser } from "../../sdk/schemas/users";
+import type { CurrentUser } from "../../api/schemas/users";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 const NoArguments = Type.Object({}, { additionalProperties: false });

@@ -1,4 +1,4 @@
-import { ListJoinableOrganizationsArgs, type JoinableOrganizationsResponse } from "../../sdk/schemas/users";
+import { ListJoinableOrganizationsArgs, type JoinableOrganizationsResponse } from "../../api/schemas/users";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getJoinableOrganizations}. */

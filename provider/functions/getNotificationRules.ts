@@ -3,7 +3,7 @@ import {
   ListAllNotificationRulesArgs,
   type NotificationRule,
   type NotificationRuleFilters,
-} from "../../sdk/schemas/notificationRules";
+} from "../../api/schemas/notificationRules";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 // The client's listing arguments, with the page size under the name this function has always used.

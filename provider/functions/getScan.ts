@@ -1,4 +1,4 @@
-import { GetScanArgs as GetScanArguments, type Scan } from "../../sdk/schemas/scans";
+import { GetScanArgs as GetScanArguments, type Scan } from "../../api/schemas/scans";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScan}. */

@@ -1,4 +1,4 @@
-import { GetScmAppArgs as GetScmAppArguments, type ScmApp } from "../../sdk/schemas/scm";
+import { GetScmAppArgs as GetScmAppArguments, type ScmApp } from "../../api/schemas/scm";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScmApp}. */

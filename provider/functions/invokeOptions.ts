@@ -6,7 +6,7 @@ import { validateArguments } from "../../sdk/argumentValidation";
 import { clientFor, clientSettingsFrom } from "../clients";
 import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
-import type { PulumiArgs } from "../shapes/pulumiTypes";
+import type { PulumiArgs } from "../pulumiTypes";
 
 /** Options of a function's Promise form. */
 export interface CodeSecInvokeOptions {

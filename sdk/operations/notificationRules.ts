@@ -9,7 +9,7 @@ import {
   type ListNotificationRulesBody,
   type NotificationRule,
   type NotificationRuleFilters,
-} from "../schemas/notificationRules";
+} from "../../api/schemas/notificationRules";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { responseError, validateResponse } from "../responseValidation";

@@ -1,5 +1,5 @@
 /** CI workflow provisioning: operation 2 (provisionWorkflows). */
-import { ProvisionResult, ProvisionWorkflowsArgs, type ProvisionBody } from "../schemas/provisioning";
+import { ProvisionResult, ProvisionWorkflowsArgs, type ProvisionBody } from "../../api/schemas/provisioning";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";

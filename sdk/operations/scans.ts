@@ -6,7 +6,7 @@ import {
   ScanResponse,
   type Branch,
   type Scan,
-} from "../schemas/scans";
+} from "../../api/schemas/scans";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";

@@ -7,7 +7,7 @@ import {
   SubscribeScmWebhookResponse,
   type CompleteScmAppRequestBody,
   type ScmApp,
-} from "../schemas/scm";
+} from "../../api/schemas/scm";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";

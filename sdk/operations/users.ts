@@ -7,7 +7,7 @@ import {
   UpdateUserRoleResponse,
   type CurrentUser,
   type UpdateUserRoleBody,
-} from "../schemas/users";
+} from "../../api/schemas/users";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, isMutating } from "../../sdk/operations";
+import { OPERATIONS, isMutating } from "../../api/operations";
 import {
   createStack,
   exportStackAsStored,

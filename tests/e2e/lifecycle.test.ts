@@ -3,7 +3,7 @@ import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, isMutating, type OperationKey } from "../../sdk/operations";
+import { OPERATIONS, isMutating, type OperationKey } from "../../api/operations";
 import {
   createStack,
   existsSync,

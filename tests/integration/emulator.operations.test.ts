@@ -13,7 +13,7 @@ import {
   ScmAppResponse,
   SubscribeScmWebhookResponse,
   UpdateUserRoleResponse,
-} from "../../sdk/schemas";
+} from "../../api/schemas";
 import { callApi, errorOf, useEmulator, type ApiResponse } from "../support/emulator";
 
 /** Asserts the body matches `schema` (the same schema the client validates with). */

@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { ProvisioningPartialFailure } from "../../provider/dynamic/workflowProvisioningProvider";
-import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
-import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
-import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
-import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
+import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/provider";
+import { scmAppProvider } from "../../provider/resources/scmApp/provider";
+import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
+import { userRoleProvider } from "../../provider/resources/userRole/provider";
+import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator";

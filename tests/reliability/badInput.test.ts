@@ -11,24 +11,18 @@ import * as codesec from "../../provider";
 import { clientFor, clientSettingsFrom } from "../../provider/clients";
 import { CodeSecConnectionError, resolveConnection } from "../../provider/connection";
 import { run } from "../../provider/dynamic";
-import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
-import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
-import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
-import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
+import { RESOURCE_KINDS, type ResourceKind } from "../../provider/resources/registry";
 import { CodeSecClient, CodeSecInputError } from "../../sdk";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
-import { ACCEPTED, REJECTED, type CatalogueCase, type ResourceKind } from "./badInputCatalogue";
+import { ACCEPTED, REJECTED, type CatalogueCase } from "./badInputCatalogue";
 
 /** What one side did with a case: refused it naming a field, or let it through. */
 type Verdict =
   { kind: "rejected"; field: string } | { kind: "accepted" } | { kind: "notApplicable"; why: string };
 
-const PROVIDERS = {
-  UserRole: userRoleProvider,
-  WorkflowProvisioning: workflowProvisioningProvider,
-  ScmWebhookSubscription: scmWebhookSubscriptionProvider,
-  ScmApp: scmAppProvider,
-} as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;
+const PROVIDERS = Object.fromEntries(
+  Object.entries(RESOURCE_KINDS).map(([kind, definition]) => [kind, definition.provider]),
+) as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;
 
 /** Inputs a resource sends to the platform (a field outside these is checked by `check` alone). */
 const SENT_INPUTS: Record<ResourceKind, readonly string[]> = {

@@ -8,7 +8,9 @@
  * Accepted cases prove the reverse: what one side accepts, the other accepts too.
  */
 
-export type ResourceKind = "UserRole" | "WorkflowProvisioning" | "ScmWebhookSubscription" | "ScmApp";
+import type { ResourceKind } from "../../provider/resources/registry";
+
+export type { ResourceKind };
 export type FunctionName =
   | "getScan"
   | "getBranch"

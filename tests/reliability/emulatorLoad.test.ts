@@ -11,7 +11,7 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../emulator";
 import { REQUEST_LOG_LIMIT } from "../../emulator/requestLog";
 import type { RedactedState } from "../../emulator/store";
-import type { OperationKey } from "../../sdk/operations";
+import type { OperationKey } from "../../api/operations";
 import {
   BranchResponse,
   CurrentUserResponse,
@@ -21,7 +21,7 @@ import {
   ScmAppResponse,
   SubscribeScmWebhookResponse,
   UpdateUserRoleResponse,
-} from "../../sdk/schemas";
+} from "../../api/schemas";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
 import { apiHeaders, rawRequest } from "../support/rawHttp";
 
@@ -341,7 +341,7 @@ describe("reliability: the emulator under load", function () {
           "one after another over its own keep-alive connection (`node:http`), in a pseudo-random order from a " +
           "fixed seed per client (so these counts are the same on every run). Reads and idempotent writes are " +
           "mixed; each client alone changes the role of its own member user. An answer is expected when it is " +
-          "a complete 200 whose body validates against the operation's response schema (`sdk/schemas`) and is " +
+          "a complete 200 whose body validates against the operation's response schema (`api/schemas`) and is " +
           "about what was asked.",
         "",
         markdownTable(

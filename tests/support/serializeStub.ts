@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { ResourceKind } from "../../provider/dynamic";
-import { stubProvider } from "../../provider/resources/stubProvider";
+import { stubProvider } from "../../provider/dynamic/stubProvider";
 
 export const RESOURCE_KINDS: ResourceKind[] = [
   "UserRole",

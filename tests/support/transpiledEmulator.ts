@@ -19,8 +19,14 @@ import { join, relative } from "node:path";
 import * as ts from "typescript";
 
 const ROOT = join(__dirname, "..", "..");
-/** The emulator and what it imports. */
-const SOURCE_DIRS = ["emulator", "sdk"];
+/**
+ * The emulator package, and the API definitions it imports as `pulumi-codesec/api`: those go to a
+ * `node_modules/pulumi-codesec` of the copy's own, so the child loads them from the working tree too.
+ */
+const SOURCE_DIRS: Record<string, string> = {
+  emulator: "emulator",
+  api: join("node_modules", "pulumi-codesec", "api"),
+};
 
 export interface TranspiledEmulator {
   /** Arguments for `process.execPath` that run `codesec-emulator`; append the command's own options. */
@@ -42,8 +48,23 @@ export function transpileEmulator(): TranspiledEmulator {
   const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const compilerOptions = { ...options, sourceMap: false, declaration: false };
-  for (const file of SOURCE_DIRS.flatMap((dir) => filesUnder(join(ROOT, dir)))) {
-    const target = join(out, relative(ROOT, file));
+  const apiPackage = join(out, "node_modules", "pulumi-codesec");
+  mkdirSync(apiPackage, { recursive: true });
+  writeFileSync(
+    join(apiPackage, "package.json"),
+    JSON.stringify({ name: "pulumi-codesec", exports: { "./api": "./api/index.js" } }),
+  );
+  const sources = Object.entries(SOURCE_DIRS).flatMap(([dir, copyDir]) =>
+    filesUnder(join(ROOT, dir))
+      .filter(
+        (file) =>
+          !relative(join(ROOT, dir), file)
+            .split(/[\\/]/)
+            .some((part) => part === "dist" || part === "node_modules"),
+      )
+      .map((file) => [file, join(out, copyDir, relative(join(ROOT, dir), file))] as const),
+  );
+  for (const [file, target] of sources) {
     mkdirSync(join(target, ".."), { recursive: true });
     if (file.endsWith(".ts") && !file.endsWith(".d.ts")) {
       const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { SignJWT } from "jose";
-import { OPERATIONS } from "../../sdk/operations";
+import { OPERATIONS } from "../../api/operations";
 import {
   JWT_AUDIENCE,
   JWT_ISSUER,

@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { firstHalf } from "../../emulator/faultAnswers";
 import { FaultInjector, faultKind, type FaultSpec } from "../../emulator/faults";
 import { removeField, schemaAllowsField } from "../../emulator/fieldPath";
-import { ListNotificationRulesResponse, ProvisionResult, ScanResponse } from "../../sdk/schemas";
+import { ListNotificationRulesResponse, ProvisionResult, ScanResponse } from "../../api/schemas";
 
 const SCAN = "/api/v2/deployments/1001/scans/3001";
 

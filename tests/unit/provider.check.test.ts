@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { scmAppProvider } from "../../provider/dynamic/scmAppProvider";
-import { scmWebhookSubscriptionProvider } from "../../provider/dynamic/scmWebhookSubscriptionProvider";
-import { userRoleProvider } from "../../provider/dynamic/userRoleProvider";
-import { workflowProvisioningProvider } from "../../provider/dynamic/workflowProvisioningProvider";
+import { scmAppProvider } from "../../provider/resources/scmApp/provider";
+import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
+import { userRoleProvider } from "../../provider/resources/userRole/provider";
+import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
 import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
 import { configureStack } from "../support/stackConfig";
 

@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { isMutating, OPERATIONS, type OperationKey } from "../../../sdk/operations";
+import { isMutating, OPERATIONS, type OperationKey } from "../../../api/operations";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
 import { requirePulumiCli } from "../support/harness";
 import { credentialStack, rotateTokens, type CredentialStack } from "./credentialStack";

@@ -1,7 +1,7 @@
 /** The shape of `codesec.UserRole`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
-import { NumericId, OpaqueId, OrgRole } from "../../sdk/schemas/common";
-import { ConnectionInput } from "../connection";
+import { NumericId, OpaqueId, OrgRole } from "../../../api/schemas/common";
+import { ConnectionInput } from "../../connection";
 
 export const UserRoleInputs = Type.Object(
   {

@@ -3,20 +3,15 @@
  * destroy optionally demotes (`roleOnDestroy`), otherwise only forgets the resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { checkerFor } from "../../sdk/schemaIssues";
-import { ORG_ROLES, OrgRole } from "../../sdk/schemas/common";
-import {
-  USER_ROLE_IDENTITY,
-  USER_ROLE_MUTABLE,
-  UserRoleInputs,
-  type UserRoleState,
-} from "../shapes/userRole";
-import { checkAndDiff } from "./checkAndDiff";
-import { withoutEngineKeys } from "./inputValidation";
-import { formatResourceId, parseResourceId } from "./resourceIds";
-import { isPlatformNotFound } from "./platformNotFound";
-import { clientForResource, verifyConnection } from "./runtimeCredentials";
-import { withRotationAdvice } from "./staleCredentials";
+import { checkerFor } from "../../../api/schemaIssues";
+import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
+import { USER_ROLE_IDENTITY, USER_ROLE_MUTABLE, UserRoleInputs, type UserRoleState } from "./shape";
+import { checkAndDiff } from "../../dynamic/checkAndDiff";
+import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
+import { isPlatformNotFound } from "../../dynamic/platformNotFound";
+import { clientForResource, verifyConnection } from "../../dynamic/runtimeCredentials";
+import { withRotationAdvice } from "../../dynamic/staleCredentials";
 
 const TYPE = "codesec:UserRole";
 

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
+import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
   WORKFLOW_PROVISIONING_OUTPUTS,
   type WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
-} from "../shapes/workflowProvisioning";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
-import { stubProvider } from "./stubProvider";
+} from "./shape";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
 export type WorkflowProvisioningArgs = PulumiArgs<WorkflowProvisioningInputs>;

@@ -1,7 +1,7 @@
 /** The shape of `codesec.ScmWebhookSubscription`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
-import { NumericId, OpaqueId } from "../../sdk/schemas/common";
-import { ConnectionInput } from "../connection";
+import { NumericId, OpaqueId } from "../../../api/schemas/common";
+import { ConnectionInput } from "../../connection";
 
 export const ScmWebhookSubscriptionInputs = Type.Object(
   {

@@ -4,20 +4,20 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomUUID } from "node:crypto";
-import { provisionBody } from "../../sdk/operations/provisioning";
-import type { ProvisionResult, ProvisionWorkflowsArgs } from "../../sdk/schemas/provisioning";
+import { provisionBody } from "../../../sdk/operations/provisioning";
+import type { ProvisionResult, ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import {
   WORKFLOW_PROVISIONING_IDENTITY,
   WORKFLOW_PROVISIONING_REAPPLY,
   WORKFLOW_PROVISIONING_STATE_ONLY,
   WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
-} from "../shapes/workflowProvisioning";
-import { checkAndDiff } from "./checkAndDiff";
-import { sameValue } from "./diffing";
-import { engineKeysOf, withoutEngineKeys } from "./inputValidation";
-import { formatResourceId } from "./resourceIds";
-import { clientForResource } from "./runtimeCredentials";
+} from "./shape";
+import { checkAndDiff } from "../../dynamic/checkAndDiff";
+import { sameValue } from "../../dynamic/diffing";
+import { engineKeysOf, withoutEngineKeys } from "../../dynamic/inputValidation";
+import { formatResourceId } from "../../dynamic/resourceIds";
+import { clientForResource } from "../../dynamic/runtimeCredentials";
 
 const TYPE = "codesec:WorkflowProvisioning";
 

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
-import { SECRET_INPUTS } from "../shapes/secretInputs";
+import { SECRET_INPUTS } from "../secretInputs";
 
 /**
  * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
+import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
   SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS,
   type ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
-} from "../shapes/scmWebhookSubscription";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
-import { stubProvider } from "./stubProvider";
+} from "./shape";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
 export type ScmWebhookSubscriptionArgs = PulumiArgs<ScmWebhookSubscriptionInputs>;

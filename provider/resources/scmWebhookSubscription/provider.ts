@@ -8,12 +8,12 @@ import {
   SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
   ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
-} from "../shapes/scmWebhookSubscription";
-import { checkAndDiff } from "./checkAndDiff";
-import { sameValue } from "./diffing";
-import { withoutEngineKeys } from "./inputValidation";
-import { formatResourceId } from "./resourceIds";
-import { clientForResource } from "./runtimeCredentials";
+} from "./shape";
+import { checkAndDiff } from "../../dynamic/checkAndDiff";
+import { sameValue } from "../../dynamic/diffing";
+import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { formatResourceId } from "../../dynamic/resourceIds";
+import { clientForResource } from "../../dynamic/runtimeCredentials";
 
 const TYPE = "codesec:ScmWebhookSubscription";
 

@@ -14,7 +14,7 @@
  * text means every existing resource's stored provider differs from the one the program declares.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../dynamic";
+import type { ResourceKind } from "../resources/registry";
 
 export function stubProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwards whatever the engine passes

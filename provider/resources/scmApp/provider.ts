@@ -4,15 +4,15 @@
  * is already connected.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../sdk";
-import { SCM_APP_IDENTITY, ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
-import { checkAndDiff } from "./checkAndDiff";
-import { sameValue } from "./diffing";
-import { withoutEngineKeys } from "./inputValidation";
-import { formatResourceId, parseResourceId } from "./resourceIds";
-import { isPlatformNotFound } from "./platformNotFound";
-import { clientForResource } from "./runtimeCredentials";
-import { withRotationAdvice } from "./staleCredentials";
+import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
+import { SCM_APP_IDENTITY, ScmAppInputs, type ScmAppState } from "./shape";
+import { checkAndDiff } from "../../dynamic/checkAndDiff";
+import { sameValue } from "../../dynamic/diffing";
+import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
+import { isPlatformNotFound } from "../../dynamic/platformNotFound";
+import { clientForResource } from "../../dynamic/runtimeCredentials";
+import { withRotationAdvice } from "../../dynamic/staleCredentials";
 
 const TYPE = "codesec:ScmApp";
 

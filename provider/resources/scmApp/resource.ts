@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
-import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppState } from "../shapes/scmApp";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
-import { stubProvider } from "./stubProvider";
+import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
+import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppState } from "./shape";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmApp}. */
 export type ScmAppArgs = PulumiArgs<ScmAppInputs>;

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiArgs, PulumiOutputs } from "../shapes/pulumiTypes";
-import { USER_ROLE_OUTPUTS, type UserRoleInputs, type UserRoleState } from "../shapes/userRole";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "./resourceProps";
-import { stubProvider } from "./stubProvider";
+import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
+import { USER_ROLE_OUTPUTS, type UserRoleInputs, type UserRoleState } from "./shape";
+import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRole}. */
 export type UserRoleArgs = PulumiArgs<UserRoleInputs>;

@@ -1,8 +1,8 @@
 /** The shape of `codesec.WorkflowProvisioning`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
-import { NumericId } from "../../sdk/schemas/common";
-import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../sdk/schemas/provisioning";
-import { ConnectionInput } from "../connection";
+import { NumericId } from "../../../api/schemas/common";
+import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
+import { ConnectionInput } from "../../connection";
 
 export const WorkflowProvisioningInputs = Type.Object(
   {

@@ -1,8 +1,8 @@
 /** The shape of `codesec.ScmApp`: written once, used for the class types and for `check`. */
 import { Type, type Static } from "@sinclair/typebox";
-import { NumericId, OpaqueId } from "../../sdk/schemas/common";
-import { OneTimeCode, type ScmApp } from "../../sdk/schemas/scm";
-import { ConnectionInput } from "../connection";
+import { NumericId, OpaqueId } from "../../../api/schemas/common";
+import { OneTimeCode, type ScmApp } from "../../../api/schemas/scm";
+import { ConnectionInput } from "../../connection";
 
 export const ScmAppInputs = Type.Object(
   {

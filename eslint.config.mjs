@@ -1,4 +1,6 @@
-// Flat config: typescript-eslint's recommended type-aware rules, with Prettier owning formatting.
+// Flat config: typescript-eslint's recommended type-aware rules (they read the types through the
+// TypeScript project service, so they catch unsafe `any`, floating promises and needless assertions),
+// with Prettier owning formatting.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
@@ -6,7 +8,7 @@ import prettier from "eslint-config-prettier";
 export default tseslint.config(
   {
     ignores: [
-      "dist/",
+      "**/dist/",
       "node_modules/",
       "coverage/",
       ".tools/",
@@ -16,7 +18,12 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+  },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -91,7 +91,7 @@ function issueOf(error: ValueError, root: unknown): SchemaIssue {
       return { path, expected: "", value: error.value, kind: "notAllowed", allowed };
     }
     default: {
-      const type = error.schema.type;
+      const type: unknown = error.schema.type;
       const wrongType =
         typeof type === "string" && error.value !== undefined && !hasJsonType(error.value, type)
           ? type
@@ -179,7 +179,7 @@ export function describeSchema(schema: TSchema): string {
       return typeof schema.minLength === "number" && schema.minLength > 0 ? "a non-empty string" : "a string";
     case "integer":
     case "number":
-      return describeRange(schema.type, schema.minimum, schema.maximum);
+      return describeRange(schema.type as string, schema.minimum, schema.maximum);
     case "boolean":
       return "a boolean";
     case "array":

@@ -12,7 +12,7 @@ let objectConnectionWarned = false;
 export function warnObjectConnection(resource?: pulumi.Resource): void {
   if (objectConnectionWarned) return;
   objectConnectionWarned = true;
-  pulumi.log.warn(
+  void pulumi.log.warn(
     "pulumi-codesec: `connection: { baseUrl, token }` is deprecated: it stores the token in the state of " +
       "every resource that uses it, and a rotated token reaches that state only with the resource's next " +
       'update. Name the connection instead: `connection: "org2"`, with ' +

@@ -5,7 +5,7 @@
  * `CodeSecInputError` naming the field. The provider's `check` validates resource inputs with the same
  * field schemas and the same message formatter, so preview and apply give one verdict.
  */
-import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { Static, TObject } from "@sinclair/typebox";
 import { CodeSecInputError, type OperationRef } from "./errors";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { describeFound, firstSchemaIssue, issueMessage } from "../api/schemaIssues";
@@ -59,7 +59,7 @@ export function validateArguments<S extends TObject>(
       subject.ref,
     );
   }
-  const issue = firstSchemaIssue(schema as TSchema, value);
+  const issue = firstSchemaIssue(schema, value);
   if (issue === undefined) return value as Static<S>;
   const message = issueMessage(issue, {
     name: subject.name,

@@ -16,7 +16,7 @@ export function validateResponse<S extends TSchema>(
   operation: OperationKey,
 ): Static<S> {
   const issue = firstSchemaIssue(schema, result.body);
-  if (issue === undefined) return result.body as Static<S>;
+  if (issue === undefined) return result.body;
   const where = issue.path === "" ? "the response body" : issue.path;
   const found =
     issue.kind === "missing"

@@ -104,9 +104,9 @@ export = async function driftCheck() {
           `or list an intentionally disabled rule in ignoreRuleIds)`,
       );
     }
-    pulumi.log.warn(message);
+    void pulumi.log.warn(message);
   } else {
-    pulumi.log.info(
+    void pulumi.log.info(
       `deployment ${deploymentId} is healthy: ${scans.length} scan(s), ${ruleCount} notification rule(s)` +
         (rulesWithProblems.length > 0 ? ` (${rulesWithProblems.length} acknowledged in ignoreRuleIds)` : ""),
     );

@@ -100,8 +100,8 @@ describe("CodeSecClient against the emulator", function () {
         errors: result.errors,
       });
       const byCode = Object.fromEntries(result.errors.map((error) => [error.code, error]));
-      expect(byCode.UPDATE_ERROR_CODE_NOT_FOUND!.ids).to.deep.equal(["7999"]);
-      expect(byCode.UPDATE_ERROR_CODE_NO_CODE_ACCESS!.ids).to.deep.equal(["7004"]);
+      expect(byCode.UPDATE_ERROR_CODE_NOT_FOUND.ids).to.deep.equal(["7999"]);
+      expect(byCode.UPDATE_ERROR_CODE_NO_CODE_ACCESS.ids).to.deep.equal(["7004"]);
       const badRequest = result.errors.filter((error) => error.code === "UPDATE_ERROR_CODE_BAD_REQUEST");
       expect(badRequest.flatMap((error) => error.ids).sort()).to.deep.equal(["7003", "7005"]);
       for (const error of result.errors) {
@@ -538,7 +538,7 @@ describe("CodeSecClient against the emulator", function () {
         CodeSecOutcomeUnknownError,
       );
       expect(error).to.include({ failure: "status", status: 503, attempts: 1 });
-      expect(e.control.faults()[0]!.remaining).to.equal(2);
+      expect(e.control.faults()[0].remaining).to.equal(2);
     });
 
     it("names the base URL when the emulator is gone", async () => {

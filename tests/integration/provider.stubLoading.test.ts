@@ -5,7 +5,7 @@ import { serializedStub } from "../support/serializeStub";
 
 // The dynamic-provider plugin loads a resource's stored provider text with require-from-string; do the
 // same, so the stub runs as the engine runs it: resolving pulumi-codesec by name (the built package).
-/* eslint-disable @typescript-eslint/no-explicit-any -- the loaded provider is untyped, as in the plugin */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- the loaded provider is untyped, as in the plugin */
 const requireFromString: (
   code: string,
   filename?: string,

@@ -48,7 +48,7 @@ async function verdictOf(
     const field = fieldOf(error);
     if (field !== undefined) {
       const [root, ...rest] = field.split(/(?=[.[])/);
-      return { kind: "rejected", field: [rename[root!] ?? root, ...rest].join("") };
+      return { kind: "rejected", field: [rename[root] ?? root, ...rest].join("") };
     }
   }
   return { kind: "accepted" };
@@ -114,17 +114,17 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       const apply =
         root === "roleOnDestroy"
           ? await verdictOf(() => provider.delete!("1001/502", c.inputs), { newRole: "roleOnDestroy" })
-          : await verdictOf(() => provider.create!(c.inputs), { newRole: "role" });
+          : await verdictOf(() => provider.create(c.inputs), { newRole: "role" });
       return [preview, apply];
     }
     if (c.surface === "function") {
       const fn = (codesec as unknown as Record<string, (a: unknown, o?: object) => Promise<unknown>>)[
         c.target
-      ]!;
+      ];
       const preview = await verdictOf(() => fn(c.args, c.options));
       if (c.field?.startsWith("connection")) {
         const connection = (c.options as { connection?: unknown }).connection;
-        return [preview, await verdictOf(async () => clientFor(resolveConnection(connection, lookup)))];
+        return [preview, await verdictOf(() => Promise.resolve(clientFor(resolveConnection(connection, lookup))))];
       }
       if (c.target === "getCurrentUser" && c.field !== undefined) {
         return [preview, { kind: "notApplicable", why: "the client method takes no arguments" }];
@@ -147,7 +147,7 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
               } as never);
             }
             default:
-              return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target]!(
+              return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target](
                 args,
               );
           }
@@ -159,7 +159,7 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
     const verdict = await verdictOf(async () => {
       if (c.target === "new CodeSecClient")
         return new CodeSecClient({ baseUrl, token: "t", ...(c.args as object) });
-      return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target]!(c.args);
+      return (client() as unknown as Record<string, (a: unknown) => Promise<unknown>>)[c.target](c.args);
     });
     return [verdict, verdict];
   }

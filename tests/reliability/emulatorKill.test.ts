@@ -103,7 +103,7 @@ describe("reliability: kill -9 of the emulator with --state", function () {
   async function writeAndKill(target: Running, round: number): Promise<Acknowledged[]> {
     const acknowledged: Acknowledged[] = [];
     // Each round starts further along the users and gives each a role other than last round's.
-    const queue = USERS.map((_, i) => USERS[(i + round * 7) % USERS.length] as string);
+    const queue = USERS.map((_, i) => USERS[(i + round * 7) % USERS.length]);
     let killed = false;
     const writer = async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -211,11 +211,11 @@ const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
 /** The deterministic request sequence of one client. */
 function sequenceOf(client: number): Step[] {
   const random = seeded(0xc0de + client);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   return Array.from({ length: REQUESTS_PER_CLIENT }, () => {
     let roll = random() * TOTAL_WEIGHT;
     const entry = MIX.find(([weight]) => (roll -= weight) < 0) ?? MIX[MIX.length - 1];
-    return (entry as (typeof MIX)[number])[1](client, pick);
+    return (entry)[1](client, pick);
   });
 }
 

@@ -98,7 +98,7 @@ describe("fault matrix: ten operations x every fault", function () {
   }
 
   /** A call of each operation with valid arguments on a freshly reset emulator. */
-  async function callOf(operation: OperationKey, overrides: Partial<CodeSecClientOptions>) {
+  function callOf(operation: OperationKey, overrides: Partial<CodeSecClientOptions>) {
     const { deploymentId, sample } = emulator;
     const api = client(emulator.apiToken, overrides);
     switch (operation) {
@@ -143,7 +143,7 @@ describe("fault matrix: ten operations x every fault", function () {
           continue;
         }
         const overrides = fault.unreachable ? { baseUrl: "http://127.0.0.1:9" } : {};
-        const call = await callOf(operation, overrides);
+        const call = callOf(operation, overrides);
         if (fault.spec || fault.omits) {
           emulator.control.addFault({
             operation,

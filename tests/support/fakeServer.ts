@@ -85,7 +85,7 @@ export class FakeServer {
 
   /** Answers the n-th request with the n-th response; the last one repeats. */
   sequence(...responses: FakeResponse[]): this {
-    return this.respond((_req, index) => responses[Math.min(index, responses.length - 1)]!);
+    return this.respond((_req, index) => responses[Math.min(index, responses.length - 1)]);
   }
 
   /** Always the same response. */

@@ -31,5 +31,5 @@ export async function serializedStub(kind: ResourceKind): Promise<string> {
 // Run directly (`node -r ts-node/register/transpile-only tests/support/serializeStub.ts Kind`) to print one
 // stub: the test uses this to serialize from another working directory.
 if (require.main === module) {
-  serializedStub(process.argv[2] as ResourceKind).then((text) => process.stdout.write(text));
+  void serializedStub(process.argv[2] as ResourceKind).then((text) => process.stdout.write(text));
 }

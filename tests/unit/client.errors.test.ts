@@ -61,7 +61,7 @@ describe("CodeSecClient errors", () => {
         "Web API permission",
       ].map((part) => message.indexOf(part));
       expect(order, message).to.satisfy((at: number[]) =>
-        at.every((i, n) => i > -1 && (n === 0 || i > at[n - 1]!)),
+        at.every((i, n) => i > -1 && (n === 0 || i > at[n - 1])),
       );
       expect(message).to.include("scope restriction").and.include(said);
     });
@@ -455,7 +455,7 @@ describe("CodeSecClient errors", () => {
     for (const [field, override] of bad) {
       it(`rejects a bad ${field}: ${util.inspect(Object.values(override)[0])}`, () => {
         const options = { baseUrl: "https://codesec.example.com", token: TOKEN, ...override };
-        expect(() => new CodeSecClient(options as never))
+        expect(() => new CodeSecClient(options))
           .to.throw(CodeSecInputError)
           .with.property("field", field);
       });
@@ -484,15 +484,15 @@ describe("CodeSecClient errors", () => {
       const client = new CodeSecClient({ baseUrl: `${server.baseUrl}/prefix//`, token: ` ${TOKEN}\n` });
       expect(client.baseUrl).to.equal(`${server.baseUrl}/prefix`);
       await client.getCurrentUser();
-      expect(server.requests[0]!.path).to.equal("/prefix/api/auth/users/current");
-      expect(server.requests[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect(server.requests[0].path).to.equal("/prefix/api/auth/users/current");
+      expect(server.requests[0].headers.authorization).to.equal(`Bearer ${TOKEN}`);
     });
 
     it("rejects an unknown option by name, listing the allowed ones", () => {
       for (const name of ["timeout", "fetch", "retryCount"]) {
         let caught: unknown;
         try {
-          new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, [name]: 1 } as never);
+          new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, [name]: 1 });
         } catch (error) {
           caught = error;
         }
@@ -551,7 +551,7 @@ describe("CodeSecClient errors", () => {
       const search = "s".repeat(REQUEST_BODY_LIMIT_BYTES - overhead);
       await server.client().provisionWorkflows({ deploymentId: "42", filters: { search } });
       expect(server.requests).to.have.length(1);
-      expect(server.requests[0]!.headers["content-length"]).to.equal(String(REQUEST_BODY_LIMIT_BYTES));
+      expect(server.requests[0].headers["content-length"]).to.equal(String(REQUEST_BODY_LIMIT_BYTES));
     });
   });
 

@@ -46,7 +46,7 @@ describe("client test fake server", () => {
     expect((await client.getBranch(args)).id).to.equal(4);
     expect((await client.getBranch(args)).id).to.equal(4);
     expect(server.requests).to.have.length(3);
-    expect(server.requests[0]!.method).to.equal("GET");
+    expect(server.requests[0].method).to.equal("GET");
   });
 
   it("closes promptly even while a delayed answer is pending", async () => {

@@ -60,7 +60,7 @@ describe("one HTTP attempt (sdk/http.ts)", () => {
         server.always({ status: 200, json: { user: SAMPLES.user }, encoding });
         const answer = expectKind(await attempt(server.baseUrl), "answer");
         expect(JSON.parse(answer.text)).to.deep.equal({ user: SAMPLES.user });
-        expect(server.requests[0]!.headers["accept-encoding"]).to.equal(undefined);
+        expect(server.requests[0].headers["accept-encoding"]).to.equal(undefined);
       });
     }
 
@@ -89,8 +89,8 @@ describe("one HTTP attempt (sdk/http.ts)", () => {
         body,
         headers: { "Content-Type": "application/json", "Content-Length": String(body.length) },
       });
-      expect(server.requests[0]!.headers["content-length"]).to.equal(String(body.length));
-      expect(server.requests[0]!.json).to.deep.equal({ name: "ü" });
+      expect(server.requests[0].headers["content-length"]).to.equal(String(body.length));
+      expect(server.requests[0].json).to.deep.equal({ name: "ü" });
     });
   });
 
@@ -182,7 +182,7 @@ describe("one HTTP attempt (sdk/http.ts)", () => {
       expectKind(await attempt(server.baseUrl), "answer");
       const timeout = expectKind(await attempt(server.baseUrl, { timeoutMs: 100 }), "timeout");
       expect(timeout.mayHaveArrived).to.equal(true);
-      expect(server.requests[1]!.remotePort).to.equal(server.requests[0]!.remotePort);
+      expect(server.requests[1].remotePort).to.equal(server.requests[0].remotePort);
     });
   });
 
@@ -225,8 +225,8 @@ describe("one HTTP attempt (sdk/http.ts)", () => {
         expect(code).to.equal(0);
         expect(stdout.trim()).to.equal("done");
         expect(longLived.requests).to.have.length(2);
-        expect(longLived.requests[1]!.remotePort, "the socket was kept alive").to.equal(
-          longLived.requests[0]!.remotePort,
+        expect(longLived.requests[1].remotePort, "the socket was kept alive").to.equal(
+          longLived.requests[0].remotePort,
         );
       } finally {
         await longLived.close();

@@ -14,7 +14,7 @@ describe("CodeSecClient operations", () => {
 
   function only() {
     expect(server.requests).to.have.length(1);
-    return server.requests[0]!;
+    return server.requests[0];
   }
 
   it("sends the bearer token, Accept and User-Agent headers", async () => {
@@ -25,7 +25,7 @@ describe("CodeSecClient operations", () => {
     expect(req.headers.accept).to.equal("application/json");
     expect(req.headers["user-agent"]).to.equal(DEFAULT_USER_AGENT);
     await server.client({ userAgent: "pulumi-codesec/1.0" }).getCurrentUser();
-    expect(server.requests[1]!.headers["user-agent"]).to.equal("pulumi-codesec/1.0");
+    expect(server.requests[1].headers["user-agent"]).to.equal("pulumi-codesec/1.0");
   });
 
   describe("operation 1: updateUserRole", () => {
@@ -270,7 +270,7 @@ describe("CodeSecClient operations", () => {
     });
 
     it("names a role outside the enum", async () => {
-      const org = SAMPLES.orgs.orgs[0]!;
+      const org = SAMPLES.orgs.orgs[0];
       server.always({
         status: 200,
         json: { userId: "u-1", orgs: [{ ...org, features: { ...org.features, defaultUserRole: "ROOT" } }] },

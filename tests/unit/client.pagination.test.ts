@@ -85,7 +85,7 @@ describe("CodeSecClient notification-rule paging", () => {
     it("defaults pageSize to 100", async () => {
       server.always({ status: 200, json: { notification_rules: [] } });
       expect(await client.listAllNotificationRules({ deploymentId: "42" })).to.deep.equal([]);
-      expect((server.requests[0]!.json as Body).options?.optionalLimit).to.equal(100);
+      expect((server.requests[0].json as Body).options?.optionalLimit).to.equal(100);
     });
 
     it("stops with an error when the platform repeats a cursor", async () => {

@@ -133,8 +133,8 @@ describe("CodeSecClient argument validation", () => {
       it(`sends ${JSON.stringify(raw)} as ${encoded}`, async () => {
         server.always({ status: 200, json: { app: SAMPLES.app } });
         await client.getScmApp({ deploymentId: "42", requestId: raw });
-        expect(server.requests[0]!.url).to.equal(`/api/scm/deployments/42/scm_apps/${encoded}`);
-        expect(decodeURIComponent(server.requests[0]!.path.split("/").pop()!)).to.equal(raw);
+        expect(server.requests[0].url).to.equal(`/api/scm/deployments/42/scm_apps/${encoded}`);
+        expect(decodeURIComponent(server.requests[0].path.split("/").pop()!)).to.equal(raw);
       });
     }
 
@@ -154,10 +154,10 @@ describe("CodeSecClient argument validation", () => {
   describe("other arguments from untyped callers", () => {
     it("rejects a missing or non-object argument", async () => {
       const untyped = client as unknown as Record<string, (args?: unknown) => Promise<unknown>>;
-      await rejectsInput(() => untyped.getScan!(), "args", "expects an argument object");
-      await rejectsInput(() => untyped.getScan!("42"), "args");
-      await rejectsInput(() => untyped.updateUserRole!(null), "args");
-      await rejectsInput(() => untyped.listJoinableOrganizations!("u-1"), "args");
+      await rejectsInput(() => untyped.getScan(), "args", "expects an argument object");
+      await rejectsInput(() => untyped.getScan("42"), "args");
+      await rejectsInput(() => untyped.updateUserRole(null), "args");
+      await rejectsInput(() => untyped.listJoinableOrganizations("u-1"), "args");
     });
 
     it("rejects a newRole outside the enum", async () => {

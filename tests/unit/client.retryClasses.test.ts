@@ -168,7 +168,7 @@ describe("CodeSecClient retry classes", () => {
           server.sequence(failure.response(write.ok), write.ok);
           await write.call(server.client({ timeoutMs: 300 }));
           expect(server.requests).to.have.length(2);
-          expect(server.requests[1]!.body).to.equal(server.requests[0]!.body);
+          expect(server.requests[1].body).to.equal(server.requests[0].body);
         });
       }
     }

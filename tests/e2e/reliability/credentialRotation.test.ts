@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { startEmulator, type EmulatorHandle } from "../../../emulator";
-import { isMutating, OPERATIONS, type OperationKey } from "../../../api/operations";
+import { isMutating, OPERATIONS } from "../../../api/operations";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
 import { requirePulumiCli } from "../support/harness";
 import { credentialStack, rotateTokens, type CredentialStack } from "./credentialStack";
@@ -31,7 +31,7 @@ describe("credential rotation through the real CLI", function () {
   const writes = () =>
     emulator.control
       .requests()
-      .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation as OperationKey]));
+      .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]));
   const roleOf = (userId: string) =>
     emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
 

@@ -68,7 +68,7 @@ describe("secrets sweep through the real CLI", function () {
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
       emulatorLog.push(String(chunk));
       return restoreStderr(chunk, ...rest);
-    }) as typeof process.stderr.write;
+    });
     emulator = await startEmulator({ quiet: false });
     legacyToken = await mintToken(emulator, emulator.deploymentId, emulator.sample.userId);
     target = await credentialStack(emulator, "sweep", {

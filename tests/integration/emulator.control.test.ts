@@ -257,6 +257,33 @@ describe("emulator control surface", () => {
     });
   });
 
+  describe("index", () => {
+    it("GET /__emulator/ lists every control route with its method, path and purpose", async () => {
+      const res = await control("GET", "/");
+      expect(res.status).to.equal(200);
+      const { routes } = res.json as { routes: Array<{ method: string; path: string; summary: string }> };
+      expect(routes).to.deep.include({
+        method: "GET",
+        path: "/__emulator/state",
+        summary: "the whole state without secrets (no token values, one-time codes or signing key)",
+      });
+      expect(routes.map((r) => `${r.method} ${r.path}`)).to.include.members([
+        "GET /__emulator/",
+        "POST /__emulator/reset",
+        "PATCH /__emulator/scm-apps/{requestId}",
+        "PUT /__emulator/users/{userId}/role",
+        "POST /__emulator/credentials/revoke",
+      ]);
+      for (const route of routes) expect(route.summary, route.path).to.be.a("string").that.is.not.empty;
+      // Every listed route is registered: none answers "no operation matches" (404 from the router).
+      for (const route of routes) {
+        const path = route.path.replace("/__emulator", "").replace(/\{[^}]+\}/g, "nobody");
+        const answer = await control(route.method, path);
+        expect(answer.text, `${route.method} ${route.path}`).not.to.include("no operation matches");
+      }
+    });
+  });
+
   describe("state and reset", () => {
     it("GET /__emulator/state has no secret", async () => {
       const res = await control("GET", "/state");

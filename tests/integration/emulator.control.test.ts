@@ -1,6 +1,6 @@
 /** The control surface (`/__emulator/...` and `handle.control`). */
 import { expect } from "chai";
-import type { RequestLogEntry } from "../../emulator";
+import type { RequestLogEntry } from "../../emulator/index";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 
 describe("emulator control surface", () => {

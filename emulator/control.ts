@@ -18,6 +18,7 @@ import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
 import { scmAppOf } from "./routes/scm";
 import type { EmulatorStore, RedactedState } from "./store";
+import { SCM_TYPES } from "./vocabulary";
 
 /** Prefix of every control-surface path. */
 export const CONTROL_PREFIX = "/__emulator";
@@ -163,7 +164,7 @@ export class EmulatorControl {
         id: `scmapp-${deployment.id}-${suffix}`,
         slug: `codesec-${deployment.slug}-${suffix}`,
         appId: String(randomInt(100_000, 1_000_000)),
-        scmType: "SCM_TYPE_PROVIDERA",
+        scmType: SCM_TYPES[0],
         baseUrl,
         scmName: deployment.name,
         codeAccess: true,

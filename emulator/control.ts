@@ -8,9 +8,8 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { NumericId, OrgRole, type ScmApp } from "pulumi-codesec/api";
+import { NumericId, OrgRole, firstSchemaIssue, issueMessage, type ScmApp } from "pulumi-codesec/api";
 import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
@@ -70,18 +69,15 @@ export const CredentialRevocation = Type.Object(
 );
 export type CredentialRevocation = Static<typeof CredentialRevocation>;
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
-
-/** Checks an in-process argument against the schema the HTTP route validates with (400 otherwise). */
+/**
+ * Checks an in-process argument against the schema the HTTP route validates with (400 otherwise), worded
+ * by `pulumi-codesec/api`'s one formatter of schema failures. A revocation's credential is never shown.
+ */
 function checkArgument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
-  let checker = checkers.get(schema);
-  if (!checker) {
-    checker = TypeCompiler.Compile(schema);
-    checkers.set(schema, checker);
-  }
-  if (!checker.Check(value)) {
-    const first = checker.Errors(value).First();
-    throw apiError("INVALID_ARGUMENT", `${what}${first?.path ?? ""}: ${first?.message ?? "invalid"}`);
+  const issue = firstSchemaIssue(schema, value);
+  if (issue !== undefined) {
+    const subject = { name: what, noun: "field", secretFields: ["credential"] } as const;
+    throw apiError("INVALID_ARGUMENT", `invalid ${what}: ${issueMessage(issue, subject)}`);
   }
   return value as Static<T>;
 }

@@ -257,6 +257,24 @@ describe("emulator control surface", () => {
     });
   });
 
+  describe("in-process arguments", () => {
+    it("are refused with the API's wording (field, expected, found) and never echo a credential", () => {
+      const handle = emulator();
+      expect(() => handle.control.setUserRole("502", { deploymentId: "x1", role: null }))
+        .to.throw()
+        .with.property("message")
+        .that.equals('invalid edit: deploymentId must be a numeric id (digits only), got "x1"');
+      const secret = "not-a-token-but-secret";
+      const revoke = () => handle.control.revokeCredential({ nope: secret } as unknown as string);
+      expect(revoke).to.throw(/invalid revocation: credential must be a string/);
+      try {
+        revoke();
+      } catch (error) {
+        expect((error as Error).message).not.to.include(secret);
+      }
+    });
+  });
+
   describe("index", () => {
     it("GET /__emulator/ lists every control route with its method, path and purpose", async () => {
       const res = await control("GET", "/");

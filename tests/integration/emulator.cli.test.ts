@@ -134,7 +134,7 @@ describe("codesec-emulator CLI", () => {
       const ready = JSON.parse(await firstLine(run)) as Record<string, unknown>;
       expect(ready).to.have.keys("baseUrl", "apiToken", "jwt", "deploymentId", "sample");
       expect(ready.baseUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(ready.apiToken).to.be.a("string").that.is.not.empty;
+      expect(ready.apiToken).to.be.a("string").with.length.greaterThan(0);
       expect(ready.jwt).to.match(/^[\w-]+\.[\w-]+\.[\w-]+$/);
       expect(ready.deploymentId).to.equal("1001");
       expect(ready.sample).to.have.keys(

@@ -292,7 +292,8 @@ describe("emulator control surface", () => {
         "PUT /__emulator/users/{userId}/role",
         "POST /__emulator/credentials/revoke",
       ]);
-      for (const route of routes) expect(route.summary, route.path).to.be.a("string").that.is.not.empty;
+      for (const route of routes)
+        expect(route.summary, route.path).to.be.a("string").with.length.greaterThan(0);
       // Every listed route is registered: none answers "no operation matches" (404 from the router).
       for (const route of routes) {
         const path = route.path.replace("/__emulator", "").replace(/\{[^}]+\}/g, "nobody");

@@ -7,25 +7,27 @@
  * human-readable banner goes to stdout; it never shows a credential.
  */
 import { parseArgs } from "node:util";
+import { exampleFixturesPath } from "./fixtures";
 import { startEmulator, type EmulatorHandle } from "./index";
 
-const HELP = `Usage: codesec-emulator [options]
+const HELP = () => `Usage: codesec-emulator [options]
 
 Local emulator of the code-security platform's web API.
 
 Options:
   --port N         TCP port (0 = any free port; default 0)
   --host HOST      interface to bind (default 127.0.0.1)
-  --fixtures FILE  JSON fixture set to start from (default: built-in deterministic fixtures)
+  --fixtures FILE  JSON fixture set to start from (default: built-in deterministic fixtures); every
+                   collection is optional (absent = empty): a deployment, an admin user and its API
+                   token are enough. Example: ${exampleFixturesPath()}
   --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
   --json           when ready, print exactly one line of JSON (baseUrl, apiToken, jwt, deploymentId,
                    sample) on stdout and nothing else there
   --quiet          do not log requests to stderr
   --help           show this help
 
-Control surface for tests and demos (no credential needed): <baseUrl>/__emulator/...
-(reset, faults, requests, scm-apps, users/{id}/role, scm-app-requests, credentials, credentials/revoke,
-state).
+Control surface for tests and demos (no credential needed) under <baseUrl>/__emulator/:
+GET <baseUrl>/__emulator/ lists its routes (method, path, what each does) as JSON.
 `;
 
 /** Parsed command line. */
@@ -91,11 +93,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     options = parseCliArgs(argv);
   } catch (error) {
-    process.stderr.write(`codesec-emulator: ${(error as Error).message}\n\n${HELP}`);
+    process.stderr.write(`codesec-emulator: ${(error as Error).message}\n\n${HELP()}`);
     return 2;
   }
   if (options.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(HELP());
     return 0;
   }
   let handle: EmulatorHandle;
@@ -139,7 +141,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   });
 }
 
-if (require.main === module) {
+/** Runs `main` on this process's arguments and sets the exit code (the bin shim's entry). */
+export function runCommandLine(): void {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -150,3 +153,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCommandLine();

@@ -4,13 +4,12 @@
  * platform's UI would make, mint and revoke credentials, and read the state without its secrets.
  *
  * `EmulatorControl` is the in-process form (`handle.control`); `registerControlRoutes` exposes the same
- * functions over HTTP under `/__emulator/`.
+ * functions over HTTP under `/__emulator/`, from one table of routes that `GET /__emulator/` also lists.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { FastifyInstance } from "fastify";
-import { NumericId, OrgRole, type ScmApp } from "pulumi-codesec/api";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { NumericId, OrgRole, firstSchemaIssue, issueMessage, type ScmApp } from "pulumi-codesec/api";
 import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
@@ -18,6 +17,7 @@ import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
 import { scmAppOf } from "./routes/scm";
 import type { EmulatorStore, RedactedState } from "./store";
+import { SCM_TYPES } from "./vocabulary";
 
 /** Prefix of every control-surface path. */
 export const CONTROL_PREFIX = "/__emulator";
@@ -69,18 +69,15 @@ export const CredentialRevocation = Type.Object(
 );
 export type CredentialRevocation = Static<typeof CredentialRevocation>;
 
-const checkers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
-
-/** Checks an in-process argument against the schema the HTTP route validates with (400 otherwise). */
+/**
+ * Checks an in-process argument against the schema the HTTP route validates with (400 otherwise), worded
+ * by `pulumi-codesec/api`'s one formatter of schema failures. A revocation's credential is never shown.
+ */
 function checkArgument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
-  let checker = checkers.get(schema);
-  if (!checker) {
-    checker = TypeCompiler.Compile(schema);
-    checkers.set(schema, checker);
-  }
-  if (!checker.Check(value)) {
-    const first = checker.Errors(value).First();
-    throw apiError("INVALID_ARGUMENT", `${what}${first?.path ?? ""}: ${first?.message ?? "invalid"}`);
+  const issue = firstSchemaIssue(schema, value);
+  if (issue !== undefined) {
+    const subject = { name: what, noun: "field", secretFields: ["credential"] } as const;
+    throw apiError("INVALID_ARGUMENT", `invalid ${what}: ${issueMessage(issue, subject)}`);
   }
   return value as Static<T>;
 }
@@ -163,7 +160,7 @@ export class EmulatorControl {
         id: `scmapp-${deployment.id}-${suffix}`,
         slug: `codesec-${deployment.slug}-${suffix}`,
         appId: String(randomInt(100_000, 1_000_000)),
-        scmType: "SCM_TYPE_PROVIDERA",
+        scmType: SCM_TYPES[0],
         baseUrl,
         scmName: deployment.name,
         codeAccess: true,
@@ -230,53 +227,151 @@ export class EmulatorControl {
   }
 }
 
-/** Registers the control surface's HTTP routes (no authentication, not in the request log, no faults). */
-export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
-  const p = CONTROL_PREFIX;
-  const RequestIdParams = Type.Object({ requestId: Type.String({ minLength: 1 }) });
-  const UserIdParams = Type.Object({ userId: Type.String({ minLength: 1 }) });
+/** One route of the control surface: the one definition both registration and the index are made from. */
+interface ControlRoute {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path under the control prefix, in Fastify's form (`:param`). */
+  path: string;
+  /** What it does, for `GET /__emulator/`. */
+  summary: string;
+  schema?: { params?: TSchema; body?: TSchema };
+  handle(control: EmulatorControl, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
 
-  app.post(`${p}/reset`, async () => {
-    control.reset();
-    return { reset: true };
-  });
-  app.post(`${p}/faults`, { schema: { body: FaultSpec } }, async (request, reply) => {
-    return reply.code(201).send({ fault: control.addFault(request.body as FaultSpec) });
-  });
-  app.get(`${p}/faults`, async () => ({ faults: control.faults() }));
-  app.delete(`${p}/faults`, async () => {
-    control.clearFaults();
-    return { cleared: true };
-  });
-  app.get(`${p}/requests`, async () => ({ requests: control.requests() }));
-  app.delete(`${p}/requests`, async () => {
-    control.clearRequests();
-    return { cleared: true };
-  });
-  app.patch(
-    `${p}/scm-apps/:requestId`,
-    { schema: { params: RequestIdParams, body: ScmAppEdit } },
-    async (request) => {
+const RequestIdParams = Type.Object({ requestId: Type.String({ minLength: 1 }) });
+const UserIdParams = Type.Object({ userId: Type.String({ minLength: 1 }) });
+
+/** The control routes; `GET /__emulator/` lists them from this table. */
+const CONTROL_ROUTES: readonly ControlRoute[] = [
+  {
+    method: "GET",
+    path: "/",
+    summary: "this list of the control routes (method, path, what each does)",
+    handle: async () => ({ routes: controlRouteIndex() }),
+  },
+  {
+    method: "POST",
+    path: "/reset",
+    summary: "restore the fixtures; clear faults and the request log",
+    handle: async (control) => {
+      control.reset();
+      return { reset: true };
+    },
+  },
+  {
+    method: "POST",
+    path: "/faults",
+    summary: "arm a fault for the next matching API requests (body: FaultSpec)",
+    schema: { body: FaultSpec },
+    handle: async (control, request, reply) =>
+      reply.code(201).send({ fault: control.addFault(request.body as FaultSpec) }),
+  },
+  {
+    method: "GET",
+    path: "/faults",
+    summary: "the armed faults",
+    handle: async (control) => ({ faults: control.faults() }),
+  },
+  {
+    method: "DELETE",
+    path: "/faults",
+    summary: "disarm every fault",
+    handle: async (control) => {
+      control.clearFaults();
+      return { cleared: true };
+    },
+  },
+  {
+    method: "GET",
+    path: "/requests",
+    summary: "the API request log (never headers, bodies or credentials)",
+    handle: async (control) => ({ requests: control.requests() }),
+  },
+  {
+    method: "DELETE",
+    path: "/requests",
+    summary: "empty the request log",
+    handle: async (control) => {
+      control.clearRequests();
+      return { cleared: true };
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/scm-apps/:requestId",
+    summary: "edit an SCM app out of band, as the platform's UI would (drift seen by operation 4)",
+    schema: { params: RequestIdParams, body: ScmAppEdit },
+    handle: async (control, request) => {
       const { requestId } = request.params as Static<typeof RequestIdParams>;
       return { app: control.editScmApp(requestId, request.body as ScmAppEdit) };
     },
-  );
-  app.put(
-    `${p}/users/:userId/role`,
-    { schema: { params: UserIdParams, body: UserRoleEdit } },
-    async (request) => {
+  },
+  {
+    method: "PUT",
+    path: "/users/:userId/role",
+    summary: "set (or with role null remove) a user's role in a deployment, bypassing the API's rules",
+    schema: { params: UserIdParams, body: UserRoleEdit },
+    handle: async (control, request) => {
       const { userId } = request.params as Static<typeof UserIdParams>;
       return control.setUserRole(userId, request.body as UserRoleEdit);
     },
-  );
-  app.post(`${p}/scm-app-requests`, { schema: { body: ScmAppRequestCreate } }, async (request, reply) => {
-    return reply.code(201).send(control.createScmAppRequest(request.body as ScmAppRequestCreate));
-  });
-  app.post(`${p}/credentials`, { schema: { body: CredentialRequest } }, async (request, reply) => {
-    return reply.code(201).send(await control.mintCredential(request.body as CredentialRequest));
-  });
-  app.post(`${p}/credentials/revoke`, { schema: { body: CredentialRevocation } }, async (request) => {
-    return control.revokeCredential((request.body as CredentialRevocation).credential);
-  });
-  app.get(`${p}/state`, async () => control.state());
+  },
+  {
+    method: "POST",
+    path: "/scm-app-requests",
+    summary: "create a pending SCM app request; answers its id and one-time code",
+    schema: { body: ScmAppRequestCreate },
+    handle: async (control, request, reply) =>
+      reply.code(201).send(control.createScmAppRequest(request.body as ScmAppRequestCreate)),
+  },
+  {
+    method: "POST",
+    path: "/credentials",
+    summary: "mint an API token or a JWT for any existing user",
+    schema: { body: CredentialRequest },
+    handle: async (control, request, reply) =>
+      reply.code(201).send(await control.mintCredential(request.body as CredentialRequest)),
+  },
+  {
+    method: "POST",
+    path: "/credentials/revoke",
+    summary: "revoke an API token by its value: it answers 401 from the next request on",
+    schema: { body: CredentialRevocation },
+    handle: async (control, request) =>
+      control.revokeCredential((request.body as CredentialRevocation).credential),
+  },
+  {
+    method: "GET",
+    path: "/state",
+    summary: "the whole state without secrets (no token values, one-time codes or signing key)",
+    handle: async (control) => control.state(),
+  },
+];
+
+/** One line of `GET /__emulator/`: the full path in the docs' `{param}` form. */
+export interface ControlRouteDescription {
+  method: ControlRoute["method"];
+  path: string;
+  summary: string;
+}
+
+/** The control routes as `GET /__emulator/` lists them. */
+export function controlRouteIndex(): ControlRouteDescription[] {
+  return CONTROL_ROUTES.map((route) => ({
+    method: route.method,
+    path: `${CONTROL_PREFIX}${route.path.replace(/:([A-Za-z]+)/g, "{$1}")}`,
+    summary: route.summary,
+  }));
+}
+
+/** Registers the control surface's HTTP routes (no authentication, not in the request log, no faults). */
+export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
+  for (const route of CONTROL_ROUTES) {
+    app.route({
+      method: route.method,
+      url: `${CONTROL_PREFIX}${route.path}`,
+      ...(route.schema ? { schema: route.schema } : {}),
+      handler: (request, reply) => route.handle(control, request, reply),
+    });
+  }
 }

@@ -6,13 +6,14 @@
  * API shapes (Scan, ScmApp, NotificationRule, ...) come from `api/schemas`; the wrappers here only add
  * what the platform keeps behind them (owning deployment, roles, secrets, request state).
  */
-import { readFileSync } from "node:fs";
-import { Type, type Static } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Type, type Static, type TOptional } from "@sinclair/typebox";
 import {
   AuthDetail,
   DateTime,
   GhaOptions,
+  issueMessage,
   NotificationRule,
   NumericId,
   JoinableOrganization,
@@ -20,6 +21,7 @@ import {
   Scan,
   ScmApp,
   ScmWebhookSubscription,
+  schemaIssues,
 } from "pulumi-codesec/api";
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -167,25 +169,61 @@ export const FixtureSample = Type.Object(
 );
 export type FixtureSample = Static<typeof FixtureSample>;
 
-/** A whole fixture set; also the `data` part of a `--state` file. */
+/** The collections of a fixture set, by member name: the one list of the kinds a fixture set holds. */
+const COLLECTIONS = {
+  deployments: Type.Array(FixtureDeployment),
+  users: Type.Array(FixtureUser),
+  apiTokens: Type.Array(FixtureApiToken),
+  projects: Type.Array(FixtureProject),
+  branches: Type.Array(FixtureBranch),
+  scans: Type.Array(Scan),
+  scmConfigurations: Type.Array(FixtureScmConfiguration),
+  scmAppRequests: Type.Array(FixtureScmAppRequest),
+  notificationRules: Type.Array(FixtureNotificationRule),
+};
+type Collections = typeof COLLECTIONS;
+type CollectionName = keyof Collections;
+const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
+
+/** A whole fixture set, every collection present: what the store holds; also the `data` of a `--state` file. */
 export const FixtureSet = Type.Object(
-  {
-    deployments: Type.Array(FixtureDeployment),
-    users: Type.Array(FixtureUser),
-    apiTokens: Type.Array(FixtureApiToken),
-    projects: Type.Array(FixtureProject),
-    branches: Type.Array(FixtureBranch),
-    scans: Type.Array(Scan),
-    scmConfigurations: Type.Array(FixtureScmConfiguration),
-    scmAppRequests: Type.Array(FixtureScmAppRequest),
-    notificationRules: Type.Array(FixtureNotificationRule),
-    sample: Type.Optional(FixtureSample),
-  },
+  { ...COLLECTIONS, sample: Type.Optional(FixtureSample) },
   { additionalProperties: false },
 );
 export type FixtureSet = Static<typeof FixtureSet>;
 
-const fixtureSetChecker = TypeCompiler.Compile(FixtureSet);
+/**
+ * What a fixture file (or the `fixtures` option) holds: every collection is optional, an absent one being
+ * empty, so that a small file seeds only what a test needs (say a deployment, an admin and its token).
+ */
+export const FixtureFile = Type.Object(
+  {
+    ...(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, Type.Optional(COLLECTIONS[name])])) as {
+      [K in CollectionName]: TOptional<Collections[K]>;
+    }),
+    sample: Type.Optional(FixtureSample),
+  },
+  { additionalProperties: false },
+);
+export type FixtureFile = Static<typeof FixtureFile>;
+
+const EXAMPLE_NAME = "fixtures.example.json";
+
+/**
+ * Where the example fixture file is: it ships in the package's root, which is this module's folder when
+ * run from source and its parent when run from `dist/`.
+ */
+export function exampleFixturesPath(): string {
+  const candidates = [join(__dirname, EXAMPLE_NAME), join(__dirname, "..", EXAMPLE_NAME)];
+  return candidates.find((file) => existsSync(file)) ?? candidates[1]!;
+}
+
+/** A fixture file's content with every absent collection made empty (`value` itself is not changed). */
+export function withAllCollections(value: FixtureFile): FixtureSet {
+  const complete: Record<string, unknown> = { ...value };
+  for (const name of COLLECTION_NAMES) complete[name] = value[name] ?? [];
+  return complete as FixtureSet;
+}
 
 function duplicates(values: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -194,15 +232,31 @@ function duplicates(values: readonly string[]): string[] {
   return [...dup];
 }
 
+/** The paths of the secrets in a fixture set (token values, one-time codes): messages never show them. */
+function secretPaths(value: unknown): string[] {
+  const set = (value !== null && typeof value === "object" ? value : {}) as Record<string, unknown>;
+  const indexes = (list: unknown) => (Array.isArray(list) ? list.map((_, i) => i) : []);
+  return [
+    ...indexes(set.apiTokens).map((i) => `apiTokens[${i}].value`),
+    ...indexes(set.scmAppRequests).map((i) => `scmAppRequests[${i}].code`),
+  ];
+}
+
 /**
- * Every problem of a fixture set: shape errors (with their JSON path) first; if the shape is right,
- * broken references and duplicate ids. Empty when the set is usable.
+ * Every problem of a fixture set (collections may be absent): shape errors first, each naming the field,
+ * what is expected there and what was found (the one wording of `pulumi-codesec/api`'s schemaIssues);
+ * if the shape is right, broken references and duplicate ids. Empty when the set is usable.
  */
 export function fixtureSetProblems(value: unknown): string[] {
-  if (!fixtureSetChecker.Check(value)) {
-    return [...fixtureSetChecker.Errors(value)].slice(0, 10).map((e) => `${e.path || "/"}: ${e.message}`);
+  const issues = schemaIssues(FixtureFile, value);
+  if (issues.length > 0) {
+    const subject = { name: "a fixture set", noun: "field", secretFields: secretPaths(value) } as const;
+    return issues.slice(0, 10).map((issue) => issueMessage(issue, subject));
   }
-  const set = value;
+  return referenceProblems(withAllCollections(value as FixtureFile));
+}
+
+function referenceProblems(set: FixtureSet): string[] {
   const problems: string[] = [];
   const deployments = new Set(set.deployments.map((d) => d.id));
   const users = new Set(set.users.map((u) => u.id));
@@ -253,13 +307,20 @@ export function fixtureSetProblems(value: unknown): string[] {
   return problems;
 }
 
-/** Checks `value` and returns it as a fixture set, or throws one error listing every problem. */
+/**
+ * Checks `value` and returns it as a complete fixture set (absent collections empty), or throws one error
+ * listing every problem and where to find a valid example.
+ */
 export function parseFixtureSet(value: unknown, source: string): FixtureSet {
   const problems = fixtureSetProblems(value);
   if (problems.length > 0) {
-    throw new Error(`invalid fixture set (${source}):\n  - ${problems.join("\n  - ")}`);
+    throw new Error(
+      `invalid fixture set (${source}):\n  - ${problems.join("\n  - ")}\n` +
+        `Fix the fields named above; every collection may be left out (absent = empty). ` +
+        `A valid example: ${exampleFixturesPath()}`,
+    );
   }
-  return structuredClone(value as FixtureSet);
+  return withAllCollections(structuredClone(value as FixtureFile));
 }
 
 /** Reads and checks a JSON fixture file. */

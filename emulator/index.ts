@@ -14,7 +14,13 @@ import type { AddressInfo } from "node:net";
 import { signUserJwt } from "./auth";
 import { createEmulatorApp } from "./app";
 import type { EmulatorControl } from "./control";
-import { defaultFixtures, loadFixtureFile, parseFixtureSet, type FixtureSet } from "./fixtures";
+import {
+  defaultFixtures,
+  loadFixtureFile,
+  parseFixtureSet,
+  type FixtureFile,
+  type FixtureSet,
+} from "./fixtures";
 import { resolveSample, type EmulatorSample } from "./sample";
 import { EmulatorStore } from "./store";
 
@@ -31,7 +37,13 @@ export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
 export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
 export type { EmulatorSample } from "./sample";
-export { defaultFixtures, loadFixtureFile, type FixtureSet } from "./fixtures";
+export {
+  defaultFixtures,
+  exampleFixturesPath,
+  loadFixtureFile,
+  type FixtureFile,
+  type FixtureSet,
+} from "./fixtures";
 
 /** Options of `startEmulator`. */
 export interface StartEmulatorOptions {
@@ -39,8 +51,11 @@ export interface StartEmulatorOptions {
   port?: number;
   /** Interface to bind; default 127.0.0.1. */
   host?: string;
-  /** A fixture set, or the path of a JSON fixture file; default: the deterministic default fixtures. */
-  fixtures?: string | FixtureSet;
+  /**
+   * A fixture set, or the path of a JSON fixture file (every collection optional, absent = empty); default:
+   * the deterministic default fixtures.
+   */
+  fixtures?: string | FixtureFile;
   /** Persist the state here: loaded when the file exists (else seeded from the fixtures), saved after every change. */
   stateFile?: string;
   /** Print nothing (by default one line per request goes to stderr; never a credential). */

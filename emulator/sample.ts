@@ -4,18 +4,23 @@
  */
 import type { EmulatorStore } from "./store";
 
-/** Ids of one object of each kind, for examples and tests. */
+/**
+ * Ids of one object of each kind, for examples and tests. A kind the data lacks (fixture files may leave
+ * any collection out) samples as `""`, never an id that does not exist: the fields stay strings so that
+ * `--json` readers see the same keys whatever the fixtures hold. Only the deployment, the admin (`userId`)
+ * and its API token are required; without them the start fails.
+ */
 export interface EmulatorSample {
   /** The user behind `apiToken` and `jwt` (an ORG_ROLE_ADMIN of the sample deployment). */
   userId: string;
-  /** Another member of the sample deployment. */
+  /** Another member of the sample deployment ("" when it has none). */
   memberUserId: string;
   projectId: string;
   /** A branch of `projectId`. */
   branchId: string;
   scanId: string;
   scmConfigId: string;
-  /** An SCM app request (pending in fresh fixtures) and its one-time code; "" when the data has none. */
+  /** An SCM app request (pending in fresh fixtures) and its one-time code. */
   scmAppRequestId: string;
   scmAppCode: string;
 }

@@ -22,6 +22,8 @@ import { basename, dirname, join } from "node:path";
 import type { OrgRole, Scan, ScmWebhookSubscription } from "pulumi-codesec/api";
 import {
   fixtureSetProblems,
+  withAllCollections,
+  type FixtureFile,
   type FixtureApiToken,
   type FixtureDeployment,
   type FixtureNotificationRule,
@@ -154,7 +156,8 @@ function readStateFile(file: string): StateFileContents {
   if (problems.length > 0) {
     throw new Error(`state file ${file} holds invalid data:\n  - ${problems.join("\n  - ")}`);
   }
-  return state as StateFileContents;
+  // The state file's data follows the fixture file's rules: a collection left out by hand is empty.
+  return { ...(state as StateFileContents), data: withAllCollections(state.data as FixtureFile) };
 }
 
 /** Options of `EmulatorStore.open`. */

@@ -8,6 +8,7 @@ import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { guardFile } from "./fileGuard";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../emulator";
@@ -81,6 +82,8 @@ async function driftCheck(stack: Stack, emulator: EmulatorHandle, requestId: str
 async function main(): Promise<void> {
   requirePulumi();
   const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-demo-"));
+  // The engine keeps the stack's settings next to Pulumi.yaml; a user's own file of that name survives.
+  const restoreStackFile = guardFile(path.join(repoRoot, `Pulumi.${STACK}.yaml`));
   heading("Starting the platform emulator");
   const emulator = await startEmulator({ quiet: true });
   console.log(`Emulator at ${emulator.baseUrl} (deployment ${emulator.deploymentId})`);
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
     console.log("\nDemo finished: the stack was destroyed; roleOnDestroy demoted the users that declare it.");
   } finally {
     if (stack) await stack.workspace.removeStack(STACK, { force: true }).catch(() => undefined);
-    rmSync(path.join(repoRoot, `Pulumi.${STACK}.yaml`), { force: true });
+    restoreStackFile();
     rmSync(scratch, { recursive: true, force: true });
     await emulator.close();
   }

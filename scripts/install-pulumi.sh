@@ -31,6 +31,24 @@ host_sdk="${PULUMI_NODEJS_HOST_SDK:-v3.68.0}"
 log() { printf '[install-pulumi] %s\n' "$*"; }
 warn() { printf '[install-pulumi] WARNING: %s\n' "$*" >&2; }
 
+# Portable stand-ins for GNU `readlink -f` / `readlink -m` (macOS' readlink has neither before 12.3):
+# plain `readlink` (one link) and `cd -P` (physical directory) are in every POSIX system.
+# The path of $1 with every symbolic link resolved, the last component included.
+real_path() {
+  local target="$1" link hops=0
+  while [ -L "$target" ] && [ "$hops" -lt 40 ]; do
+    link="$(readlink "$target")"
+    case "$link" in
+      /*) target="$link" ;;
+      *) target="$(dirname "$target")/$link" ;;
+    esac
+    hops=$((hops + 1))
+  done
+  printf '%s/%s\n' "$(physical_dir "$(dirname "$target")")" "$(basename "$target")"
+}
+# The directory $1 with symbolic links resolved; as given when it does not exist (nothing is under it).
+physical_dir() { (cd -P "$1" 2>/dev/null && pwd) || printf '%s\n' "$1"; }
+
 manual_instructions() {
   cat >&2 <<'EOF'
 [install-pulumi] Install the Pulumi CLI (v3) yourself, then re-run this script:
@@ -80,11 +98,11 @@ dynamic_provider_script() {
 # warns when the two differ: so the plugins sit next to the real binary and .tools/bin links to them.
 link_into_tools() { # $1 = pulumi executable
   local exe="$1" dir p script
-  dir="$(dirname "$(readlink -f "$exe")")"
+  dir="$(dirname "$(real_path "$exe")")"
   mkdir -p "$tools_bin"
   [ "$exe" = "$tools_bin/pulumi" ] || ln -sfn "$exe" "$tools_bin/pulumi"
   script="$(dynamic_provider_script)"
-  if [ "${dir#"$(readlink -m "$cache_root")"/}" != "$dir" ] && [ -n "$script" ] &&
+  if [ "${dir#"$(physical_dir "$cache_root")"/}" != "$dir" ] && [ -n "$script" ] &&
     ! cmp -s "$script" "$dir/pulumi-resource-pulumi-nodejs"; then
     install -m 0755 "$script" "$dir/pulumi-resource-pulumi-nodejs" # our own build: keep it in sync
   fi
@@ -99,7 +117,7 @@ link_into_tools() { # $1 = pulumi executable
       warn "no $p next to $exe"
     fi
   done
-  log "ready: $tools_bin/pulumi -> $(readlink -f "$tools_bin/pulumi") ($(version_of "$tools_bin/pulumi"))"
+  log "ready: $tools_bin/pulumi -> $(real_path "$tools_bin/pulumi") ($(version_of "$tools_bin/pulumi"))"
 }
 
 # ---- 1. an existing CLI -------------------------------------------------------------------------
@@ -111,7 +129,7 @@ for candidate in "$tools_bin/pulumi" "$(command -v pulumi 2>/dev/null || true)";
     log "ignoring $candidate (version '${v:-unknown}', want ${PULUMI_VERSION:-major $want_major})"
     continue
   fi
-  if [ -x "$(dirname "$(readlink -f "$candidate")")/pulumi-language-nodejs" ]; then
+  if [ -x "$(dirname "$(real_path "$candidate")")/pulumi-language-nodejs" ]; then
     log "using pulumi $v ($candidate)"
     locked="$(wanted_version 2>/dev/null || true)"
     if [ -n "$locked" ] && [ "v$locked" != "$v" ]; then

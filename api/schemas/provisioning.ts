@@ -66,12 +66,6 @@ export const ProvisionWorkflowsArgs = Type.Object(
 );
 export type ProvisionWorkflowsArgs = Static<typeof ProvisionWorkflowsArgs>;
 
-export const PROVISION_ERROR_CODES = [
-  "UPDATE_ERROR_CODE_BAD_REQUEST",
-  "UPDATE_ERROR_CODE_NO_CODE_ACCESS",
-  "UPDATE_ERROR_CODE_NOT_FOUND",
-] as const;
-
 export const ProvisionError = Type.Object({
   /** A string enum; UPDATE_ERROR_CODE_BAD_REQUEST is the value the spec gives. Unknown codes are kept. */
   code: Type.String(),

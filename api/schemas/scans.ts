@@ -2,16 +2,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { DateTime, NumericId } from "./common";
 
-export const SCAN_STATUSES = [
-  "SCAN_STATUS_QUEUED",
-  "SCAN_STATUS_RUNNING",
-  "SCAN_STATUS_COMPLETED",
-  "SCAN_STATUS_ERROR",
-  "SCAN_STATUS_CANCELLED",
-] as const;
-
-export const PRODUCTS = ["PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS"] as const;
-
 /** Arguments of `getScan` (operation 6). */
 export const GetScanArgs = Type.Object(
   { deploymentId: NumericId, scanId: NumericId },
@@ -51,6 +41,7 @@ export const Scan = Type.Object({
   findingsCounts: FindingsCounts,
   /** SCAN_STATUS_RUNNING is the value the spec gives; unknown values are kept as they come. */
   status: Type.String(),
+  /** PRODUCT_SAST, PRODUCT_SCA, PRODUCT_SECRETS are the values the spec has seen; others are kept. */
   enabledProducts: Type.Array(Type.String()),
 });
 export type Scan = Static<typeof Scan>;

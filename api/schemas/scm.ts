@@ -2,8 +2,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId } from "./common";
 
-export const SCM_TYPES = ["SCM_TYPE_PROVIDERA"] as const;
-
 export const ScmApp = Type.Object({
   id: Type.String(),
   slug: Type.String(),
@@ -61,15 +59,9 @@ export type CompleteScmAppRequestBody = Static<typeof CompleteScmAppRequestBody>
 export const CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
 export type CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
 
-export const SCM_WEBHOOK_EVENTS = [
-  "pull_request",
-  "push",
-  "installation",
-  "installation_repositories",
-] as const;
-
 export const ScmWebhookSubscription = Type.Object({
   scmUrl: Type.String(),
+  /** Event names: the spec leaves them open, so any strings are kept. */
   events: Type.Array(Type.String()),
 });
 export type ScmWebhookSubscription = Static<typeof ScmWebhookSubscription>;

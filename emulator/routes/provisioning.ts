@@ -10,7 +10,13 @@ import {
 import { requireRole } from "../auth";
 import type { FixtureProject } from "../fixtures";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import { type ProvisionErrorCode } from "../vocabulary";
 import { requireSameId } from "./users";
+
+/** A partial failure without its ids; its code is one of the emulator's own (the spec fixes no set). */
+interface Refusal extends Omit<ProvisionError, "ids" | "code"> {
+  code: ProvisionErrorCode;
+}
 
 /** Where the workflow file goes in each repository. */
 export const WORKFLOW_FILE_PATH = ".github/workflows/codesec.yml";
@@ -49,7 +55,7 @@ export function workflowFileUrl(project: FixtureProject): string {
 }
 
 /** Why a matching project cannot get the workflow, as an error entry (without ids), or undefined. */
-function refusal(project: FixtureProject, deploymentId: string): Omit<ProvisionError, "ids"> | undefined {
+function refusal(project: FixtureProject, deploymentId: string): Refusal | undefined {
   if (!project.isScmRepository || project.repoUrl === undefined) {
     return {
       code: "UPDATE_ERROR_CODE_BAD_REQUEST",

@@ -3,7 +3,6 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import {
   CompleteScmAppRequestBody,
-  SCM_WEBHOOK_EVENTS,
   ScmAppResponse,
   SubscribeScmWebhookResponse,
   type ScmApp,
@@ -13,13 +12,14 @@ import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import type { FixtureScmAppRequest } from "../fixtures";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import { SCM_TYPES, SCM_WEBHOOK_EVENTS } from "../vocabulary";
 
 /**
  * Webhook events subscribed per SCM type: pull requests and pushes trigger scans, installation events keep
  * the platform's view of the app's repositories current. Unknown types get the scan triggers only.
  */
 export const WEBHOOK_EVENTS_BY_SCM_TYPE: Readonly<Record<string, readonly string[]>> = {
-  SCM_TYPE_PROVIDERA: SCM_WEBHOOK_EVENTS,
+  [SCM_TYPES[0]]: SCM_WEBHOOK_EVENTS,
 };
 export const DEFAULT_WEBHOOK_EVENTS: readonly string[] = ["pull_request", "push"];
 

@@ -19,7 +19,7 @@ import {
   type NotificationRule,
   type ScmApp,
 } from "../../sdk";
-import { defaultFixtures, type EmulatorHandle } from "../../emulator";
+import { defaultFixtures, type EmulatorHandle } from "../../emulator/index";
 import { useEmulator } from "../support/emulator";
 import { rejection } from "../support/fakeServer";
 

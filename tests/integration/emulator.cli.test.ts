@@ -1,7 +1,9 @@
 /** The `codesec-emulator` command, run as a child process. */
 import { expect } from "chai";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 
 const ROOT = join(__dirname, "..", "..");
 const CLI = join(ROOT, "emulator", "cli.ts");
@@ -14,9 +16,15 @@ interface Run {
 }
 
 function runCli(args: string[]): Run {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", CLI, ...args], {
+  return runCommand(process.execPath, ["-r", "ts-node/register/transpile-only", CLI, ...args]);
+}
+
+/** Runs `command` from the repository root; this Node first on PATH (the bin's `#!/usr/bin/env node`). */
+function runCommand(command: string, args: string[]): Run {
+  const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` },
   });
   let out = "";
   let err = "";
@@ -107,8 +115,59 @@ describe("codesec-emulator CLI", () => {
     run = runCli(["--help"]);
     expect((await run.exited).code).to.equal(0);
     expect(run.stdout()).to.match(/^Usage: codesec-emulator/);
+    // Where the example fixture file is on this machine, that collections are optional, the control index.
+    const example = /(\S+fixtures\.example\.json)/.exec(run.stdout())?.[1];
+    expect(example, "the example fixture file's path").to.be.a("string");
+    expect(existsSync(example!)).to.equal(true);
+    expect(run.stdout()).to.match(/absent = empty/);
+    expect(run.stdout()).to.include("GET <baseUrl>/__emulator/");
     run = runCli(["--port", "http"]);
     expect((await run.exited).code).to.equal(2);
     expect(run.stderr()).to.match(/--port must be an integer/);
+  });
+
+  describe("the command linked by npm ci (node_modules/.bin/codesec-emulator)", () => {
+    const linked = join(ROOT, "node_modules", ".bin", "codesec-emulator");
+
+    it("run from the repository root, prints the JSON line and exits on SIGTERM", async () => {
+      run = runCommand(linked, ["--json", "--port", "0", "--quiet"]);
+      const ready = JSON.parse(await firstLine(run)) as Record<string, unknown>;
+      expect(ready).to.have.keys("baseUrl", "apiToken", "jwt", "deploymentId", "sample");
+      expect(ready.baseUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(ready.apiToken).to.be.a("string").with.length.greaterThan(0);
+      expect(ready.jwt).to.match(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(ready.deploymentId).to.equal("1001");
+      expect(ready.sample).to.have.keys(
+        "userId",
+        "memberUserId",
+        "projectId",
+        "branchId",
+        "scanId",
+        "scmConfigId",
+        "scmAppRequestId",
+        "scmAppCode",
+      );
+      const res = await fetch(`${String(ready.baseUrl)}/api/auth/users/current`, {
+        headers: { authorization: `Bearer ${String(ready.apiToken)}` },
+      });
+      expect(res.status).to.equal(200);
+      run.child.kill("SIGTERM");
+      expect((await run.exited).code).to.equal(0);
+    });
+
+    it("without a build, says to run npm run build and exits 1", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "codesec-bin-"));
+      try {
+        // The shim alone, where no dist/ sits beside it: a clone where `npm run build` has not run.
+        mkdirSync(join(dir, "bin"));
+        copyFileSync(join(ROOT, "emulator", "bin", "codesec-emulator.js"), join(dir, "bin", "shim.js"));
+        run = runCommand(process.execPath, [join(dir, "bin", "shim.js"), "--json"]);
+        expect((await run.exited).code).to.equal(1);
+        expect(run.stderr()).to.include("npm run build");
+        expect(run.stdout()).to.equal("");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -1,6 +1,6 @@
 /** The control surface (`/__emulator/...` and `handle.control`). */
 import { expect } from "chai";
-import type { RequestLogEntry } from "../../emulator";
+import type { RequestLogEntry } from "../../emulator/index";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 
 describe("emulator control surface", () => {
@@ -254,6 +254,52 @@ describe("emulator control surface", () => {
       expect((await control("POST", "/credentials/revoke", { token: "x" })).status).to.equal(400);
       // Control calls are not in the request log, so the value is not there either.
       expect(JSON.stringify(emulator().control.requests())).not.to.include(unknownValue);
+    });
+  });
+
+  describe("in-process arguments", () => {
+    it("are refused with the API's wording (field, expected, found) and never echo a credential", () => {
+      const handle = emulator();
+      expect(() => handle.control.setUserRole("502", { deploymentId: "x1", role: null }))
+        .to.throw()
+        .with.property("message")
+        .that.equals('invalid edit: deploymentId must be a numeric id (digits only), got "x1"');
+      const secret = "not-a-token-but-secret";
+      const revoke = () => handle.control.revokeCredential({ nope: secret } as unknown as string);
+      expect(revoke).to.throw(/invalid revocation: credential must be a string/);
+      try {
+        revoke();
+      } catch (error) {
+        expect((error as Error).message).not.to.include(secret);
+      }
+    });
+  });
+
+  describe("index", () => {
+    it("GET /__emulator/ lists every control route with its method, path and purpose", async () => {
+      const res = await control("GET", "/");
+      expect(res.status).to.equal(200);
+      const { routes } = res.json as { routes: Array<{ method: string; path: string; summary: string }> };
+      expect(routes).to.deep.include({
+        method: "GET",
+        path: "/__emulator/state",
+        summary: "the whole state without secrets (no token values, one-time codes or signing key)",
+      });
+      expect(routes.map((r) => `${r.method} ${r.path}`)).to.include.members([
+        "GET /__emulator/",
+        "POST /__emulator/reset",
+        "PATCH /__emulator/scm-apps/{requestId}",
+        "PUT /__emulator/users/{userId}/role",
+        "POST /__emulator/credentials/revoke",
+      ]);
+      for (const route of routes)
+        expect(route.summary, route.path).to.be.a("string").with.length.greaterThan(0);
+      // Every listed route is registered: none answers "no operation matches" (404 from the router).
+      for (const route of routes) {
+        const path = route.path.replace("/__emulator", "").replace(/\{[^}]+\}/g, "nobody");
+        const answer = await control(route.method, path);
+        expect(answer.text, `${route.method} ${route.path}`).not.to.include("no operation matches");
+      }
     });
   });
 

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator";
+import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator/index";
 import type { StateFileContents } from "../../emulator/store";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 import { apiHeaders, rawRequest, type RawExchange } from "../support/rawHttp";

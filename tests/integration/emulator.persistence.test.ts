@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { callApi } from "../support/emulator";
 
 describe("emulator persistence (--state)", () => {

@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import { connect, type Socket } from "node:net";
-import type { EmulatorHandle, RequestLogEntry } from "../../emulator";
+import type { EmulatorHandle, RequestLogEntry } from "../../emulator/index";
 import { callApi, useEmulator } from "../support/emulator";
 import { apiHeaders, rawRequest } from "../support/rawHttp";
 import { waitFor } from "../support/waitFor";

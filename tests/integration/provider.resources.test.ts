@@ -6,7 +6,7 @@ import { userRoleProvider } from "../../provider/resources/userRole/provider";
 import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
-import type { EmulatorHandle } from "../../emulator";
+import type { EmulatorHandle } from "../../emulator/index";
 
 /** Operations the emulator answered since the last reset, without control-surface calls. */
 function calls(handle: EmulatorHandle): string[] {

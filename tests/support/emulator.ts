@@ -10,7 +10,9 @@
  *   });
  * });
  */
-import { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from "../../emulator";
+// The source (`emulator/index`), not the directory: the package's `main` is its build in dist/, which may be
+// older than the working tree when mocha runs without a build.
+import { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from "../../emulator/index";
 
 /**
  * Starts one emulator for the enclosing suite (quiet, free port on 127.0.0.1), resets it to its fixtures

@@ -1,17 +1,22 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+// The source, not the package entry (its `main` is the build in dist/).
+import { startEmulator } from "../../emulator/index";
 import {
   defaultFixtures,
+  exampleFixturesPath,
   fixtureSetProblems,
   loadFixtureFile,
   parseFixtureSet,
+  type FixtureFile,
 } from "../../emulator/fixtures";
 import { resolveSample } from "../../emulator/sample";
 import { EmulatorStore } from "../../emulator/store";
 
-const EXAMPLE = join(__dirname, "..", "..", "emulator", "fixtures.example.json");
+const EMULATOR_DIR = join(__dirname, "..", "..", "emulator");
+const EXAMPLE = join(EMULATOR_DIR, "fixtures.example.json");
 
 describe("emulator fixtures", () => {
   it("default fixtures are deterministic and valid", () => {
@@ -89,7 +94,7 @@ describe("emulator fixtures", () => {
     const broken = defaultFixtures() as unknown as { users: Array<{ roles: Record<string, string> }> };
     broken.users[0]!.roles["1001"] = "ORG_ROLE_BOSS";
     const problems = fixtureSetProblems(broken);
-    expect(problems.join("\n")).to.match(/\/users\/0\/roles\/1001/);
+    expect(problems.join("\n")).to.match(/users\[0\]\.roles\.1001 must be/);
   });
 
   it("reports broken references and duplicate ids", () => {
@@ -111,6 +116,120 @@ describe("emulator fixtures", () => {
       writeFileSync(bad, "{");
       expect(() => loadFixtureFile(bad)).to.throw(/is not valid JSON/);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("emulator fixture files: optional collections", () => {
+  /** The least a fixture file needs for the emulator to start: a deployment, an admin, its API token. */
+  const minimal = (): FixtureFile => ({
+    deployments: [
+      {
+        id: "77",
+        name: "tiny",
+        displayName: "Tiny",
+        slug: "tiny",
+        sourceType: "SOURCE_TYPE_SSO",
+        organizationId: "org-tiny",
+        features: {
+          featureFlags: [],
+          hasAutofix: false,
+          hasDeepengine: false,
+          hasTriageViaComment: false,
+          hasDependencyQuery: false,
+          defaultUserRole: "ORG_ROLE_MEMBER",
+          editorServiceVersion: "1.0.0",
+          noserviceDisabled: false,
+        },
+        joinableUserIds: [],
+      },
+    ],
+    users: [
+      {
+        id: "1",
+        name: "Ann",
+        email: "ann@example.org",
+        login: "ann",
+        authDetails: [],
+        roles: { "77": "ORG_ROLE_ADMIN" },
+      },
+    ],
+    apiTokens: [
+      {
+        id: "tok-1",
+        value: "cst_77_admin_0123456789abcdef",
+        name: "admin",
+        deploymentId: "77",
+        userId: "1",
+        webApi: true,
+        scoped: false,
+      },
+    ],
+  });
+
+  it("an absent collection is empty", () => {
+    expect(fixtureSetProblems(minimal())).to.deep.equal([]);
+    const set = parseFixtureSet(minimal(), "test");
+    expect(set.projects).to.deep.equal([]);
+    expect(set.notificationRules).to.deep.equal([]);
+  });
+
+  it("still checks references, saying what is wrong and where to find a valid example", () => {
+    const broken = { ...minimal(), users: [] };
+    expect(fixtureSetProblems(broken)).to.include('api token tok-1: unknown userId "1"');
+    expect(() => parseFixtureSet(broken, "tiny.json"))
+      .to.throw(/invalid fixture set \(tiny\.json\)/)
+      .with.property("message")
+      .that.matches(/absent = empty/)
+      .and.includes(exampleFixturesPath());
+    expect(fixtureSetProblems({ sample: {} })).to.include("deployments: at least one deployment is needed");
+  });
+
+  it("names a wrong field with its path and never shows a secret", () => {
+    const broken = minimal() as unknown as { apiTokens: Array<{ value: unknown }>; projets?: unknown };
+    broken.apiTokens[0]!.value = "short-secret";
+    broken.projets = [];
+    const problems = fixtureSetProblems(broken).join("\n");
+    expect(problems).to.include("apiTokens[0].value");
+    expect(problems).not.to.include("short-secret");
+    expect(problems).to.match(/projets is not a field of a fixture set \(did you mean "projects"\?\)/);
+  });
+
+  it("the example fixture file ships in the package root, where --help points", () => {
+    expect(existsSync(exampleFixturesPath())).to.equal(true);
+    const manifest = JSON.parse(readFileSync(join(EMULATOR_DIR, "package.json"), "utf8")) as {
+      files: string[];
+      exports: Record<string, unknown>;
+    };
+    expect(manifest.files).to.include("fixtures.example.json");
+    expect(manifest.exports).to.have.property("./fixtures.example.json");
+  });
+
+  it("a minimal fixture file starts the emulator; kinds it lacks sample as empty strings", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "codesec-fixtures-"));
+    const file = join(dir, "tiny.json");
+    writeFileSync(file, JSON.stringify(minimal()));
+    const handle = await startEmulator({ fixtures: file, quiet: true });
+    try {
+      expect(handle.deploymentId).to.equal("77");
+      expect(handle.sample).to.deep.equal({
+        userId: "1",
+        memberUserId: "",
+        projectId: "",
+        branchId: "",
+        scanId: "",
+        scmConfigId: "",
+        scmAppRequestId: "",
+        scmAppCode: "",
+      });
+      const res = await fetch(`${handle.baseUrl}/api/auth/users/current`, {
+        headers: { authorization: `Bearer ${handle.apiToken}` },
+      });
+      expect(res.status).to.equal(200);
+      expect(((await res.json()) as { user: { id: string } }).user.id).to.equal("1");
+    } finally {
+      await handle.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@
  * cost of a retried 503. Bounded in count; prints figures, asserts nothing.
  */
 import { performance } from "node:perf_hooks";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../emulator/index";
 import { CodeSecClient } from "../sdk";
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 500);

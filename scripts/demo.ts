@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { guardFile } from "./fileGuard";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../emulator";
+import { startEmulator, type EmulatorHandle } from "../emulator/index";
 
 const repoRoot = path.resolve(__dirname, "..");
 const STACK = "demo";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { defaultFixtures } from "../../emulator";
+import { defaultFixtures } from "../../emulator/index";
 import { repoRoot, requirePulumiCli } from "./support/harness";
 
 describe("npm run demo (the main job)", () => {

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
 import {
   createStack,

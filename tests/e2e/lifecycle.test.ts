@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating, type OperationKey } from "../../api/operations";
 import {
   createStack,

@@ -543,7 +543,7 @@ describe("CodeSecClient against the emulator", function () {
 
     it("names the base URL when the emulator is gone", async () => {
       const e = emulator();
-      const stopped = await (await import("../../emulator")).startEmulator({ quiet: true });
+      const stopped = await (await import("../../emulator/index")).startEmulator({ quiet: true });
       const baseUrl = stopped.baseUrl;
       await stopped.close();
       const error = await rejection(

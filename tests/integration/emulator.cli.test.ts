@@ -16,7 +16,13 @@ interface Run {
 }
 
 function runCli(args: string[]): Run {
-  return runCommand(process.execPath, ["-r", "ts-node/register/transpile-only", CLI, ...args]);
+  return runCommand(process.execPath, [
+    "--conditions=codesec-source",
+    "-r",
+    "ts-node/register/transpile-only",
+    CLI,
+    ...args,
+  ]);
 }
 
 /** Runs `command` from the repository root; this Node first on PATH (the bin's `#!/usr/bin/env node`). */

@@ -312,7 +312,7 @@ describe("emulator close with a stalled answer", () => {
     this.timeout(60_000);
     const script = `
       const http = require("node:http");
-      const { startEmulator } = require("./emulator");
+      const { startEmulator } = require("./emulator/index");
       startEmulator({ quiet: true }).then((emulator) => {
         emulator.control.addFault({ operation: "getScan", phase: "after", stall: true });
         const req = http.request(emulator.baseUrl + ${JSON.stringify(SCAN_PATH)}, {
@@ -326,10 +326,14 @@ describe("emulator close with a stalled answer", () => {
         req.end();
       });
     `;
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=codesec-source", "-r", "ts-node/register/transpile-only", "-e", script],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultFixtures } from "../../emulator";
+import { defaultFixtures } from "../../emulator/index";
 import type { RedactedState, StateFileContents } from "../../emulator/store";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
 import { apiHeaders, rawRequest } from "../support/rawHttp";

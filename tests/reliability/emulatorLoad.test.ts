@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { Agent } from "node:http";
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../emulator";
+import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../emulator/index";
 import { REQUEST_LOG_LIMIT } from "../../emulator/requestLog";
 import type { RedactedState } from "../../emulator/store";
 import type { OperationKey } from "../../api/operations";

@@ -5,7 +5,7 @@
  * request may have arrived. Writes the "fault-matrix" report section.
  */
 import { expect } from "chai";
-import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator";
+import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator/index";
 import {
   CodeSecClient,
   CodeSecError,

@@ -6,7 +6,7 @@
  * "credential-rotation" report section.
  */
 import { expect } from "chai";
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { isMutating, OPERATIONS } from "../../../api/operations";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
 import { requirePulumiCli } from "../support/harness";

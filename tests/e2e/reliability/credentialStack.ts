@@ -5,7 +5,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import type { EmulatorHandle } from "../../../emulator";
+import type { EmulatorHandle } from "../../../emulator/index";
 import { createStack, prepareProgram } from "../support/harness";
 
 export const CREDENTIALS_PROGRAM = path.join(__dirname, "../programs/credentials");

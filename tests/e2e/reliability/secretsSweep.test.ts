@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
 import { exportStackAsStored, requirePulumiCli } from "../support/harness";
 import { credentialStack, mintToken, type CredentialStack } from "./credentialStack";

@@ -123,7 +123,7 @@ export = function orgConfig() {
   });
   // Reads the app through an output-only property of the resource, so it runs once the app is connected
   // (that property is unknown while a preview plans the connection).
-  const app = codesec.getScmAppOutput({ deploymentId, requestId: scmApp.app.requestId });
+  const app = codesec.getScmAppOutput({ deploymentId, requestId: scmApp.requestId });
   const rules = codesec.getNotificationRulesOutput({ deploymentId });
 
   return {

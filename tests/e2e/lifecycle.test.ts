@@ -177,7 +177,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     const refreshed = (await stack.exportStack()).deployment.resources.find((r: { urn: string }) =>
       r.urn.endsWith("::app"),
     );
-    expect(refreshed.outputs.app.scmName).to.equal("renamed-in-the-ui");
+    expect(refreshed.outputs.scmName).to.equal("renamed-in-the-ui");
     // pulumi up records what the platform now says; then the drift check passes again.
     await stack.up({ onOutput });
     await stack.preview({ onOutput, refresh: true, expectNoChanges: true });
@@ -192,7 +192,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     const exported = await stack.exportStack();
     const legacy = exported.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::legacy"));
     expect(legacy.id).to.equal(`${emulator.deploymentId}/apprq-1001-done`);
-    expect(legacy.outputs.app.slug).to.equal("codesec-acme-legacy");
+    expect(legacy.outputs.slug).to.equal("codesec-acme-legacy");
   });
 
   it("state and everything the engine printed hold no secret in plaintext; __provider is the 2 KB stub", async () => {

@@ -298,7 +298,7 @@ describe("dynamic providers against the emulator", () => {
         code: h.sample.scmAppCode,
       });
       expect(result.id).to.equal(`${h.deploymentId}/${h.sample.scmAppRequestId}`);
-      expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
+      expect(result.outs!.requestId).to.equal(h.sample.scmAppRequestId);
       expect(result.outs).not.to.have.property("code");
       expect(JSON.stringify(result.outs)).not.to.include(h.sample.scmAppCode);
     });
@@ -316,7 +316,7 @@ describe("dynamic providers against the emulator", () => {
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
       });
-      expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
+      expect(result.outs!.requestId).to.equal(h.sample.scmAppRequestId);
       expect(calls(h)).to.deep.equal(["completeScmAppRequest:409", "getScmApp:200"]);
     });
 
@@ -328,7 +328,7 @@ describe("dynamic providers against the emulator", () => {
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
       });
-      expect(result.outs!.app.requestId).to.equal(h.sample.scmAppRequestId);
+      expect(result.outs!.requestId).to.equal(h.sample.scmAppRequestId);
       expect(calls(h)).to.deep.equal(["completeScmAppRequest:0", "getScmApp:200"]);
     });
 
@@ -367,8 +367,8 @@ describe("dynamic providers against the emulator", () => {
         requestId: "apprq-1001-done",
       });
       expect(result.id).to.equal(`${h.deploymentId}/apprq-1001-done`);
-      expect(result.outs!.app.slug).to.equal("codesec-acme-legacy");
-      expect(result.outs!.appliedApp).to.deep.equal(result.outs!.app);
+      expect(result.outs!.slug).to.equal("codesec-acme-legacy");
+      expect(result.outs!.appliedApp.slug).to.equal("codesec-acme-legacy");
       expect(calls(h)).to.deep.equal(["getScmApp:200"]);
     });
 
@@ -392,8 +392,16 @@ describe("dynamic providers against the emulator", () => {
       });
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: "Renamed in the UI", codeAccess: false });
       const read = await scmAppProvider.read!(created.id, created.outs);
-      expect(read.props!.app.scmName).to.equal("Renamed in the UI");
-      expect(read.props!.app.codeAccess).to.equal(false);
+      expect(read.props!.scmName).to.equal("Renamed in the UI");
+      expect(read.props!.codeAccess).to.equal(false);
+      // The old inputs name each drifted field with its applied value; the reported one rides along for
+      // check, so that \`pulumi preview --diff\` shows \`~ scmName: "acme" => "Renamed in the UI"\`.
+      expect(read.inputs).to.deep.include({
+        scmName: created.outs!.scmName,
+        codeAccess: created.outs!.codeAccess,
+        platformReported: { scmName: "Renamed in the UI", codeAccess: false },
+      });
+      expect(read.inputs).not.to.have.property("slug");
       expect(read.id).to.equal(created.id);
       // The drift is a change for the plan (so --expect-no-changes fails) until an update records it.
       const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
@@ -401,7 +409,8 @@ describe("dynamic providers against the emulator", () => {
       expect((await scmAppProvider.diff!(created.id, read.props!, inputs)).changes).to.equal(true);
       h.control.clearRequests();
       const updated = await scmAppProvider.update!(created.id, read.props!, inputs);
-      expect(updated.outs!.appliedApp).to.deep.equal(read.props!.app);
+      expect(updated.outs!.appliedApp.scmName).to.equal("Renamed in the UI");
+      expect(updated.outs!).not.to.have.property("platformReported");
       expect(calls(h)).to.deep.equal([]);
       expect((await scmAppProvider.diff!(created.id, updated.outs!, inputs)).changes).to.equal(false);
     });
@@ -411,9 +420,8 @@ describe("dynamic providers against the emulator", () => {
       const gone = await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, {
         deploymentId: h.deploymentId,
         requestId: "apprq-missing",
-        app: {} as never,
         appliedApp: {} as never,
-      });
+      } as never);
       expect(gone.id).to.equal(undefined);
       let error: Error | undefined;
       await scmAppProvider.read!("not-an-id", undefined).catch((e: Error) => (error = e));

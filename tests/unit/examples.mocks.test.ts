@@ -50,7 +50,7 @@ function plausibleOutputs(type: string, inputs: Record<string, unknown>): Record
       return { scmUrl: "https://scm.example.test", events: ["pull_request", "push"] };
     case TYPE("ScmApp"): {
       const app = { id: "scmapp-mock", slug: "mock-app", requestId: inputs.requestId, scmName: "mock" };
-      return { app, appliedApp: app };
+      return { scmAppId: app.id, slug: app.slug, scmName: app.scmName, appliedApp: app };
     }
     default:
       return {};

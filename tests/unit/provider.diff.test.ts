@@ -150,7 +150,8 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("ScmApp: a new code alone is no change; requestId replaces", async () => {
-    const olds = { deploymentId: "1001", requestId: "r1", app: { slug: "x" } };
+    const app = { id: "a1", slug: "x", requestId: "r1" };
+    const olds = { deploymentId: "1001", requestId: "r1", scmAppId: "a1", slug: "x", appliedApp: app };
     const code = await scmAppProvider.diff!(
       "id",
       olds as never,

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
-import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppState } from "./shape";
+import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppOutputs } from "./shape";
 import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
@@ -8,7 +8,7 @@ import { stubProvider } from "../../dynamic/stubProvider";
 export type ScmAppArgs = PulumiArgs<ScmAppInputs>;
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
+export interface ScmApp extends PulumiOutputs<Omit<ScmAppInputs, "code"> & ScmAppOutputs> {}
 
 /**
  * An SCM app connected to a deployment: create completes the SCM app request with its one-time `code`
@@ -17,9 +17,11 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
  *
  * - `deploymentId` and `requestId` identify it; there is nothing to update in place.
  * - `code` is secret and write-once: a new code alone is no change, and it is not kept in the outputs.
- * - Refresh shows drift in `app` (a change made in the platform's UI), and the resource then shows as an
- *   update, so `pulumi preview --refresh --expect-no-changes` fails; `pulumi up` records the change in
- *   `appliedApp` (the platform cannot change an app back). An app removed on the platform leaves the
+ * - Outputs are the connected app's fields, flat: `scmAppId` (the API's `id`), `slug`, `appId`,
+ *   `scmType`, `baseUrl`, `scmName`, `codeAccess`, `tenantId` (`requestId` is the input).
+ * - Refresh shows drift in those fields (a change made in the platform's UI), and the resource then
+ *   shows as an update naming the changed fields, so `pulumi preview --refresh --expect-no-changes`
+ *   fails; `pulumi up` records the change (the platform cannot change an app back). An app removed on the platform leaves the
  *   stack on refresh. Destroy only removes the resource from the stack.
  * - Without `code`, create adopts (imports) the app already connected under `requestId`: it reads it
  *   (operation 4) and completes nothing. The engine's `import` resource option and `pulumi import` do not
@@ -30,10 +32,10 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code">> {}
  * const cfg = new pulumi.Config();
  * const app = new codesec.ScmApp("github", {
  *   deploymentId: "1001",
- *   requestId: "req-42",
+ *   requestId: "apprq-1001-a",
  *   code: cfg.requireSecret("scmAppCode"),
  * });
- * export const appSlug = app.app.slug;
+ * export const appSlug = app.slug;
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging

@@ -50,7 +50,12 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    return { id, props: { ...state, deploymentId, userId, role: me.orgRole as OrgRole } };
+    const refreshed = { ...state, deploymentId, userId, role: me.orgRole as OrgRole };
+    // The inputs too: `@pulumi/pulumi`'s dynamic providers cannot return a detailed diff, so
+    // `pulumi preview --diff` names the fields whose old and new inputs differ. With the role read back
+    // into the old inputs, the update that sets the declared role again reads `~ role: "read" => "declared"`.
+    // (The outputs of a UserRole are its inputs, so they are the inputs to keep.)
+    return { id, props: refreshed, inputs: refreshed };
   },
 
   async delete(_id, props) {

@@ -37,7 +37,7 @@ exports.workflowFiles = ci.repoFileUrls;
 exports.provisionErrors = ci.errors;
 exports.subscribedEvents = hooks.events;
 exports.scmUrl = hooks.scmUrl;
-exports.appSlug = app.app.slug;
+exports.appSlug = app.slug;
 exports.currentUser = codesec.getCurrentUserOutput({}).login;
 exports.scanStatus = codesec.getScanOutput({ deploymentId, scanId: cfg.require("scanId") }).status;
 exports.branchName = codesec.getBranchOutput({
@@ -46,7 +46,7 @@ exports.branchName = codesec.getBranchOutput({
   branchId: cfg.require("branchId"),
 }).name;
 // Read after the app is connected (its output is unknown during a first preview).
-exports.scmAppFromFunction = codesec.getScmAppOutput({ deploymentId, requestId: app.app.requestId }).scmName;
+exports.scmAppFromFunction = codesec.getScmAppOutput({ deploymentId, requestId: app.requestId }).scmName;
 exports.joinableOrgs = codesec
   .getJoinableOrganizationsOutput({}, { connection: { baseUrl, token: cfg.requireSecret("userJwt") } })
   .orgs.apply((orgs) => orgs.map((o) => o.id));

@@ -1,0 +1,19 @@
+"use strict";
+// The two kinds whose refresh reads the platform back, so a change made in the platform's UI shows up.
+const pulumi = require("@pulumi/pulumi");
+const codesec = require("pulumi-codesec");
+
+const cfg = new pulumi.Config("e2e");
+const deploymentId = cfg.require("deploymentId");
+
+new codesec.ScmApp("app", {
+  deploymentId,
+  requestId: cfg.require("scmAppRequestId"),
+  code: cfg.requireSecret("scmAppCode"),
+});
+// The credentials' own user: the one user whose role refresh can read back (operation 8).
+new codesec.UserRole("me", {
+  deploymentId,
+  userId: cfg.require("userId"),
+  role: "ORG_ROLE_ADMIN",
+});

@@ -2,6 +2,7 @@
  * The resource and function reference is generated from the shapes (scripts/docs.ts): the committed docs
  * must be what the generator writes, and the lint check must catch a doc that drifted from its shape.
  */
+import type { TSchema } from "@sinclair/typebox";
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -55,7 +56,7 @@ describe("generated reference docs", function () {
       ...Object.values(FUNCTION_DOCS).flatMap((fn) => [fn.args, fn.result, ...Object.values(fn.more ?? {})]),
     ];
     const undescribed = shapes
-      .flatMap((shape) => Object.entries(shape?.properties ?? {}))
+      .flatMap((shape) => Object.entries<TSchema>(shape?.properties ?? {}))
       .filter(([, schema]) => typeof schema.description !== "string" || schema.description === "")
       .map(([field]) => field);
     expect(undescribed).to.deep.equal([]);

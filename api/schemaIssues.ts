@@ -35,6 +35,22 @@ export function explainFailuresOf<S extends TSchema>(schema: S, explain: RuleExp
   return schema;
 }
 
+/**
+ * Why a field exists, for the reference docs, as its JSON Schema `description`. A field's schema is often a
+ * shared building block (`NumericId`) whose own description says what a value must look like, and messages
+ * quote that: the copy keeps it under `ValueWording` (a symbol, so Ajv and JSON never see it) and keeps the
+ * block's rule explainer, so `check` and the client word a bad value exactly as before.
+ */
+export function described<S extends TSchema>(schema: S, description: string): S {
+  const copy = { ...schema, description, [ValueWording]: describeSchema(schema) } as S;
+  const explain = explainers.get(schema);
+  if (explain) explainers.set(copy, explain);
+  return copy;
+}
+
+/** Where {@link described} keeps what the field's value must look like. */
+const ValueWording = Symbol.for("pulumi-codesec.valueWording");
+
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 /** The schema's compiled checker (compiled on first use, then reused). */
@@ -168,6 +184,8 @@ export function dottedPath(pointer: string, root: unknown): string {
 
 /** A short English description of what a schema accepts. */
 export function describeSchema(schema: TSchema): string {
+  const wording = (schema as { [ValueWording]?: unknown })[ValueWording];
+  if (typeof wording === "string") return wording;
   if (typeof schema.description === "string") return schema.description;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).map(describeSchema).join(" or ");

@@ -1,20 +1,26 @@
 /** Notification rules: operation 10. These bodies use snake_case field names, as the spec says. */
 import { Type, type Static } from "@sinclair/typebox";
+import { described } from "../schemaIssues";
 
 export const NOTIFICATION_LIMIT_DEFAULT = 50;
 export const NOTIFICATION_LIMIT_MAX = 100;
 
 export const NotificationRule = Type.Object({
-  id: Type.Integer(),
-  channel: Type.String(),
-  config: Type.Record(Type.String(), Type.Unknown()),
-  is_enabled: Type.Boolean(),
-  name: Type.String(),
-  policy_slugs: Type.Array(Type.String()),
-  use_network_broker: Type.Boolean(),
-  /** Empty when the rule's configuration is healthy. */
-  config_error: Type.String(),
-  send_scan_completion: Type.Boolean(),
+  id: described(Type.Integer(), "The rule's id."),
+  channel: described(
+    Type.String(),
+    "Where notifications go, e.g. `slack` (the spec does not list the values).",
+  ),
+  config: described(Type.Record(Type.String(), Type.Unknown()), "The channel's settings."),
+  is_enabled: described(Type.Boolean(), "Whether the rule is switched on."),
+  name: described(Type.String(), "The rule's name."),
+  policy_slugs: described(Type.Array(Type.String()), "Policies whose findings the rule notifies about."),
+  use_network_broker: described(Type.Boolean(), "Whether notifications go through the network broker."),
+  config_error: described(
+    Type.String(),
+    "What is wrong with the rule's configuration (the platform cannot deliver through it); empty when healthy.",
+  ),
+  send_scan_completion: described(Type.Boolean(), "Whether the rule also notifies when a scan completes."),
 });
 export type NotificationRule = Static<typeof NotificationRule>;
 
@@ -71,6 +77,50 @@ export const ListAllNotificationRulesArgs = Type.Object(
   { additionalProperties: false },
 );
 export type ListAllNotificationRulesArgs = Static<typeof ListAllNotificationRulesArgs>;
+
+/**
+ * Arguments of the provider's `getNotificationRules`: the listing's, with the page size under the name
+ * that function has always used (`limit`).
+ */
+export const GetNotificationRulesArgs = Type.Object(
+  {
+    deploymentId: described(IntegerDeploymentId, "Deployment (organization) id."),
+    limit: described(
+      Type.Optional(NotificationPageSize),
+      "Page size asked of the platform (default 100, the largest). Every page is followed.",
+    ),
+    cursor: described(
+      Type.Optional(Type.String({ minLength: 1 })),
+      "Start from this cursor token (from an earlier listing) instead of the first page.",
+    ),
+    filters: described(
+      Type.Optional(NotificationRuleFilters),
+      "Only rules of this `channel` and/or enabled state (`is_enabled`).",
+    ),
+    maxPages: described(
+      Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+      "Stop with an error after this many pages (default 1000), rather than page without end.",
+    ),
+  },
+  { additionalProperties: false },
+);
+export type GetNotificationRulesArgs = Static<typeof GetNotificationRulesArgs>;
+
+/** Result of the provider's `getNotificationRules`. */
+export const GetNotificationRulesResult = Type.Object({
+  deploymentId: described(Type.String(), "The deployment, as given."),
+  rules: described(
+    Type.Array(NotificationRule),
+    "Every rule from the first (or the given) page on, in the platform's order, with the platform's " +
+      "snake_case fields (see below).",
+  ),
+  rulesWithProblems: described(
+    Type.Array(NotificationRule),
+    "The rules that need attention: those whose configuration has an error (non-empty `config_error`) " +
+      "and those that are disabled (`is_enabled: false`).",
+  ),
+});
+export type GetNotificationRulesResult = Static<typeof GetNotificationRulesResult>;
 
 /** Body of operation 10 (POST .../actions/list). `deploymentId` is an integer here. */
 export const ListNotificationRulesBody = Type.Object(

@@ -1,18 +1,21 @@
 /** Source code management: operations 3, 4 and 5. */
 import { Type, type Static } from "@sinclair/typebox";
+import { described } from "../schemaIssues";
 import { NumericId, OpaqueId } from "./common";
 
 export const ScmApp = Type.Object({
-  id: Type.String(),
-  slug: Type.String(),
-  appId: Type.String(),
-  /** SCM_TYPE_PROVIDERA is the value the spec gives; other values are kept as they come. */
-  scmType: Type.String(),
-  baseUrl: Type.String(),
-  requestId: Type.String(),
-  scmName: Type.String(),
-  codeAccess: Type.Boolean(),
-  tenantId: Type.String(),
+  id: described(Type.String(), "The app's id."),
+  slug: described(Type.String(), "The app's slug in the SCM."),
+  appId: described(Type.String(), "The app's id in the SCM."),
+  scmType: described(
+    Type.String(),
+    "The SCM's type: SCM_TYPE_PROVIDERA is the value the spec gives; other values are kept as they come.",
+  ),
+  baseUrl: described(Type.String(), "Base address of the SCM."),
+  requestId: described(Type.String(), "The SCM app request that connected the app."),
+  scmName: described(Type.String(), "The SCM's name."),
+  codeAccess: described(Type.Boolean(), "Whether the app may read code."),
+  tenantId: described(Type.String(), "The SCM tenant the app is installed in."),
 });
 export type ScmApp = Static<typeof ScmApp>;
 
@@ -32,7 +35,10 @@ export const OneTimeCode = Type.String({
 
 /** Arguments of `getScmApp` (operation 4). */
 export const GetScmAppArgs = Type.Object(
-  { deploymentId: NumericId, requestId: OpaqueId },
+  {
+    deploymentId: described(NumericId, "Deployment (organization) id."),
+    requestId: described(OpaqueId, "The SCM app request whose app to read."),
+  },
   { additionalProperties: false },
 );
 export type GetScmAppArgs = Static<typeof GetScmAppArgs>;

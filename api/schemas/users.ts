@@ -1,5 +1,6 @@
 /** Users, roles and organizations: operations 1, 8 and 9. */
 import { Type, type Static } from "@sinclair/typebox";
+import { described } from "../schemaIssues";
 import { DateTime, NumericId, OpaqueId, OrgRole } from "./common";
 
 /** Arguments of `updateUserRole` (operation 1). */
@@ -18,8 +19,11 @@ export type UpdateUserRoleArgs = Static<typeof UpdateUserRoleArgs>;
 /** Arguments of `listJoinableOrganizations` (operation 9); all optional. */
 export const ListJoinableOrganizationsArgs = Type.Object(
   {
-    /** Must be the caller's own user id; omitted from the query when undefined. */
-    userId: Type.Optional(OpaqueId),
+    // Omitted from the query when undefined.
+    userId: described(
+      Type.Optional(OpaqueId),
+      "The user to list for; must be the caller's own user id. Defaults to the caller.",
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,14 +51,20 @@ export const AuthDetail = Type.Object({
 export type AuthDetail = Static<typeof AuthDetail>;
 
 export const CurrentUser = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  login: Type.String(),
-  authDetails: Type.Array(AuthDetail),
-  orgRole: Type.String(),
-  /** Present only for a deleted user. */
-  deletedAt: Type.Optional(DateTime),
+  id: described(Type.String(), "The user's id."),
+  name: described(Type.String(), "Display name."),
+  email: described(Type.String(), "E-mail address."),
+  login: described(Type.String(), "Login name."),
+  authDetails: described(
+    Type.Array(AuthDetail),
+    "How the user signs in: `providerId`, `providerType`, `sourceId`, `current`, `expiresAt` (optional), " +
+      "`authProviderId`.",
+  ),
+  orgRole: described(Type.String(), "The user's organization role, e.g. `ORG_ROLE_ADMIN`."),
+  deletedAt: described(
+    Type.Optional(DateTime),
+    "When the user was deleted; present only for a deleted user.",
+  ),
 });
 export type CurrentUser = Static<typeof CurrentUser>;
 
@@ -88,8 +98,12 @@ export const JoinableOrganization = Type.Object({
 export type JoinableOrganization = Static<typeof JoinableOrganization>;
 
 export const JoinableOrganizationsResponse = Type.Object({
-  userId: Type.String(),
-  orgs: Type.Array(JoinableOrganization),
+  userId: described(Type.String(), "The user the list is for (the caller)."),
+  orgs: described(
+    Type.Array(JoinableOrganization),
+    "The organizations: `id`, `name`, `displayName`, `slug`, `sourceType`, `organizationId`, `features` " +
+      "(feature flags and `defaultUserRole`).",
+  ),
 });
 export type JoinableOrganizationsResponse = Static<typeof JoinableOrganizationsResponse>;
 

@@ -1,17 +1,9 @@
-import { Type } from "@sinclair/typebox";
 import {
-  ListAllNotificationRulesArgs,
+  GetNotificationRulesArgs as GetNotificationRulesArguments,
   type NotificationRule,
   type NotificationRuleFilters,
 } from "../../api/schemas/notificationRules";
 import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
-
-// The client's listing arguments, with the page size under the name this function has always used.
-const { pageSize, ...listing } = ListAllNotificationRulesArgs.properties;
-const GetNotificationRulesArguments = Type.Object(
-  { ...listing, limit: pageSize },
-  { additionalProperties: false },
-);
 
 /** Arguments of {@link getNotificationRules}. */
 export interface GetNotificationRulesArgs {

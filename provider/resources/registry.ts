@@ -6,13 +6,30 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { TObject } from "@sinclair/typebox";
 import { scmAppProvider } from "./scmApp/provider";
-import { ScmAppInputs } from "./scmApp/shape";
+import { SCM_APP_IDENTITY, ScmAppInputs, ScmAppOutputs } from "./scmApp/shape";
 import { scmWebhookSubscriptionProvider } from "./scmWebhookSubscription/provider";
-import { ScmWebhookSubscriptionInputs } from "./scmWebhookSubscription/shape";
+import {
+  SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
+  SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
+  ScmWebhookSubscriptionInputs,
+  ScmWebhookSubscriptionOutputs,
+} from "./scmWebhookSubscription/shape";
 import { userRoleProvider } from "./userRole/provider";
-import { UserRoleInputs } from "./userRole/shape";
+import {
+  USER_ROLE_IDENTITY,
+  USER_ROLE_REAPPLY,
+  USER_ROLE_STATE_ONLY,
+  UserRoleInputs,
+  UserRoleOutputs,
+} from "./userRole/shape";
 import { workflowProvisioningProvider } from "./workflowProvisioning/provider";
-import { WorkflowProvisioningInputs } from "./workflowProvisioning/shape";
+import {
+  WORKFLOW_PROVISIONING_IDENTITY,
+  WORKFLOW_PROVISIONING_REAPPLY,
+  WORKFLOW_PROVISIONING_STATE_ONLY,
+  WorkflowProvisioningInputs,
+  WorkflowProvisioningResult,
+} from "./workflowProvisioning/shape";
 
 export interface ResourceKindDefinition {
   /** The dynamic provider: check, diff, create, read, update, delete. */
@@ -20,13 +37,56 @@ export interface ResourceKindDefinition {
   readonly provider: pulumi.dynamic.ResourceProvider<any, any>;
   /** The inputs' shape: the types of the class's args and the rules of `check`. */
   readonly inputs: TObject;
+  /** The outputs beyond the inputs, with their descriptions (for the docs). */
+  readonly outputs: TObject;
+  /**
+   * What a change to an input does, from the lists the kind's diff uses (inputs in none of them, such as
+   * `connection`, never show as a diff). The docs' "on change" column is derived from these.
+   */
+  readonly changes: {
+    readonly replace: readonly string[];
+    readonly updateInPlace: readonly string[];
+    readonly stateOnly: readonly string[];
+  };
 }
 
 export const RESOURCE_KINDS = {
-  UserRole: { provider: userRoleProvider, inputs: UserRoleInputs },
-  WorkflowProvisioning: { provider: workflowProvisioningProvider, inputs: WorkflowProvisioningInputs },
-  ScmWebhookSubscription: { provider: scmWebhookSubscriptionProvider, inputs: ScmWebhookSubscriptionInputs },
-  ScmApp: { provider: scmAppProvider, inputs: ScmAppInputs },
+  UserRole: {
+    provider: userRoleProvider,
+    inputs: UserRoleInputs,
+    outputs: UserRoleOutputs,
+    changes: {
+      replace: USER_ROLE_IDENTITY,
+      updateInPlace: USER_ROLE_REAPPLY,
+      stateOnly: USER_ROLE_STATE_ONLY,
+    },
+  },
+  WorkflowProvisioning: {
+    provider: workflowProvisioningProvider,
+    inputs: WorkflowProvisioningInputs,
+    outputs: WorkflowProvisioningResult,
+    changes: {
+      replace: WORKFLOW_PROVISIONING_IDENTITY,
+      updateInPlace: WORKFLOW_PROVISIONING_REAPPLY,
+      stateOnly: WORKFLOW_PROVISIONING_STATE_ONLY,
+    },
+  },
+  ScmWebhookSubscription: {
+    provider: scmWebhookSubscriptionProvider,
+    inputs: ScmWebhookSubscriptionInputs,
+    outputs: ScmWebhookSubscriptionOutputs,
+    changes: {
+      replace: SCM_WEBHOOK_SUBSCRIPTION_IDENTITY,
+      updateInPlace: SCM_WEBHOOK_SUBSCRIPTION_REAPPLY,
+      stateOnly: [],
+    },
+  },
+  ScmApp: {
+    provider: scmAppProvider,
+    inputs: ScmAppInputs,
+    outputs: ScmAppOutputs,
+    changes: { replace: SCM_APP_IDENTITY, updateInPlace: [], stateOnly: [] },
+  },
 } as const satisfies Record<string, ResourceKindDefinition>;
 
 /** Names of the resource kinds, as the stubs carry them (`pulumi-nodejs:dynamic/codesec:<kind>`). */

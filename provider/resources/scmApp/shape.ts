@@ -1,22 +1,21 @@
-/** The shape of `codesec.ScmApp`: written once, used for the class types and for `check`. */
+/** The shape of `codesec.ScmApp`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
-import { OneTimeCode, type ScmApp } from "../../../api/schemas/scm";
+import { OneTimeCode, ScmApp } from "../../../api/schemas/scm";
+import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import { CONNECTION_DESCRIPTION, DEPLOYMENT_ID_DESCRIPTION } from "../fieldDescriptions";
 
 export const ScmAppInputs = Type.Object(
   {
-    /** Deployment (organization) id. Changing it replaces the resource. */
-    deploymentId: NumericId,
-    /** The SCM app request to complete. Changing it replaces the resource. */
-    requestId: OpaqueId,
-    /**
-     * One-time code of the SCM app request. Secret and write-once: it is used by create only, and a new
-     * value alone is no change. Leave it out to adopt (import) an app that is already connected.
-     */
-    code: Type.Optional(OneTimeCode),
-    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
-    connection: Type.Optional(ConnectionInput),
+    deploymentId: described(NumericId, DEPLOYMENT_ID_DESCRIPTION),
+    requestId: described(OpaqueId, "The SCM app request to complete (or, without `code`, to adopt)."),
+    code: described(
+      Type.Optional(OneTimeCode),
+      "One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a " +
+        "new value alone is no change. Leave it out to adopt an app that is already connected.",
+    ),
+    connection: described(Type.Optional(ConnectionInput), CONNECTION_DESCRIPTION),
   },
   { additionalProperties: false },
 );
@@ -25,12 +24,13 @@ export type ScmAppInputs = Static<typeof ScmAppInputs>;
 /**
  * The connected app's fields, flat, as every other resource (and pulumi-github) exposes outputs: the API's
  * `ScmApp` without `requestId` (already an input, with the same value) and with its `id` as `scmAppId`
- * (`id` is the resource's own id, `deploymentId/requestId`).
+ * (`id` is the resource's own id, `deploymentId/requestId`). Refresh updates them (operation 4).
  */
-export type ScmAppOutputs = Omit<ScmApp, "id" | "requestId"> & {
-  /** The platform's id of the connected app (the API's `ScmApp.id`). */
-  scmAppId: string;
-};
+export const ScmAppOutputs = Type.Object({
+  scmAppId: described(Type.String(), "The platform's id of the connected app (the API's `ScmApp.id`)."),
+  ...Type.Omit(ScmApp, ["id", "requestId"]).properties,
+});
+export type ScmAppOutputs = Static<typeof ScmAppOutputs>;
 
 /** The output properties of the class, in the order the docs list them. */
 export const SCM_APP_OUTPUTS = [

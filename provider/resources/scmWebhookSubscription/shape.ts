@@ -1,29 +1,34 @@
-/** The shape of `codesec.ScmWebhookSubscription`: written once, used for the class types and for `check`. */
+/** The shape of `codesec.ScmWebhookSubscription`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
+import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import {
+  CONNECTION_DESCRIPTION,
+  DEPLOYMENT_ID_DESCRIPTION,
+  TRIGGERS_DESCRIPTION,
+} from "../fieldDescriptions";
 
 export const ScmWebhookSubscriptionInputs = Type.Object(
   {
-    /** Deployment (organization) id. Changing it replaces the resource. */
-    deploymentId: NumericId,
-    /** The SCM configuration to subscribe. Changing it replaces the resource. */
-    configId: OpaqueId,
-    /** Any value; changing it subscribes again (the platform cannot be read back). */
-    triggers: Type.Optional(Type.Unknown()),
-    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
-    connection: Type.Optional(ConnectionInput),
+    deploymentId: described(NumericId, DEPLOYMENT_ID_DESCRIPTION),
+    configId: described(OpaqueId, "The SCM configuration whose webhooks the platform subscribes to."),
+    triggers: described(Type.Optional(Type.Unknown()), TRIGGERS_DESCRIPTION),
+    connection: described(Type.Optional(ConnectionInput), CONNECTION_DESCRIPTION),
   },
   { additionalProperties: false },
 );
 export type ScmWebhookSubscriptionInputs = Static<typeof ScmWebhookSubscriptionInputs>;
 
-export type ScmWebhookSubscriptionState = ScmWebhookSubscriptionInputs & {
-  /** Address of the SCM system the platform receives events from. */
-  scmUrl: string;
-  /** The subscribed SCM event names, as the platform chose them. */
-  events: string[];
-};
+export const ScmWebhookSubscriptionOutputs = Type.Object({
+  scmUrl: described(Type.String(), "Address of the SCM system the platform receives events from."),
+  events: described(
+    Type.Array(Type.String()),
+    "The subscribed SCM event names, as the platform chose them (e.g. `pull_request`, `push`).",
+  ),
+});
+export type ScmWebhookSubscriptionState = ScmWebhookSubscriptionInputs &
+  Static<typeof ScmWebhookSubscriptionOutputs>;
 
 export const SCM_WEBHOOK_SUBSCRIPTION_IDENTITY = ["deploymentId", "configId"] as const;
 export const SCM_WEBHOOK_SUBSCRIPTION_REAPPLY = ["triggers"] as const;

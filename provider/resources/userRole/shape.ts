@@ -1,20 +1,21 @@
-/** The shape of `codesec.UserRole`: written once, used for the class types and for `check`. */
+/** The shape of `codesec.UserRole`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId, OpaqueId, OrgRole } from "../../../api/schemas/common";
+import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import { CONNECTION_DESCRIPTION, DEPLOYMENT_ID_DESCRIPTION } from "../fieldDescriptions";
 
 export const UserRoleInputs = Type.Object(
   {
-    /** Deployment (organization) id. Changing it replaces the resource. */
-    deploymentId: NumericId,
-    /** The user whose organization role is managed. Changing it replaces the resource. */
-    userId: OpaqueId,
-    /** The organization role to hold. Changing it updates in place (operation 1). */
-    role: OrgRole,
-    /** When set, `pulumi destroy` sets the user's role to this value (demote on destroy). */
-    roleOnDestroy: Type.Optional(OrgRole),
-    /** Which connection to use: a name from stack config codesec:connections (a second organization in one stack). Never diffed. */
-    connection: Type.Optional(ConnectionInput),
+    deploymentId: described(NumericId, DEPLOYMENT_ID_DESCRIPTION),
+    userId: described(OpaqueId, "The user whose organization role is managed."),
+    role: described(OrgRole, "The organization role the user holds (set with operation 1)."),
+    roleOnDestroy: described(
+      Type.Optional(OrgRole),
+      "When set, `pulumi destroy` sets the user's role to this value (demote on destroy); otherwise " +
+        "destroy only removes the resource from the stack and the user keeps the role.",
+    ),
+    connection: described(Type.Optional(ConnectionInput), CONNECTION_DESCRIPTION),
   },
   { additionalProperties: false },
 );
@@ -22,7 +23,13 @@ export type UserRoleInputs = Static<typeof UserRoleInputs>;
 
 /** Outputs: the inputs as applied (the role is refreshed from operation 8 when the user is the caller). */
 export type UserRoleState = UserRoleInputs;
+/** No outputs beyond the inputs. */
+export const UserRoleOutputs = Type.Object({});
 
 export const USER_ROLE_IDENTITY = ["deploymentId", "userId"] as const;
-export const USER_ROLE_MUTABLE = ["role", "roleOnDestroy"] as const;
+/** A change to one of these calls operation 1. */
+export const USER_ROLE_REAPPLY = ["role"] as const;
+/** A change to one of these updates the state only (it is used at destroy). */
+export const USER_ROLE_STATE_ONLY = ["roleOnDestroy"] as const;
+export const USER_ROLE_MUTABLE = [...USER_ROLE_REAPPLY, ...USER_ROLE_STATE_ONLY] as const;
 export const USER_ROLE_OUTPUTS: readonly (keyof UserRoleState)[] = [];

@@ -1,35 +1,55 @@
-/** The shape of `codesec.WorkflowProvisioning`: written once, used for the class types and for `check`. */
+/** The shape of `codesec.WorkflowProvisioning`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
 import { NumericId } from "../../../api/schemas/common";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
+import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import {
+  CONNECTION_DESCRIPTION,
+  DEPLOYMENT_ID_DESCRIPTION,
+  TRIGGERS_DESCRIPTION,
+} from "../fieldDescriptions";
 
 export const WorkflowProvisioningInputs = Type.Object(
   {
-    /** Deployment (organization) id. Changing it replaces the resource. */
-    deploymentId: NumericId,
-    /** Which projects' repositories receive the workflow. */
-    filters: Type.Optional(ProvisionFilters),
-    /** Project ids to leave out even when they match `filters`. */
-    excludeIds: Type.Optional(ProjectIds),
-    /** Options of the generated GitHub Actions workflow. */
-    ghaOptions: Type.Optional(GhaOptions),
-    /** Record a result that lists `errors` instead of failing the operation. Default false. */
-    allowPartialFailure: Type.Optional(Type.Boolean()),
-    /** Any value; changing it provisions again (the platform cannot be read back). */
-    triggers: Type.Optional(Type.Unknown()),
-    /** Which connection to use: a name from stack config codesec:connections. Never diffed. */
-    connection: Type.Optional(ConnectionInput),
+    deploymentId: described(NumericId, DEPLOYMENT_ID_DESCRIPTION),
+    filters: described(
+      Type.Optional(ProvisionFilters),
+      "Which projects' repositories receive the workflow (`search`, `codeAccess`, `lastScanSince`, " +
+        "`setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, " +
+        "`isLocalScanProject`, `tagId`); every eligible project when absent.",
+    ),
+    excludeIds: described(
+      Type.Optional(ProjectIds),
+      "Project ids to leave out even when they match `filters`.",
+    ),
+    ghaOptions: described(
+      Type.Optional(GhaOptions),
+      "Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, " +
+        "`pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).",
+    ),
+    allowPartialFailure: described(
+      Type.Optional(Type.Boolean()),
+      "When the platform's answer lists `errors`, record them in the `errors` output instead of failing " +
+        "the operation. Default false.",
+    ),
+    triggers: described(Type.Optional(Type.Unknown()), TRIGGERS_DESCRIPTION),
+    connection: described(Type.Optional(ConnectionInput), CONNECTION_DESCRIPTION),
   },
   { additionalProperties: false },
 );
 export type WorkflowProvisioningInputs = Static<typeof WorkflowProvisioningInputs>;
 
 export const WorkflowProvisioningResult = Type.Object({
-  /** Project id -> URL of the workflow file written into its repository, from the last apply. */
-  repoFileUrls: Type.Record(Type.String(), Type.String()),
-  /** Failures the platform reported in the last apply (only kept when `allowPartialFailure`). */
-  errors: Type.Array(ProvisionError),
+  repoFileUrls: described(
+    Type.Record(Type.String(), Type.String()),
+    "Project id -> URL of the workflow file written into its repository, from the last apply.",
+  ),
+  errors: described(
+    Type.Array(ProvisionError),
+    "Failures the platform reported in the last apply (`code`, `message`, `ids`); only kept when " +
+      "`allowPartialFailure` is true, otherwise such an apply fails.",
+  ),
 });
 export type WorkflowProvisioningState = WorkflowProvisioningInputs &
   Static<typeof WorkflowProvisioningResult>;

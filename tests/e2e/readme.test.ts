@@ -1,0 +1,65 @@
+/**
+ * The README's main program, as a user copies it: extracted from README.md (the first ```ts block that
+ * imports pulumi-codesec), run through the real Pulumi CLI against the emulator's default fixtures:
+ * `up`, a no-change `preview --expect-no-changes`, and `destroy`.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import {
+  createStack,
+  repoRoot,
+  requirePulumiCli,
+  scratchDir,
+  useModules,
+  installedModules,
+  packedPackage,
+} from "./support/harness";
+
+function readmeProgram(): string {
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const block = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].find((m) =>
+    m[1].includes('from "pulumi-codesec"'),
+  );
+  if (!block) throw new Error("README.md has no program importing pulumi-codesec");
+  return block[1];
+}
+
+describe("the README's program through the real Pulumi CLI", function () {
+  let emulator: EmulatorHandle;
+
+  before(async () => {
+    console.log(`      using ${requirePulumiCli()}`);
+    emulator = await startEmulator({ quiet: true });
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+
+  it("up, then a preview with no changes, then destroy", async () => {
+    const dir = scratchDir("readme-program");
+    // The same project files as the org-config example, with the README's program as its entry.
+    for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json"]) {
+      fs.copyFileSync(path.join(repoRoot, "examples/org-config", file), path.join(dir, file));
+    }
+    fs.writeFileSync(path.join(dir, "index.ts"), readmeProgram());
+    useModules(dir, installedModules(packedPackage()));
+    const stack = await createStack(dir, "readme", {
+      "codesec:baseUrl": { value: emulator.baseUrl },
+      "codesec:token": { value: emulator.apiToken, secret: true },
+      "codesec-org-config:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
+    });
+
+    const up = await stack.up();
+    expect(up.summary.result).to.equal("succeeded");
+    expect(Object.keys(up.outputs).sort()).to.deep.equal(["appSlug", "misconfiguredRules", "workflowFiles"]);
+    expect(up.outputs.appSlug.value).to.equal("codesec-acme");
+
+    const preview = await stack.preview({ expectNoChanges: true });
+    expect(Object.keys(preview.changeSummary)).to.deep.equal(["same"]);
+
+    const destroy = await stack.destroy();
+    expect(destroy.summary.result).to.equal("succeeded");
+  });
+});

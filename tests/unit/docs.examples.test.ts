@@ -1,0 +1,86 @@
+/**
+ * Every ```ts block in README.md and docs/**\/*.md compiles against the package's public typings, so an
+ * example a user copies cannot silently stop matching the code. Convention: a block with its own
+ * `import` statements is a whole program and is compiled as it is; any other block is a fragment of a
+ * program and gets the implicit preamble below. Snippets that are not TypeScript are fenced as `sh`,
+ * `yaml` or `text`, never `ts`: there is no way to skip a `ts` block.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+
+const root = path.resolve(__dirname, "../..");
+const PREAMBLE = 'import * as pulumi from "@pulumi/pulumi";\nimport * as codesec from "pulumi-codesec";\n';
+
+function markdownFiles(): string[] {
+  const docs = fs
+    .readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => path.join("docs", file));
+  return ["README.md", ...docs.sort()];
+}
+
+interface Block {
+  readonly file: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+function tsBlocks(file: string): Block[] {
+  const text = fs.readFileSync(path.join(root, file), "utf8");
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => ({
+    file,
+    line: text.slice(0, match.index).split("\n").length + 1,
+    code: match[1],
+  }));
+}
+
+describe("code examples in README.md and docs/", function () {
+  this.timeout(120_000);
+
+  it("every ```ts block type-checks against the package's public typings", () => {
+    const blocks = markdownFiles().flatMap(tsBlocks);
+    expect(blocks.length, "blocks found").to.be.greaterThan(10);
+    // Each block is a module of its own (top-level await and exports, as in a Pulumi program's entry).
+    const sources = new Map(
+      blocks.map((block, i) => {
+        const wholeProgram = /^import /m.test(block.code);
+        const text = `${wholeProgram ? "" : PREAMBLE}${block.code}\nexport {};\n`;
+        return [path.join(root, ".doc-examples", `${i}.ts`), { block, text, offset: wholeProgram ? 0 : 2 }];
+      }),
+    );
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      types: ["node"],
+      skipLibCheck: true,
+      // The package's public entry points, from source, as its package.json "exports" map them.
+      baseUrl: root,
+      paths: { "pulumi-codesec": ["provider/index.ts"], "pulumi-codesec/sdk": ["sdk/index.ts"] },
+    };
+    const host = ts.createCompilerHost(options);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    host.readFile = (name) => sources.get(name)?.text ?? readFile(name);
+    host.fileExists = (name) => sources.has(name) || fileExists(name);
+    const getSourceFile = host.getSourceFile.bind(host);
+    host.getSourceFile = (name, version) => {
+      const virtual = sources.get(name);
+      return virtual ? ts.createSourceFile(name, virtual.text, version) : getSourceFile(name, version);
+    };
+    const program = ts.createProgram([...sources.keys()], options, host);
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && sources.has(d.file.fileName))
+      .map((d) => {
+        const { block, offset } = sources.get(d.file!.fileName)!;
+        const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+        return `${block.file}:${block.line + line - offset}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+      });
+    expect(problems).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The resource and function reference is generated from the shapes (scripts/docs.ts): the committed docs
+ * must be what the generator writes, and the lint check must catch a doc that drifted from its shape.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as codesec from "../../provider";
+import { FUNCTION_DOCS, docEntries, staleDocs } from "../../scripts/docs";
+import { RESOURCE_KINDS } from "../../provider/resources/registry";
+
+const root = path.resolve(__dirname, "../..");
+
+/** A scratch copy of what the generator reads and writes: every doc source and every generated doc. */
+function copyOfDocs(): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-"));
+  for (const entry of docEntries()) {
+    for (const file of [entry.source, entry.target]) {
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      fs.copyFileSync(path.join(root, file), path.join(copy, file));
+    }
+  }
+  return copy;
+}
+
+function runCheck(repoRoot: string) {
+  return spawnSync(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", "scripts/docs.ts", "--check", "--root", repoRoot],
+    { cwd: root, encoding: "utf8" },
+  );
+}
+
+describe("generated reference docs", function () {
+  this.timeout(60_000);
+
+  it("the committed docs are what `npm run docs` writes", () => {
+    expect(staleDocs(root)).to.deep.equal([]);
+  });
+
+  it("every resource kind and every exported function has a generated doc", () => {
+    const targets = docEntries().map((entry) => entry.target);
+    for (const kind of Object.keys(RESOURCE_KINDS)) expect(targets).to.include(`docs/resources/${kind}.md`);
+    const functions = Object.keys(codesec).filter(
+      (name) => /^get[A-Z]/.test(name) && !name.endsWith("Output"),
+    );
+    expect(Object.keys(FUNCTION_DOCS).sort()).to.deep.equal(functions.sort());
+  });
+
+  it("every field of every table has a description", () => {
+    const shapes = [
+      ...Object.values(RESOURCE_KINDS).flatMap((kind) => [kind.inputs, kind.outputs]),
+      ...Object.values(FUNCTION_DOCS).flatMap((fn) => [fn.args, fn.result, ...Object.values(fn.more ?? {})]),
+    ];
+    const undescribed = shapes
+      .flatMap((shape) => Object.entries<TSchema>(shape?.properties ?? {}))
+      .filter(([, schema]) => typeof schema.description !== "string" || schema.description === "")
+      .map(([field]) => field);
+    expect(undescribed).to.deep.equal([]);
+  });
+
+  it("lint's check fails naming a generated doc whose table was edited by hand", () => {
+    const copy = copyOfDocs();
+    try {
+      expect(runCheck(copy).status, "an untouched copy passes").to.equal(0);
+      const doc = path.join(copy, "docs/resources/UserRole.md");
+      fs.writeFileSync(doc, fs.readFileSync(doc, "utf8").replace("| replace |", "| update in place |"));
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include("docs/resources/UserRole.md").and.not.include("ScmApp.md");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("a changed field description in a shape makes its doc stale, and only that one", () => {
+    const role = RESOURCE_KINDS.UserRole.inputs.properties.role;
+    const original = role.description;
+    role.description = "A description the committed doc does not have.";
+    try {
+      expect(staleDocs(root)).to.deep.equal(["docs/resources/UserRole.md"]);
+    } finally {
+      role.description = original;
+    }
+  });
+});

@@ -79,7 +79,7 @@ function checkArgument<T extends TSchema>(schema: T, value: unknown, what: strin
     const subject = { name: what, noun: "field", secretFields: ["credential"] } as const;
     throw apiError("INVALID_ARGUMENT", `invalid ${what}: ${issueMessage(issue, subject)}`);
   }
-  return value as Static<T>;
+  return value;
 }
 
 function isoSeconds(date: Date): string {

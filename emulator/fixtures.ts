@@ -215,7 +215,7 @@ const EXAMPLE_NAME = "fixtures.example.json";
  */
 export function exampleFixturesPath(): string {
   const candidates = [join(__dirname, EXAMPLE_NAME), join(__dirname, "..", EXAMPLE_NAME)];
-  return candidates.find((file) => existsSync(file)) ?? candidates[1]!;
+  return candidates.find((file) => existsSync(file)) ?? candidates[1];
 }
 
 /** A fixture file's content with every absent collection made empty (`value` itself is not changed). */

@@ -112,7 +112,7 @@ async function main(): Promise<void> {
 
     heading("pulumi up (the organization in Pulumi.yaml)");
     const up = await stack.up({ onOutput: (out) => process.stdout.write(out), color });
-    printSummary(up.outputs as Outputs, up.summary.resourceChanges?.create ?? 0);
+    printSummary(up.outputs, up.summary.resourceChanges?.create ?? 0);
 
     await driftCheck(stack, emulator, requestId);
 

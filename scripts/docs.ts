@@ -170,7 +170,7 @@ export function typeName(schema: TSchema): string {
     case "number":
       return typeof schema.minimum === "number" && typeof schema.maximum === "number"
         ? `${schema.type} ${schema.minimum}-${schema.maximum}`
-        : schema.type;
+        : (schema.type as string);
     case "boolean":
       return "boolean";
     case "array":

@@ -68,7 +68,7 @@ export function registerNotificationRuleRoutes(app: FastifyInstance, ctx: Emulat
     "listNotificationRules",
     { body: ListNotificationRulesBody, response: ListNotificationRulesResponse },
     ({ params, body, caller }) => {
-      const deploymentId = params.deploymentId as string;
+      const deploymentId = params.deploymentId;
       if (String(body.deploymentId) !== deploymentId) {
         throw apiError(
           "INVALID_ARGUMENT",

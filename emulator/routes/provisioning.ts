@@ -84,7 +84,7 @@ export function registerProvisioningRoutes(app: FastifyInstance, ctx: EmulatorCo
     "provisionWorkflows",
     { body: ProvisionBody, response: ProvisionResult },
     ({ params, body, caller }) => {
-      const deploymentId = params.deploymentId as string;
+      const deploymentId = params.deploymentId;
       requireSameId("deploymentId", body.deploymentId, deploymentId);
       requireRole(ctx.store, caller, deploymentId, "admin");
       const filters = body.filters ?? {};

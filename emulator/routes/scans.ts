@@ -7,8 +7,8 @@ import { operationRoute, type EmulatorContext } from "../operationRoute";
 
 export function registerScanRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   operationRoute(app, ctx, "getScan", { response: ScanResponse }, ({ params, caller }) => {
-    const deploymentId = params.deploymentId as string;
-    const scanId = params.scanId as string;
+    const deploymentId = params.deploymentId;
+    const scanId = params.scanId;
     requireRole(ctx.store, caller, deploymentId, "read");
     const scan = ctx.store.scan(scanId);
     // A scan of another deployment is "not found" here: ids never reveal other organizations' data.
@@ -19,9 +19,9 @@ export function registerScanRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   });
 
   operationRoute(app, ctx, "getBranch", { response: BranchResponse }, ({ params, caller }) => {
-    const deploymentId = params.deploymentId as string;
-    const projectId = params.projectId as string;
-    const branchId = params.branchId as string;
+    const deploymentId = params.deploymentId;
+    const projectId = params.projectId;
+    const branchId = params.branchId;
     requireRole(ctx.store, caller, deploymentId, "read");
     const project = ctx.store.project(projectId);
     if (!project || project.deploymentId !== deploymentId) {

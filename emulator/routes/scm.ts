@@ -75,8 +75,8 @@ export function registerScmRoutes(app: FastifyInstance, ctx: EmulatorContext): v
   );
 
   operationRoute(app, ctx, "getScmApp", { response: ScmAppResponse }, ({ params, caller }) => {
-    const deploymentId = params.deploymentId as string;
-    const requestId = params.requestId as string;
+    const deploymentId = params.deploymentId;
+    const requestId = params.requestId;
     requireRole(ctx.store, caller, deploymentId, "read");
     const request = ctx.store.scmAppRequest(requestId);
     if (!request || request.deploymentId !== deploymentId) {
@@ -97,8 +97,8 @@ export function registerScmRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     "subscribeScmWebhook",
     { response: SubscribeScmWebhookResponse },
     ({ params, caller, request }) => {
-      const deploymentId = params.deploymentId as string;
-      const configId = params.configId as string;
+      const deploymentId = params.deploymentId;
+      const configId = params.configId;
       // "Body: none": nothing, or an empty JSON object, is accepted; anything else is a mistake worth reporting.
       const body: unknown = request.body;
       if (

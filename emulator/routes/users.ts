@@ -29,8 +29,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     "updateUserRole",
     { body: UpdateUserRoleBody, response: UpdateUserRoleResponse },
     ({ params, body, caller }) => {
-      const deploymentId = params.deploymentId as string;
-      const userId = params.userId as string;
+      const deploymentId = params.deploymentId;
+      const userId = params.userId;
       requireSameId("deploymentId", body.deploymentId, deploymentId);
       requireSameId("userId", body.userId, userId);
       requireRole(ctx.store, caller, deploymentId, "admin");

@@ -19,11 +19,11 @@ export function checkAndDiff(
   requestBodiesOf?: RequestBodiesOf,
 ): Required<Pick<pulumi.dynamic.ResourceProvider, "check" | "diff">> {
   return {
-    async check(_olds, news) {
+    async check(_olds, news: Record<string, unknown>) {
       const result = await checkInputs(shape, news, resourceType);
       if (result.failures !== undefined || requestBodiesOf === undefined) return result;
       const failures: pulumi.dynamic.CheckFailure[] = [];
-      for (const [operation, body] of requestBodiesOf(result.inputs!)) {
+      for (const [operation, body] of requestBodiesOf(result.inputs as Record<string, unknown>)) {
         try {
           serializeRequestBody(operation, body);
         } catch (error) {
@@ -33,7 +33,7 @@ export function checkAndDiff(
       }
       return failures.length > 0 ? { ...result, failures } : result;
     },
-    async diff(_id, olds, news) {
+    async diff(_id, olds: Record<string, unknown>, news: Record<string, unknown>) {
       return diffInputs(olds, withoutEngineKeys(news), rules);
     },
   };

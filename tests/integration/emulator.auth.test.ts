@@ -51,7 +51,7 @@ describe("emulator authentication over HTTP", () => {
     const tampered = `${h}.${p.slice(0, -2)}${p.slice(-2) === "AA" ? "BB" : "AA"}.${s}`;
     for (const credential of [
       "cst_unknown_token_12345678",
-      TOKENS["tok-1001-expired"]!,
+      TOKENS["tok-1001-expired"],
       expiredJwt,
       tampered,
     ]) {
@@ -63,12 +63,12 @@ describe("emulator authentication over HTTP", () => {
 
   it("403 for a token without the Web API permission or restricted to scopes, saying which", async () => {
     const noWeb = await callApi(emulator(), "GET", "/api/auth/users/current", {
-      credential: TOKENS["tok-1001-noweb"]!,
+      credential: TOKENS["tok-1001-noweb"],
     });
     expect(noWeb.status).to.equal(403);
     expect(errorOf(noWeb).message).to.match(/Web API permission/);
     const scoped = await callApi(emulator(), "GET", "/api/auth/users/current", {
-      credential: TOKENS["tok-1001-scoped"]!,
+      credential: TOKENS["tok-1001-scoped"],
     });
     expect(scoped.status).to.equal(403);
     expect(errorOf(scoped).message).to.match(/limited scopes/);
@@ -110,7 +110,7 @@ describe("emulator authentication over HTTP", () => {
       );
     }
     const globex = await callApi(emulator(), "GET", "/api/v2/deployments/2002/scans/3201", {
-      credential: TOKENS["tok-2002-admin"]!,
+      credential: TOKENS["tok-2002-admin"],
     });
     expect(globex.status).to.equal(200);
     const crossRole = await callApi(emulator(), "PATCH", "/api/agent/deployments/2002/users/601/roles", {
@@ -123,7 +123,7 @@ describe("emulator authentication over HTTP", () => {
     const impersonator = (
       await emulator().control.mintCredential({ deploymentId: "1001", userId: "504", kind: "jwt" })
     ).credential;
-    for (const credential of [TOKENS["tok-1001-readonly"]!, TOKENS["tok-1001-member"]!, impersonator]) {
+    for (const credential of [TOKENS["tok-1001-readonly"], TOKENS["tok-1001-member"], impersonator]) {
       const read = await callApi(emulator(), "GET", "/api/v2/deployments/1001/scans/3001", { credential });
       expect(read.status).to.equal(200);
       const writes: Array<[string, string, unknown?]> = [
@@ -164,7 +164,7 @@ describe("emulator authentication over HTTP", () => {
   it("a user removed from the deployment is refused with 403", async () => {
     emulator().control.setUserRole("503", { deploymentId: "1001", role: null });
     const res = await callApi(emulator(), "GET", "/api/auth/users/current", {
-      credential: TOKENS["tok-1001-readonly"]!,
+      credential: TOKENS["tok-1001-readonly"],
     });
     expect(res.status).to.equal(403);
     expect(errorOf(res).message).to.equal("user 503 is not a member of deployment 1001");

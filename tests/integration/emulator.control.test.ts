@@ -78,7 +78,9 @@ describe("emulator control surface", () => {
       const res = await callApi(emulator(), "GET", scanPath);
       expect(res.status).to.equal(200);
       expect(res.headers.get("content-type")).to.match(/^application\/json/);
-      expect(() => JSON.parse(res.text)).to.throw();
+      expect(() => {
+        JSON.parse(res.text);
+      }).to.throw();
       const logged = emulator().control.requests();
       expect(logged).to.have.length(1);
       expect(logged[0]).to.include({ status: 200, fault: "malformed" });

@@ -107,7 +107,9 @@ describe("emulator faults of phase after", () => {
       body: { requestId: scmAppRequestId, code: scmAppCode },
     });
     expect(res.status).to.equal(200);
-    expect(() => JSON.parse(res.text)).to.throw();
+    expect(() => {
+      JSON.parse(res.text);
+    }).to.throw();
     const request = emulator()
       .control.state()
       .scmAppRequests.find((r) => r.requestId === scmAppRequestId);

@@ -31,7 +31,7 @@ class RecordingServer {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
@@ -127,8 +127,8 @@ describe("credentials at the provider's boundaries", () => {
         role: "ORG_ROLE_READONLY" as const,
         connection: "org2",
       };
-      expect((await userRoleProvider.check!({} as never, inputs as never)).failures ?? []).to.deep.equal([]);
-      await userRoleProvider.create!(inputs as never);
+      expect((await userRoleProvider.check!({} as never, inputs)).failures ?? []).to.deep.equal([]);
+      await userRoleProvider.create(inputs);
       const role = h.control.state().users.find((u) => u.id === h.sample.memberUserId)!.roles[h.deploymentId];
       expect(role).to.equal("ORG_ROLE_READONLY");
       expect(recorder.requests).to.deep.equal([]);
@@ -140,7 +140,7 @@ describe("credentials at the provider's boundaries", () => {
         "codesec:connections": { org2: { baseUrl: h.baseUrl, token: h.apiToken } },
       };
       await configureStack(values);
-      await userRoleProvider.create!({
+      await userRoleProvider.create({
         deploymentId: h.deploymentId,
         userId: h.sample.memberUserId,
         role: "ORG_ROLE_READONLY",
@@ -179,8 +179,8 @@ describe("credentials at the provider's boundaries", () => {
       };
       await scmWebhookSubscriptionProvider.update!(
         "id",
-        { ...hooks, connection: olds.connection } as never,
-        { ...hooks, connection: "org2" } as never,
+        { ...hooks, connection: olds.connection },
+        { ...hooks, connection: "org2" },
       );
       expect(h.control.requests()).to.deep.equal([]);
     });

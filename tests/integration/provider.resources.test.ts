@@ -32,7 +32,7 @@ describe("dynamic providers against the emulator", () => {
     it("create sets the role with one call to operation 1 and returns deploymentId/userId", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
-      const result = await userRoleProvider.create!({
+      const result = await userRoleProvider.create({
         deploymentId: h.deploymentId,
         userId: member,
         role: "ORG_ROLE_READONLY",
@@ -117,7 +117,7 @@ describe("dynamic providers against the emulator", () => {
     it("an explicit connection wins over stack config", async () => {
       const h = emulator();
       await configureStack({ "codesec:baseUrl": "http://127.0.0.1:9", "codesec:token": "wrong" });
-      await userRoleProvider.create!({
+      await userRoleProvider.create({
         deploymentId: h.deploymentId,
         userId: h.sample.memberUserId,
         role: "ORG_ROLE_READONLY",
@@ -129,7 +129,7 @@ describe("dynamic providers against the emulator", () => {
     it("the platform's refusal reaches the user with the token nowhere in it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await userRoleProvider.create!({
+      await userRoleProvider.create({
         deploymentId: h.deploymentId,
         userId: "no-such-user",
         role: "ORG_ROLE_MEMBER",
@@ -142,7 +142,7 @@ describe("dynamic providers against the emulator", () => {
   describe("WorkflowProvisioning", () => {
     it("create provisions matching repositories and records their workflow file URLs", async () => {
       const h = emulator();
-      const result = await workflowProvisioningProvider.create!({
+      const result = await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { codeAccess: true, archived: false, isScmRepository: true },
         ghaOptions: { prEnabled: true, pushBranches: ["main"] },
@@ -159,11 +159,11 @@ describe("dynamic providers against the emulator", () => {
 
     it("ids are unique per resource", async () => {
       const h = emulator();
-      const a = await workflowProvisioningProvider.create!({
+      const a = await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { ids: ["7001"] },
       });
-      const b = await workflowProvisioningProvider.create!({
+      const b = await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { ids: ["7001"] },
       });
@@ -173,7 +173,7 @@ describe("dynamic providers against the emulator", () => {
     it("fails listing every error's code, message and ids, keeping what was provisioned as the failed resource's state", async () => {
       const h = emulator();
       let error: ProvisioningPartialFailure | undefined;
-      await workflowProvisioningProvider.create!({
+      await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { ids: ["7001", "7004", "9999"] },
         __provider: "stub",
@@ -195,7 +195,7 @@ describe("dynamic providers against the emulator", () => {
 
     it("with allowPartialFailure records the errors instead", async () => {
       const h = emulator();
-      const result = await workflowProvisioningProvider.create!({
+      const result = await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { ids: ["7001", "7004"] },
         allowPartialFailure: true,
@@ -206,7 +206,7 @@ describe("dynamic providers against the emulator", () => {
 
     it("update provisions again only when what it provisions changes", async () => {
       const h = emulator();
-      const created = await workflowProvisioningProvider.create!({
+      const created = await workflowProvisioningProvider.create({
         deploymentId: h.deploymentId,
         filters: { ids: ["7001"] },
       });
@@ -260,7 +260,7 @@ describe("dynamic providers against the emulator", () => {
   describe("ScmWebhookSubscription", () => {
     it("create subscribes (operation 5) and records scmUrl and events", async () => {
       const h = emulator();
-      const result = await scmWebhookSubscriptionProvider.create!({
+      const result = await scmWebhookSubscriptionProvider.create({
         deploymentId: h.deploymentId,
         configId: h.sample.scmConfigId,
       });
@@ -274,7 +274,7 @@ describe("dynamic providers against the emulator", () => {
     it("update (a new triggers value) subscribes again", async () => {
       const h = emulator();
       const inputs = { deploymentId: h.deploymentId, configId: h.sample.scmConfigId };
-      const created = await scmWebhookSubscriptionProvider.create!(inputs);
+      const created = await scmWebhookSubscriptionProvider.create(inputs);
       await scmWebhookSubscriptionProvider.update!(created.id, created.outs!, { ...inputs, triggers: 2 });
       expect(calls(h)).to.deep.equal(["subscribeScmWebhook:200", "subscribeScmWebhook:200"]);
     });
@@ -282,7 +282,7 @@ describe("dynamic providers against the emulator", () => {
     it("an unknown configuration is the platform's 404", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmWebhookSubscriptionProvider.create!({ deploymentId: h.deploymentId, configId: "nope" }).catch(
+      await scmWebhookSubscriptionProvider.create({ deploymentId: h.deploymentId, configId: "nope" }).catch(
         (e: Error) => (error = e),
       );
       expect(error?.message).to.match(/404/);
@@ -292,7 +292,7 @@ describe("dynamic providers against the emulator", () => {
   describe("ScmApp", () => {
     it("create completes the request with its code, and keeps the code out of the outputs", async () => {
       const h = emulator();
-      const result = await scmAppProvider.create!({
+      const result = await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
@@ -311,7 +311,7 @@ describe("dynamic providers against the emulator", () => {
         code: h.sample.scmAppCode,
       });
       h.control.clearRequests();
-      const result = await scmAppProvider.create!({
+      const result = await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
@@ -323,7 +323,7 @@ describe("dynamic providers against the emulator", () => {
     it("create records the app when the completion applied but its answer was lost (no second completion)", async () => {
       const h = emulator();
       h.control.addFault({ operation: "completeScmAppRequest", phase: "after", drop: true });
-      const result = await scmAppProvider.create!({
+      const result = await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
@@ -336,7 +336,7 @@ describe("dynamic providers against the emulator", () => {
       const h = emulator();
       h.control.addFault({ operation: "completeScmAppRequest", status: 503 });
       let error: Error | undefined;
-      await scmAppProvider.create!({
+      await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,
@@ -351,7 +351,7 @@ describe("dynamic providers against the emulator", () => {
     it("a wrong code fails without echoing it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create!({
+      await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: "wrong-code-123",
@@ -362,7 +362,7 @@ describe("dynamic providers against the emulator", () => {
 
     it("create without a code adopts (imports) a connected app by its id, completing nothing", async () => {
       const h = emulator();
-      const result = await scmAppProvider.create!({
+      const result = await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: "apprq-1001-done",
       });
@@ -375,7 +375,7 @@ describe("dynamic providers against the emulator", () => {
     it("create without a code for a request that is not connected says to give the code", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create!({
+      await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
       }).catch((e: Error) => (error = e));
@@ -385,7 +385,7 @@ describe("dynamic providers against the emulator", () => {
 
     it("read shows drift made out of band (the platform's UI)", async () => {
       const h = emulator();
-      const created = await scmAppProvider.create!({
+      const created = await scmAppProvider.create({
         deploymentId: h.deploymentId,
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,

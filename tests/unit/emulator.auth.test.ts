@@ -167,7 +167,7 @@ describe("emulator auth", () => {
       const ghost = await signUserJwt(store.signingKey, { userId: "999", deploymentId: "1001" });
       expect((await apiErrorOf(() => authenticate(store, `Bearer ${ghost}`))).status).to.equal(401);
       const fixtures = defaultFixtures();
-      fixtures.users[1]!.deletedAt = "2025-01-01T00:00:00Z";
+      fixtures.users[1].deletedAt = "2025-01-01T00:00:00Z";
       const withDeleted = EmulatorStore.open({ fixtures });
       const jwt = await signUserJwt(withDeleted.signingKey, { userId: "502", deploymentId: "1001" });
       const error = await apiErrorOf(() => authenticate(withDeleted, `Bearer ${jwt}`));

@@ -92,7 +92,7 @@ describe("emulator fixtures", () => {
 
   it("reports shape errors with their path", () => {
     const broken = defaultFixtures() as unknown as { users: Array<{ roles: Record<string, string> }> };
-    broken.users[0]!.roles["1001"] = "ORG_ROLE_BOSS";
+    broken.users[0].roles["1001"] = "ORG_ROLE_BOSS";
     const problems = fixtureSetProblems(broken);
     expect(problems.join("\n")).to.match(/users\[0\]\.roles\.1001 must be/);
   });
@@ -100,7 +100,7 @@ describe("emulator fixtures", () => {
   it("reports broken references and duplicate ids", () => {
     const f = defaultFixtures();
     f.branches.push({ id: 9101, projectId: "404", name: "refs/heads/x" });
-    f.apiTokens[0]!.userId = "nobody";
+    f.apiTokens[0].userId = "nobody";
     const problems = fixtureSetProblems(f);
     expect(problems).to.include('duplicate branch id "9101"');
     expect(problems).to.include('branch 9101: unknown projectId "404"');
@@ -188,7 +188,7 @@ describe("emulator fixture files: optional collections", () => {
 
   it("names a wrong field with its path and never shows a secret", () => {
     const broken = minimal() as unknown as { apiTokens: Array<{ value: unknown }>; projets?: unknown };
-    broken.apiTokens[0]!.value = "short-secret";
+    broken.apiTokens[0].value = "short-secret";
     broken.projets = [];
     const problems = fixtureSetProblems(broken).join("\n");
     expect(problems).to.include("apiTokens[0].value");

@@ -44,7 +44,7 @@ describe("emulator request log", () => {
     const listed = log.list();
     expect(listed).to.have.length(REQUEST_LOG_LIMIT);
     expect(listed[0]?.requestId).to.equal("r5");
-    listed[0]!.status = 999;
+    listed[0].status = 999;
     expect(log.list()[0]?.status).to.equal(0);
   });
 });

@@ -204,7 +204,7 @@ describe("emulator store", () => {
       const file = join(dir, "state.json");
       EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
       const state = JSON.parse(readFileSync(file, "utf8")) as StateFileContents;
-      state.data.users[0]!.roles["9999"] = "ORG_ROLE_ADMIN";
+      state.data.users[0].roles["9999"] = "ORG_ROLE_ADMIN";
       writeFileSync(file, JSON.stringify(state));
       expect(() => EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file })).to.throw(
         /unknown deploymentId "9999"/,

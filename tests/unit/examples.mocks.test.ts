@@ -23,6 +23,11 @@ interface Registered {
 }
 
 /** The value of an Output (all are known under mocks outside preview). */
+/** The secret outputs a resource declares (only custom resources have the option). */
+function secretOutputsOf(opts: pulumi.ResourceOptions | undefined): string[] | undefined {
+  return opts && "additionalSecretOutputs" in opts ? (opts.additionalSecretOutputs as string[]) : undefined;
+}
+
 function valueOf<T>(output: pulumi.Input<T>): Promise<T> {
   return new Promise((resolve) => pulumi.output(output).apply((v) => resolve(v as T)));
 }
@@ -75,10 +80,11 @@ describe("examples/org-config (runtime mocks)", function () {
     await pulumi.runtime.setMocks(
       {
         newResource(args: pulumi.runtime.MockResourceArgs) {
-          registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+          const inputs = args.inputs as Record<string, unknown>;
+          registered.push({ type: args.type, name: args.name, inputs });
           return {
             id: `${args.name}-id`,
-            state: { ...args.inputs, ...plausibleOutputs(args.type, args.inputs) },
+            state: { ...inputs, ...plausibleOutputs(args.type, inputs) },
           };
         },
         call(args: pulumi.runtime.MockCallArgs) {
@@ -147,10 +153,10 @@ describe("examples/org-config (runtime mocks)", function () {
       // Credentials come from stack config at run time; never stored with the resource.
       expect(r.inputs, `${r.name} inputs`).not.to.have.property("connection");
       // Whatever the resource, its credentials and one-time code are declared secret outputs.
-      expect(
-        (declared.get(r.name)?.opts as pulumi.CustomResourceOptions | undefined)?.additionalSecretOutputs,
-        `${r.name} secret outputs`,
-      ).to.include.members(["connection", "code"]);
+      expect(secretOutputsOf(declared.get(r.name)?.opts), `${r.name} secret outputs`).to.include.members([
+        "connection",
+        "code",
+      ]);
     }
 
     const roles = ofType("UserRole").map((r) => ({
@@ -166,7 +172,9 @@ describe("examples/org-config (runtime mocks)", function () {
     ]);
     // Every user of the defaults is a member of the fixtures' deployment.
     for (const { userId } of roles) {
-      expect(state.users.find((u) => u.id === userId)?.roles, `user ${userId}`).to.have.property("1001");
+      expect(state.users.find((u) => u.id === userId)?.roles, `user ${String(userId)}`).to.have.property(
+        "1001",
+      );
     }
 
     const [ci] = ofType("WorkflowProvisioning");

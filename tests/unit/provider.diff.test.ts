@@ -97,11 +97,11 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
     };
     const same = await workflowProvisioningProvider.diff!(
       "id",
-      olds as never,
+      olds,
       {
         deploymentId: "1001",
         filters: { codeAccess: true, search: "pay" },
-      } as never,
+      },
     );
     expect(same.changes, "key order and outputs must not matter").to.equal(false);
     for (const change of [
@@ -112,19 +112,19 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
     ]) {
       const result = await workflowProvisioningProvider.diff!(
         "id",
-        olds as never,
+        olds,
         {
           deploymentId: "1001",
           filters: olds.filters,
           ...change,
-        } as never,
+        },
       );
       expect(result, JSON.stringify(change)).to.deep.include({ changes: true, replaces: [] });
     }
     const moved = await workflowProvisioningProvider.diff!(
       "id",
-      olds as never,
-      { ...olds, deploymentId: "2002" } as never,
+      olds,
+      { ...olds, deploymentId: "2002" },
     );
     expect(moved.replaces).to.deep.equal(["deploymentId"]);
   });
@@ -132,19 +132,19 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   it("ScmWebhookSubscription: triggers update, configId replaces, events never differ", async () => {
     const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"] };
     const news = { deploymentId: "1001", configId: "c1" };
-    expect((await scmWebhookSubscriptionProvider.diff!("id", olds as never, news as never)).changes).to.equal(
+    expect((await scmWebhookSubscriptionProvider.diff!("id", olds, news)).changes).to.equal(
       false,
     );
     const triggered = await scmWebhookSubscriptionProvider.diff!(
       "id",
-      olds as never,
-      { ...news, triggers: 1 } as never,
+      olds,
+      { ...news, triggers: 1 },
     );
     expect(triggered).to.deep.include({ changes: true, replaces: [] });
     const other = await scmWebhookSubscriptionProvider.diff!(
       "id",
-      olds as never,
-      { ...news, configId: "c2" } as never,
+      olds,
+      { ...news, configId: "c2" },
     );
     expect(other.replaces).to.deep.equal(["configId"]);
   });
@@ -155,13 +155,13 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
     const code = await scmAppProvider.diff!(
       "id",
       olds as never,
-      { deploymentId: "1001", requestId: "r1", code: "new" } as never,
+      { deploymentId: "1001", requestId: "r1", code: "new" },
     );
     expect(code.changes).to.equal(false);
     const other = await scmAppProvider.diff!(
       "id",
       olds as never,
-      { deploymentId: "1001", requestId: "r2" } as never,
+      { deploymentId: "1001", requestId: "r2" },
     );
     expect(other.replaces).to.deep.equal(["requestId"]);
   });

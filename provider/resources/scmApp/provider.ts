@@ -185,7 +185,7 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
 
   async read(id, props) {
     const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
-    const state = migrateState((props ?? {}) as Record<string, unknown>);
+    const state = migrateState((props ?? {}));
     let app: ScmApp;
     try {
       app = await withRotationAdvice(() => clientForResource(state).getScmApp({ deploymentId, requestId }));

@@ -50,7 +50,7 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    const refreshed = { ...state, deploymentId, userId, role: me.orgRole as OrgRole };
+    const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
     // The inputs too: `@pulumi/pulumi`'s dynamic providers cannot return a detailed diff, so
     // `pulumi preview --diff` names the fields whose old and new inputs differ. With the role read back
     // into the old inputs, the update that sets the declared role again reads `~ role: "read" => "declared"`.
@@ -72,7 +72,7 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
       // 404 must be the platform's own answer, from a connection proven to reach the platform.
       if (!isPlatformNotFound(error)) throw error;
       await verifyConnection(props);
-      pulumi.log.warn(
+      void pulumi.log.warn(
         `${TYPE} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
           `so roleOnDestroy (${props.roleOnDestroy}) was not applied; the resource is removed from the stack.`,
       );

@@ -272,8 +272,8 @@ export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiPr
     detached: true,
   });
   const chunks: string[] = [];
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  child.stdout.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) => resolve({ code, signal }));

@@ -10,6 +10,10 @@ import * as pulumi from "@pulumi/pulumi";
 import * as codesec from "../../provider";
 import { ORG_ROLES } from "../../api/schemas/common";
 import { useEmulator } from "../support/emulator";
+import { configureStack } from "../support/stackConfig";
+import { userRoleProvider } from "../../provider/resources/userRole/provider";
+import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
+import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
 
 /** An Output's value, whether it is known, and the resources it depends on. */
 async function inspect<T>(output: pulumi.Output<T>): Promise<{ value: T; known: boolean; deps: unknown[] }> {
@@ -123,5 +127,40 @@ describe("typings like generated Pulumi SDKs", function () {
       expect(me.value.id).to.equal(emulator().sample.userId);
       expect(created).to.include("component");
     });
+  });
+});
+
+describe("lookups by id (static get)", function () {
+  const emulator = useEmulator();
+
+  before(async () => {
+    await configureStack({ "codesec:baseUrl": emulator().baseUrl, "codesec:token": emulator().apiToken });
+  });
+
+  // What the engine hands read() for X.get(name, id): the stub and nothing else.
+  const lookup = { __provider: "stub" };
+
+  it("UserRole.get yields the credentials' own user's role", async () => {
+    const { userId } = emulator().sample;
+    const result = await userRoleProvider.read!(`1001/${userId}`, lookup as never);
+    expect(result.props).to.include({ deploymentId: "1001", userId, role: "ORG_ROLE_ADMIN" });
+  });
+
+  it("UserRole.get refuses another user, whose role the platform cannot read", async () => {
+    const error = await userRoleProvider.read!(
+      `1001/${emulator().sample.memberUserId}`,
+      lookup as never,
+    ).catch((e: Error) => e);
+    expect(String(error)).to.include("cannot be looked up by id").and.include("operation 8");
+  });
+
+  it("state-only kinds refuse a lookup, saying the platform cannot read them back", async () => {
+    for (const provider of [workflowProvisioningProvider, scmWebhookSubscriptionProvider]) {
+      const error = await provider.read!("1001/anything", lookup as never).catch((e: Error) => e);
+      expect(String(error)).to.include("cannot be looked up by id").and.include("no operation that reads");
+    }
+    // A refresh (a stored state) still keeps the state as it is.
+    const state = { deploymentId: "1001", configId: "c", triggers: 1 };
+    expect((await scmWebhookSubscriptionProvider.read!("1001/c", state as never)).props).to.deep.equal(state);
   });
 });

@@ -21,14 +21,22 @@ export {
 export { ScmApp, type ScmAppArgs } from "./resources/scmApp/resource";
 export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/provider";
 
-export { getScan, getScanOutput, type GetScanArgs } from "./functions/getScan";
-export { getBranch, getBranchOutput, type GetBranchArgs } from "./functions/getBranch";
-export { getScmApp, getScmAppOutput, type GetScmAppArgs } from "./functions/getScmApp";
-export { getCurrentUser, getCurrentUserOutput, type GetCurrentUserArgs } from "./functions/getCurrentUser";
+export { OrgRole } from "./enums";
+
+export { getScan, getScanOutput, type GetScanArgs, type GetScanResult } from "./functions/getScan";
+export { getBranch, getBranchOutput, type GetBranchArgs, type GetBranchResult } from "./functions/getBranch";
+export { getScmApp, getScmAppOutput, type GetScmAppArgs, type GetScmAppResult } from "./functions/getScmApp";
+export {
+  getCurrentUser,
+  getCurrentUserOutput,
+  type GetCurrentUserArgs,
+  type GetCurrentUserResult,
+} from "./functions/getCurrentUser";
 export {
   getJoinableOrganizations,
   getJoinableOrganizationsOutput,
   type GetJoinableOrganizationsArgs,
+  type GetJoinableOrganizationsResult,
 } from "./functions/getJoinableOrganizations";
 export {
   getNotificationRules,
@@ -44,12 +52,19 @@ export {
   type Connection,
   type ConnectionInput,
 } from "./connection";
-export type {
-  OrgRole,
-  Scan,
-  Branch,
-  ScmApp as ScmAppInfo,
-  CurrentUser,
-  JoinableOrganization,
-  NotificationRule,
-} from "../api/schemas";
+export type { JoinableOrganization, NotificationRule } from "../api/schemas";
+
+import type { GetBranchResult } from "./functions/getBranch";
+import type { GetCurrentUserResult } from "./functions/getCurrentUser";
+import type { GetScanResult } from "./functions/getScan";
+import type { GetScmAppResult } from "./functions/getScmApp";
+
+// The names results had before they followed generated SDKs (`GetXResult`); kept for one release.
+/** @deprecated Since 0.3.0: use {@link GetScanResult}. Removed in 0.4.0. */
+export type Scan = GetScanResult;
+/** @deprecated Since 0.3.0: use {@link GetBranchResult}. Removed in 0.4.0. */
+export type Branch = GetBranchResult;
+/** @deprecated Since 0.3.0: use {@link GetScmAppResult}. Removed in 0.4.0. */
+export type ScmAppInfo = GetScmAppResult;
+/** @deprecated Since 0.3.0: use {@link GetCurrentUserResult}. Removed in 0.4.0. */
+export type CurrentUser = GetCurrentUserResult;

@@ -21,7 +21,10 @@ export interface GetBranchArgs {
  * console.log(branch.name); // refs/heads/main
  * ```
  */
-export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<Branch> {
+/** Result of {@link getBranch}. */
+export type GetBranchResult = Branch;
+
+export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<GetBranchResult> {
   const input = functionArguments("getBranch", GetBranchArguments, args);
   return clientForInvoke("getBranch", opts).getBranch(input);
 }

@@ -1,11 +1,21 @@
 import { Type } from "@sinclair/typebox";
 import type { CurrentUser } from "../../api/schemas/users";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  clientForInvoke,
+  functionArguments,
+  outputForm,
+  type CodeSecInvokeOptions,
+  type CodeSecInvokeOutputOptions,
+} from "./invokeOptions";
 
 const NoArguments = Type.Object({}, { additionalProperties: false });
 
 /** No arguments: the user is the one behind the credentials. */
 export type GetCurrentUserArgs = Record<string, never>;
+
+/** Result of {@link getCurrentUser}: the user behind the credentials. */
+export type GetCurrentUserResult = CurrentUser;
 
 /**
  * The user behind the credentials: role, e-mail, authentication details (operation 8, `GET
@@ -20,19 +30,26 @@ export type GetCurrentUserArgs = Record<string, never>;
 export async function getCurrentUser(
   args?: GetCurrentUserArgs,
   opts?: CodeSecInvokeOptions,
-): Promise<CurrentUser> {
+): Promise<GetCurrentUserResult> {
   functionArguments("getCurrentUser", NoArguments, args, { optional: true });
   return clientForInvoke("getCurrentUser", opts).getCurrentUser();
 }
 
+const currentUserOutput = outputForm((args: GetCurrentUserArgs, opts?: CodeSecInvokeOptions) =>
+  getCurrentUser(args, opts),
+);
+
 /**
- * Output form of {@link getCurrentUser}. **Experimental**.
+ * Output form of {@link getCurrentUser}; it takes no arguments. **Experimental**.
  *
  * @example
  * ```ts
- * export const whoami = codesec.getCurrentUserOutput({}).login;
+ * export const whoami = codesec.getCurrentUserOutput().login;
  * ```
  */
-export const getCurrentUserOutput = outputForm((args: GetCurrentUserArgs, opts?: CodeSecInvokeOptions) =>
-  getCurrentUser(args, opts),
-);
+export function getCurrentUserOutput(
+  args?: GetCurrentUserArgs,
+  opts?: CodeSecInvokeOutputOptions,
+): pulumi.Output<GetCurrentUserResult> {
+  return currentUserOutput(args ?? {}, opts);
+}

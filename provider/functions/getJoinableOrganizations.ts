@@ -1,11 +1,22 @@
 import { ListJoinableOrganizationsArgs, type JoinableOrganizationsResponse } from "../../api/schemas/users";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type * as pulumi from "@pulumi/pulumi";
+import type { PulumiArgs } from "../pulumiTypes";
+import {
+  clientForInvoke,
+  functionArguments,
+  outputForm,
+  type CodeSecInvokeOptions,
+  type CodeSecInvokeOutputOptions,
+} from "./invokeOptions";
 
 /** Arguments of {@link getJoinableOrganizations}. */
 export interface GetJoinableOrganizationsArgs {
   /** The user to list for; must be the caller. Defaults to the caller. */
   userId?: string;
 }
+
+/** Result of {@link getJoinableOrganizations}: `orgs`, the organizations the user can join. */
+export type GetJoinableOrganizationsResult = JoinableOrganizationsResponse;
 
 /**
  * Organizations (deployments) the user can join (operation 9, `GET
@@ -23,21 +34,28 @@ export interface GetJoinableOrganizationsArgs {
 export async function getJoinableOrganizations(
   args?: GetJoinableOrganizationsArgs,
   opts?: CodeSecInvokeOptions,
-): Promise<JoinableOrganizationsResponse> {
+): Promise<GetJoinableOrganizationsResult> {
   const input = functionArguments("getJoinableOrganizations", ListJoinableOrganizationsArgs, args, {
     optional: true,
   });
   return clientForInvoke("getJoinableOrganizations", opts).listJoinableOrganizations(input);
 }
 
+const joinableOrganizationsOutput = outputForm(
+  (args: GetJoinableOrganizationsArgs, opts?: CodeSecInvokeOptions) => getJoinableOrganizations(args, opts),
+);
+
 /**
- * Output form of {@link getJoinableOrganizations}. **Experimental**.
+ * Output form of {@link getJoinableOrganizations}; the arguments are optional. **Experimental**.
  *
  * @example
  * ```ts
  * export const joinable = codesec.getJoinableOrganizationsOutput({}, { connection: "user" }).orgs;
  * ```
  */
-export const getJoinableOrganizationsOutput = outputForm(
-  (args: GetJoinableOrganizationsArgs, opts?: CodeSecInvokeOptions) => getJoinableOrganizations(args, opts),
-);
+export function getJoinableOrganizationsOutput(
+  args?: PulumiArgs<GetJoinableOrganizationsArgs>,
+  opts?: CodeSecInvokeOutputOptions,
+): pulumi.Output<GetJoinableOrganizationsResult> {
+  return joinableOrganizationsOutput(args ?? {}, opts);
+}

@@ -18,7 +18,10 @@ export interface GetScanArgs {
  * console.log(scan.status, scan.findingsCounts.total);
  * ```
  */
-export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<Scan> {
+/** Result of {@link getScan}. */
+export type GetScanResult = Scan;
+
+export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<GetScanResult> {
   const input = functionArguments("getScan", GetScanArguments, args);
   return clientForInvoke("getScan", opts).getScan(input);
 }

@@ -19,7 +19,10 @@ export interface GetScmAppArgs {
  * console.log(app.slug, app.codeAccess);
  * ```
  */
-export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<ScmApp> {
+/** Result of {@link getScmApp}. */
+export type GetScmAppResult = ScmApp;
+
+export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<GetScmAppResult> {
   const input = functionArguments("getScmApp", GetScmAppArguments, args);
   return clientForInvoke("getScmApp", opts).getScmApp(input);
 }

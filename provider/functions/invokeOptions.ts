@@ -8,8 +8,24 @@ import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../c
 import { warnObjectConnection } from "../deprecations";
 import type { PulumiArgs } from "../pulumiTypes";
 
-/** Options of a function's Promise form. */
-export interface CodeSecInvokeOptions {
+/**
+ * Options of a function's Promise form: Pulumi's invoke options plus `connection`, so that programs
+ * written for generated SDKs compile unchanged.
+ *
+ * What Pulumi's options mean here: codesec's functions run inside the program and call the platform
+ * over HTTP; no provider plugin serves them, and the `connection` plays the part a provider resource
+ * plays for a generated SDK. So:
+ * - `parent` is accepted (component code passes `{ parent: this }`) and changes nothing: in Pulumi an
+ *   invoke's parent only serves to find its provider, and the connection is not inherited from it.
+ * - `provider` has no effect; one warning per run says so and points to `connection`.
+ * - `version`, `pluginDownloadURL` and `async` concern provider plugins and have no effect.
+ *
+ * @example
+ * ```ts
+ * const me = await codesec.getCurrentUser({}, { connection: "org2", parent: this });
+ * ```
+ */
+export interface CodeSecInvokeOptions extends pulumi.InvokeOptions {
   /**
    * Which connection to use: a name from stack config `codesec:connections` (or, deprecated, explicit
    * `{ baseUrl, token }`); otherwise stack config `codesec:baseUrl`/`codesec:token`, then the environment.
@@ -17,8 +33,22 @@ export interface CodeSecInvokeOptions {
   connection?: ConnectionInput;
 }
 
-/** Options of a function's Output form. */
-export interface CodeSecInvokeOutputOptions {
+/**
+ * Options of a function's Output form: Pulumi's invoke output options plus `connection`.
+ *
+ * `dependsOn` works as in Pulumi's own `invokeOutput`: the call waits until the listed resources are
+ * created or updated, the result carries them as dependencies (a resource that consumes it depends on
+ * them too), and at preview, while one of them is yet to be created, the result is unknown and no call
+ * is made. A component in `dependsOn` is waited for as registered; list the resources inside it that
+ * the call must follow. `parent` and `provider` as in {@link CodeSecInvokeOptions}.
+ *
+ * @example
+ * ```ts
+ * const role = new codesec.UserRole("bob", { deploymentId: "1001", userId: "502", role: codesec.OrgRole.Member });
+ * export const bobSeen = codesec.getCurrentUserOutput({}, { dependsOn: [role] }).login;
+ * ```
+ */
+export interface CodeSecInvokeOutputOptions extends pulumi.InvokeOutputOptions {
   /** As in {@link CodeSecInvokeOptions}; may be an Output (a secret, say). */
   connection?: pulumi.Input<ConnectionInput>;
 }
@@ -57,6 +87,7 @@ const InvokeOptionsShape = Type.Object(
 /** The client for a function call: its connection resolved from one source, settings from stack config. */
 export function clientForInvoke(name: string, opts: CodeSecInvokeOptions | undefined): CodeSecClient {
   validateArguments({ name, noun: "option" }, InvokeOptionsShape, opts, { optional: true });
+  if (opts?.provider !== undefined) warnProviderOption();
   const connection = opts?.connection;
   if (connection !== undefined && connection !== null && typeof connection === "object") {
     warnObjectConnection();
@@ -64,20 +95,61 @@ export function clientForInvoke(name: string, opts: CodeSecInvokeOptions | undef
   return clientFor(resolveConnection(connection, programConfig), clientSettingsFrom(programConfig));
 }
 
+let providerOptionWarned = false;
+
+/** Said once per run: a `provider` option would otherwise be ignored without a word. */
+function warnProviderOption(): void {
+  if (providerOptionWarned) return;
+  providerOptionWarned = true;
+  pulumi.log.warn(
+    "pulumi-codesec: the `provider` option of codesec's functions has no effect: they run in the program " +
+      "and call the platform directly, with no provider resource. Choose the credentials with the " +
+      '`connection` option instead (`{ connection: "org2" }`, see docs/credentials.md).',
+  );
+}
+
+/**
+ * What the result must wait for, as Pulumi's `invokeOutput` does on an engine that does not gate
+ * invokes itself: each resource's URN (registered), and for custom resources also the id, which is
+ * known only once the resource exists; at preview a resource yet to be created has an unknown id,
+ * which makes the whole result unknown instead of a call made too early. Taking these Outputs into the
+ * result also carries the resources as its dependencies.
+ */
+function dependencyGate(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown> {
+  if (dependsOn === undefined) return pulumi.output(undefined);
+  return (pulumi.output(dependsOn) as pulumi.Output<unknown>).apply((value) => {
+    const resources = (Array.isArray(value) ? value : [value]).filter(
+      (r): r is pulumi.Resource => r !== undefined && r !== null,
+    );
+    const gates: pulumi.Output<unknown>[] = [];
+    for (const resource of resources) {
+      if (!pulumi.Resource.isInstance(resource)) {
+        throw new Error("pulumi-codesec: dependsOn must list resources");
+      }
+      gates.push(resource.urn);
+      if (pulumi.CustomResource.isInstance(resource) && resource.id !== undefined) gates.push(resource.id);
+    }
+    return pulumi.all(gates);
+  });
+}
+
 /**
  * Builds a function's Output form from its Promise form, as Pulumi's generated SDKs pair them: the
- * arguments may be Outputs, and the result is an Output (secret when the credentials were).
+ * arguments may be Outputs, and the result is an Output (secret when the credentials were) that
+ * honours `dependsOn` (see {@link CodeSecInvokeOutputOptions}).
  */
 export function outputForm<A, R>(
   promiseForm: (args: A, opts?: CodeSecInvokeOptions) => Promise<R>,
 ): (args: PulumiArgs<A>, opts?: CodeSecInvokeOutputOptions) => pulumi.Output<R> {
-  return (args, opts) =>
-    pulumi
-      .all([pulumi.output(args), pulumi.output(opts?.connection)])
-      .apply(([plainArgs, connection]) =>
-        promiseForm(
-          plainArgs as A,
-          connection === undefined ? undefined : { connection: connection as ConnectionInput },
-        ),
+  return (args, opts) => {
+    const { connection, dependsOn, ...rest } = opts ?? {};
+    return pulumi
+      .all([pulumi.output(args), pulumi.output(connection), dependencyGate(dependsOn)])
+      .apply(([plainArgs, plainConnection]) =>
+        promiseForm(plainArgs as A, {
+          ...rest,
+          ...(plainConnection === undefined ? {} : { connection: plainConnection as ConnectionInput }),
+        }),
       ) as pulumi.Output<R>;
+  };
 }

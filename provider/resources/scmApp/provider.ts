@@ -17,6 +17,7 @@ import {
 import { checkAndDiff } from "../../dynamic/checkAndDiff";
 import { sameValue } from "../../dynamic/diffing";
 import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { isLookup } from "../../dynamic/lookup";
 import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
 import { isPlatformNotFound } from "../../dynamic/platformNotFound";
 import { clientForResource } from "../../dynamic/runtimeCredentials";
@@ -185,7 +186,7 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
 
   async read(id, props) {
     const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
-    const state = migrateState((props ?? {}));
+    const state = migrateState(props ?? {});
     let app: ScmApp;
     try {
       app = await withRotationAdvice(() => clientForResource(state).getScmApp({ deploymentId, requestId }));
@@ -196,6 +197,9 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     }
     // `appliedApp` stays as applied: a difference from the reported fields is the drift that diff reports.
     const refreshed: ScmAppState = { ...state, deploymentId, requestId, ...flatFields(app) };
+    // A lookup by id (`ScmApp.get`) has no state yet: the app as read is its baseline.
+    if (isLookup(props))
+      return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } as ScmAppState };
     const drifted = driftedFields(refreshed);
     if (drifted.length === 0) return { id, props: refreshed };
     // Drift: the old inputs get each drifted field's applied value, and the reported values to carry

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
-import { SCM_APP_OUTPUTS, type ScmAppInputs, type ScmAppOutputs } from "./shape";
+import { SCM_APP_OUTPUTS, ScmAppInputs, type ScmAppOutputs } from "./shape";
 import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { lookupProps } from "../../dynamic/lookup";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmApp}. */
@@ -40,15 +41,39 @@ export interface ScmApp extends PulumiOutputs<Omit<ScmAppInputs, "code"> & ScmAp
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ScmApp extends pulumi.dynamic.Resource {
-  constructor(name: string, args: ScmAppArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing ScmApp by its id (`<deploymentId>/<key>`), as generated SDKs' `get` does:
+   * the engine reads it and records it in the stack as a resource this program does not manage
+   * (`pulumi destroy` forgets it and changes nothing). **Experimental**.
+   *
+   * The lookup uses the stack's default connection (stack config `codesec:baseUrl` and `codesec:token`,
+   * else `CODESEC_BASE_URL` and `CODESEC_TOKEN`). It yields the connected app, read with operation 4.
+   *
+   * @example
+   * ```ts
+   * const found = codesec.ScmApp.get("github", "1001/<requestId>");
+   * ```
+   */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ScmApp {
+    return new ScmApp(name, undefined, { ...opts, id });
+  }
+
+  constructor(name: string, args: ScmAppArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal A lookup by id: see {@link ScmApp.get}. */
+  constructor(
+    name: string,
+    args: undefined,
+    opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
+  );
+  constructor(name: string, args: ScmAppArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       stubProvider("ScmApp"),
       name,
-      resourceProps(args, SCM_APP_OUTPUTS),
+      args === undefined ? lookupProps(ScmAppInputs, SCM_APP_OUTPUTS) : resourceProps(args, SCM_APP_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "ScmApp",
     );
-    warnIfObjectConnection(this, args.connection);
+    warnIfObjectConnection(this, args?.connection);
   }
 }

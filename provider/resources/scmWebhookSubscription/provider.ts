@@ -12,6 +12,7 @@ import {
 import { checkAndDiff } from "../../dynamic/checkAndDiff";
 import { sameValue } from "../../dynamic/diffing";
 import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { isLookup, lookupRefused } from "../../dynamic/lookup";
 import { formatResourceId } from "../../dynamic/resourceIds";
 import { clientForResource } from "../../dynamic/runtimeCredentials";
 
@@ -51,6 +52,13 @@ export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
   },
 
   async read(id, props) {
+    if (isLookup(props)) {
+      throw lookupRefused(
+        TYPE,
+        id,
+        "the platform has no operation that reads this resource back (docs/drift.md).",
+      );
+    }
     // No read endpoint: the state is the best knowledge there is (docs/drift.md).
     return { id, props };
   },

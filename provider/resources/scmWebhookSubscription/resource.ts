@@ -2,10 +2,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
   SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS,
-  type ScmWebhookSubscriptionInputs,
+  ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
 } from "./shape";
 import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { lookupProps } from "../../dynamic/lookup";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
@@ -30,15 +31,49 @@ export interface ScmWebhookSubscription extends PulumiOutputs<ScmWebhookSubscrip
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
-  constructor(name: string, args: ScmWebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing ScmWebhookSubscription by its id (`<deploymentId>/<key>`), as generated SDKs' `get` does:
+   * the engine reads it and records it in the stack as a resource this program does not manage
+   * (`pulumi destroy` forgets it and changes nothing). **Experimental**.
+   *
+   * The lookup uses the stack's default connection (stack config `codesec:baseUrl` and `codesec:token`,
+   * else `CODESEC_BASE_URL` and `CODESEC_TOKEN`). It is refused with an error that says so: the platform has no operation that reads it back.
+   *
+   * @example
+   * ```ts
+   * const found = codesec.ScmWebhookSubscription.get("hooks", "1001/<configId>");
+   * ```
+   */
+  public static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): ScmWebhookSubscription {
+    return new ScmWebhookSubscription(name, undefined, { ...opts, id });
+  }
+
+  constructor(name: string, args: ScmWebhookSubscriptionArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal A lookup by id: see {@link ScmWebhookSubscription.get}. */
+  constructor(
+    name: string,
+    args: undefined,
+    opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
+  );
+  constructor(
+    name: string,
+    args: ScmWebhookSubscriptionArgs | undefined,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
     super(
       stubProvider("ScmWebhookSubscription"),
       name,
-      resourceProps(args, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS),
+      args === undefined
+        ? lookupProps(ScmWebhookSubscriptionInputs, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS)
+        : resourceProps(args, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "ScmWebhookSubscription",
     );
-    warnIfObjectConnection(this, args.connection);
+    warnIfObjectConnection(this, args?.connection);
   }
 }

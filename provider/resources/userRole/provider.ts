@@ -8,6 +8,7 @@ import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
 import { USER_ROLE_IDENTITY, USER_ROLE_MUTABLE, UserRoleInputs, type UserRoleState } from "./shape";
 import { checkAndDiff } from "../../dynamic/checkAndDiff";
 import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { isLookup, lookupRefused } from "../../dynamic/lookup";
 import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
 import { isPlatformNotFound } from "../../dynamic/platformNotFound";
 import { clientForResource, verifyConnection } from "../../dynamic/runtimeCredentials";
@@ -40,8 +41,17 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
     const state = (props ?? {}) as UserRoleState;
     const me = await withRotationAdvice(() => clientForResource(state).getCurrentUser());
-    // The platform reads back only the caller's own role: for anyone else the state is kept as it is.
-    if (me.id !== userId) return { id, props: state };
+    // The platform reads back only the caller's own role: for anyone else the state is kept as it is,
+    // and a lookup by id has no state to keep.
+    if (me.id !== userId) {
+      if (!isLookup(props)) return { id, props: state };
+      throw lookupRefused(
+        TYPE,
+        id,
+        `the platform reads back only the role of the credentials' own user (operation 8), and user ${userId} ` +
+          "is not that user.",
+      );
+    }
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new Error(

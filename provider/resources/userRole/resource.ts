@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
-import { USER_ROLE_OUTPUTS, type UserRoleInputs, type UserRoleState } from "./shape";
+import { USER_ROLE_OUTPUTS, UserRoleInputs, type UserRoleState } from "./shape";
 import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { lookupProps } from "../../dynamic/lookup";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRole}. */
@@ -35,15 +36,47 @@ export interface UserRole extends PulumiOutputs<UserRoleState> {}
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class UserRole extends pulumi.dynamic.Resource {
-  constructor(name: string, args: UserRoleArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing UserRole by its id (`<deploymentId>/<key>`), as generated SDKs' `get` does:
+   * the engine reads it and records it in the stack as a resource this program does not manage
+   * (`pulumi destroy` forgets it and changes nothing). **Experimental**.
+   *
+   * The lookup uses the stack's default connection (stack config `codesec:baseUrl` and `codesec:token`,
+   * else `CODESEC_BASE_URL` and `CODESEC_TOKEN`). It yields the role of the credentials' own user, read with operation 8; any other user is refused
+   * at preview, since the platform cannot read another user's role.
+   *
+   * @example
+   * ```ts
+   * const me = codesec.UserRole.get("me", "1001/501"); // 501: the user behind the token
+   * export const myRole = me.role;
+   * ```
+   */
+  public static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): UserRole {
+    return new UserRole(name, undefined, { ...opts, id });
+  }
+
+  constructor(name: string, args: UserRoleArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal A lookup by id: see {@link UserRole.get}. */
+  constructor(
+    name: string,
+    args: undefined,
+    opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
+  );
+  constructor(name: string, args: UserRoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       stubProvider("UserRole"),
       name,
-      resourceProps(args, USER_ROLE_OUTPUTS),
+      args === undefined
+        ? lookupProps(UserRoleInputs, USER_ROLE_OUTPUTS)
+        : resourceProps(args, USER_ROLE_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "UserRole",
     );
-    warnIfObjectConnection(this, args.connection);
+    warnIfObjectConnection(this, args?.connection);
   }
 }

@@ -2,10 +2,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
   WORKFLOW_PROVISIONING_OUTPUTS,
-  type WorkflowProvisioningInputs,
+  WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
 } from "./shape";
 import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { lookupProps } from "../../dynamic/lookup";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
@@ -38,15 +39,45 @@ export interface WorkflowProvisioning extends PulumiOutputs<WorkflowProvisioning
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class WorkflowProvisioning extends pulumi.dynamic.Resource {
-  constructor(name: string, args: WorkflowProvisioningArgs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * Looks up an existing WorkflowProvisioning by its id (`<deploymentId>/<key>`), as generated SDKs' `get` does:
+   * the engine reads it and records it in the stack as a resource this program does not manage
+   * (`pulumi destroy` forgets it and changes nothing). **Experimental**.
+   *
+   * The lookup uses the stack's default connection (stack config `codesec:baseUrl` and `codesec:token`,
+   * else `CODESEC_BASE_URL` and `CODESEC_TOKEN`). It is refused with an error that says so: the platform has no operation that reads it back.
+   *
+   * @example
+   * ```ts
+   * const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>");
+   * ```
+   */
+  public static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): WorkflowProvisioning {
+    return new WorkflowProvisioning(name, undefined, { ...opts, id });
+  }
+
+  constructor(name: string, args: WorkflowProvisioningArgs, opts?: pulumi.CustomResourceOptions);
+  /** @internal A lookup by id: see {@link WorkflowProvisioning.get}. */
+  constructor(
+    name: string,
+    args: undefined,
+    opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
+  );
+  constructor(name: string, args: WorkflowProvisioningArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     super(
       stubProvider("WorkflowProvisioning"),
       name,
-      resourceProps(args, WORKFLOW_PROVISIONING_OUTPUTS),
+      args === undefined
+        ? lookupProps(WorkflowProvisioningInputs, WORKFLOW_PROVISIONING_OUTPUTS)
+        : resourceProps(args, WORKFLOW_PROVISIONING_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "WorkflowProvisioning",
     );
-    warnIfObjectConnection(this, args.connection);
+    warnIfObjectConnection(this, args?.connection);
   }
 }

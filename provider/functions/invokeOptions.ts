@@ -56,7 +56,7 @@ export interface CodeSecInvokeOutputOptions extends pulumi.InvokeOutputOptions {
 /** Stack config as the program sees it now (`codesec:token` -> `new pulumi.Config("codesec").get("token")`). */
 const programConfig: ConfigLookup = (key) => {
   const [namespace, name] = key.split(":", 2);
-  return new pulumi.Config(namespace).get(name!);
+  return new pulumi.Config(namespace).get(name);
 };
 
 /** A function's arguments, validated like the client's (null or a misspelt name fails before any call). */
@@ -101,7 +101,7 @@ let providerOptionWarned = false;
 function warnProviderOption(): void {
   if (providerOptionWarned) return;
   providerOptionWarned = true;
-  pulumi.log.warn(
+  void pulumi.log.warn(
     "pulumi-codesec: the `provider` option of codesec's functions has no effect: they run in the program " +
       "and call the platform directly, with no provider resource. Choose the credentials with the " +
       '`connection` option instead (`{ connection: "org2" }`, see docs/credentials.md).',
@@ -145,11 +145,11 @@ export function outputForm<A, R>(
     const { connection, dependsOn, ...rest } = opts ?? {};
     return pulumi
       .all([pulumi.output(args), pulumi.output(connection), dependencyGate(dependsOn)])
-      .apply(([plainArgs, plainConnection]) =>
+      .apply<R>(([plainArgs, plainConnection]) =>
         promiseForm(plainArgs as A, {
           ...rest,
-          ...(plainConnection === undefined ? {} : { connection: plainConnection as ConnectionInput }),
+          ...(plainConnection === undefined ? {} : { connection: plainConnection }),
         }),
-      ) as pulumi.Output<R>;
+      );
   };
 }

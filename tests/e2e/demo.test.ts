@@ -19,7 +19,7 @@ describe("npm run demo (the main job)", () => {
     expect(output).to.match(/Current user: +ada-admin \(ORG_ROLE_ADMIN\)/);
     expect(output).to.match(/Latest scan: +#3001 .*SCAN_STATUS_COMPLETED/);
     expect(output).to.include("Notification rules with problems: 2");
-    expect(output).to.include('scmName   : "acme" => "renamed-by-hand"');
+    expect(output).to.match(/scmName *: "acme" => "renamed-by-hand"/);
     expect(output).to.include("Drift detected");
     expect(output).to.match(/- 7 deleted/);
     expect(output).to.include("Demo finished");

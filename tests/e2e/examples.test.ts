@@ -14,6 +14,7 @@ import {
   prepareProgram,
   repoRoot,
   requirePulumiCli,
+  stateResources,
 } from "./support/harness";
 
 const EXAMPLES = path.join(repoRoot, "examples");
@@ -176,7 +177,7 @@ describe("examples through the real Pulumi CLI", function () {
         "ORG_ROLE_MEMBER",
         "ORG_ROLE_READONLY",
       ]);
-      expect((await stack.exportStack()).deployment.resources ?? []).to.deep.equal([]);
+      expect(await stateResources(stack)).to.deep.equal([]);
     });
   });
 

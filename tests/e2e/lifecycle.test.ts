@@ -13,6 +13,8 @@ import {
   prepareProgram,
   requirePulumiCli,
   scratchDir,
+  stateResource,
+  stateResources,
   useModules,
   variantPackage,
 } from "./support/harness";
@@ -82,14 +84,16 @@ describe("lifecycle through the real Pulumi CLI", function () {
   it("up creates all four resources and calls all six functions", async () => {
     const result = await stack.up({ onOutput });
     expect(result.summary.resourceChanges).to.deep.include({ create: 5 });
-    const out = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
+    const out = Object.fromEntries(
+      Object.entries(result.outputs).map(([k, v]) => [k, v.value as unknown]),
+    ) as Record<string, unknown>;
     const state = emulator.control.state();
     const s = emulator.sample;
 
     expect(out.memberRole).to.equal("ORG_ROLE_READONLY");
     expect(roleOf(emulator, s.memberUserId)).to.equal("ORG_ROLE_READONLY");
     const provisioned = state.projects.filter((p) => p.workflow).map((p) => p.id);
-    expect(Object.keys(out.workflowFiles).sort())
+    expect(Object.keys(out.workflowFiles as object).sort())
       .to.deep.equal(provisioned.sort())
       .and.to.include(s.projectId);
     expect(out.provisionErrors).to.deep.equal([]);
@@ -174,10 +178,8 @@ describe("lifecycle through the real Pulumi CLI", function () {
 
     const refresh = await stack.refresh({ onOutput });
     expect(refresh.summary.resourceChanges).to.deep.include({ update: 1 });
-    const refreshed = (await stack.exportStack()).deployment.resources.find((r: { urn: string }) =>
-      r.urn.endsWith("::app"),
-    );
-    expect(refreshed.outputs.scmName).to.equal("renamed-in-the-ui");
+    const refreshed = await stateResource(stack, "app");
+    expect(refreshed.outputs?.scmName).to.equal("renamed-in-the-ui");
     // pulumi up records what the platform now says; then the drift check passes again.
     await stack.up({ onOutput });
     await stack.preview({ onOutput, refresh: true, expectNoChanges: true });
@@ -189,10 +191,9 @@ describe("lifecycle through the real Pulumi CLI", function () {
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).to.deep.include({ create: 1 });
     expect(mutatingCalls(emulator).filter((c) => c.startsWith("completeScmAppRequest"))).to.deep.equal([]);
-    const exported = await stack.exportStack();
-    const legacy = exported.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::legacy"));
+    const legacy = await stateResource(stack, "legacy");
     expect(legacy.id).to.equal(`${emulator.deploymentId}/apprq-1001-done`);
-    expect(legacy.outputs.slug).to.equal("codesec-acme-legacy");
+    expect(legacy.outputs?.slug).to.equal("codesec-acme-legacy");
   });
 
   it("state and everything the engine printed hold no secret in plaintext; __provider is the 2 KB stub", async () => {
@@ -207,7 +208,8 @@ describe("lifecycle through the real Pulumi CLI", function () {
       const at = text.indexOf(secret);
       expect(at, `${name} reached the state or the output: ...${text.slice(at - 200, at)}`).to.equal(-1);
     }
-    const resources = JSON.parse(exported).deployment.resources as {
+    const resources = (JSON.parse(exported) as { deployment: { resources: unknown } }).deployment
+      .resources as {
       type: string;
       outputs?: { __provider?: string };
     }[];
@@ -225,8 +227,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     const result = await stack.destroy({ onOutput });
     expect(result.summary.resourceChanges).to.deep.include({ delete: 6 });
     expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_MEMBER");
-    const exported = await stack.exportStack();
-    expect(exported.deployment.resources ?? []).to.deep.equal([]);
+    expect(await stateResources(stack)).to.deep.equal([]);
   });
 });
 
@@ -247,7 +248,7 @@ describe("upgrade to a build with a different implementation", function () {
       CODESEC_E2E_MARKER: marker,
     });
     await stack.up();
-    const before = await stack.exportStack();
+    const before = await stateResources(stack);
 
     useModules(programDir, installedModules(variantPackage(packedPackage())));
     emulator.control.clearRequests();
@@ -261,13 +262,9 @@ describe("upgrade to a build with a different implementation", function () {
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).to.deep.equal({ same: 5 });
     expect(readFileSync(marker, "utf8")).to.match(/ScmApp read/);
-    const providersBefore = JSON.stringify(
-      before.deployment.resources.map((r: { outputs?: { __provider?: string } }) => r.outputs?.__provider),
-    );
-    const after = await stack.exportStack();
-    const providersAfter = JSON.stringify(
-      after.deployment.resources.map((r: { outputs?: { __provider?: string } }) => r.outputs?.__provider),
-    );
+    const providersBefore = JSON.stringify(before.map((r) => r.outputs?.__provider));
+    const after = await stateResources(stack);
+    const providersAfter = JSON.stringify(after.map((r) => r.outputs?.__provider));
     expect(providersAfter).to.equal(providersBefore);
 
     await stack.destroy();

@@ -13,7 +13,14 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { createStack, packedPackage, prepareProgram, requirePulumiCli, scratchDir } from "./support/harness";
+import {
+  createStack,
+  packedPackage,
+  prepareProgram,
+  requirePulumiCli,
+  scratchDir,
+  stateResource,
+} from "./support/harness";
 
 const PROGRAMS = path.join(__dirname, "programs");
 
@@ -100,22 +107,21 @@ describe("the packed package in a program written the pulumi-github way", functi
     expect(out.selfRole).to.equal(caller.roles[emulator.deploymentId]);
     expect(out.scanStatus).to.be.a("string");
 
-    const exported = await stack.exportStack();
-    const looked = exported.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::self"));
+    const looked = await stateResource(stack, "self");
     expect(looked.external, "a lookup is recorded as a resource the program does not manage").to.equal(true);
     expect(looked.id).to.equal(`${emulator.deploymentId}/${s.userId}`);
-    const member = exported.deployment.resources.find((r: { urn: string }) =>
-      r.urn.endsWith("::team-member"),
-    );
+    const member = await stateResource(stack, "team-member");
     expect(member.parent).to.match(/e2e:index:Team::team$/);
 
     await stack.preview({ onOutput, expectNoChanges: true });
 
-    const rolesBefore = emulator.control.state().users.map((u) => [u.id, u.roles[emulator.deploymentId]]);
+    const rolesBefore = new Map(
+      emulator.control.state().users.map((u) => [u.id, u.roles[emulator.deploymentId]] as const),
+    );
     await stack.destroy({ onOutput });
     // roleOnDestroy demoted the member; the looked-up caller was not touched.
     expect(roleOf(emulator, s.memberUserId)).to.equal("ORG_ROLE_READONLY");
-    expect(roleOf(emulator, s.userId)).to.equal(Object.fromEntries(rolesBefore)[s.userId]);
+    expect(roleOf(emulator, s.userId)).to.equal(rolesBefore.get(s.userId));
   }
 
   describe("TypeScript, stock strict tsconfig", () => {
@@ -130,7 +136,9 @@ describe("the packed package in a program written the pulumi-github way", functi
     });
 
     it("type-checks every declaration file the package ships under the same tsconfig", () => {
-      const stock = JSON.parse(readFileSync(path.join(programDir, "tsconfig.json"), "utf8"));
+      const stock = JSON.parse(readFileSync(path.join(programDir, "tsconfig.json"), "utf8")) as {
+        compilerOptions: Record<string, unknown>;
+      };
       const declarations = filesUnder(path.join(programDir, "node_modules/pulumi-codesec/dist"), ".d.ts");
       expect(declarations.length).to.be.greaterThan(10);
       writeFileSync(
@@ -172,7 +180,9 @@ describe("the packed package in a program written the pulumi-github way", functi
       ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=peer", packedPackage()],
       { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
-    const lock = JSON.parse(readFileSync(path.join(dir, "package-lock.json"), "utf8"));
+    const lock = JSON.parse(readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { peer?: boolean }>;
+    };
     const installed = Object.keys(lock.packages)
       .filter((key) => key !== "" && !lock.packages[key].peer)
       .map((key) => key.replace(/^.*node_modules\//, ""))

@@ -17,8 +17,12 @@ import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebh
 
 /** An Output's value, whether it is known, and the resources it depends on. */
 async function inspect<T>(output: pulumi.Output<T>): Promise<{ value: T; known: boolean; deps: unknown[] }> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Output's internals, as Pulumi's own tests read them
-  const internal = output as any;
+  // Output's internals, as Pulumi's own tests read them.
+  const internal = output as unknown as {
+    promise(withUnknowns: boolean): Promise<T>;
+    isKnown: Promise<boolean>;
+    allResources(): Promise<Set<unknown>>;
+  };
   const [value, known, deps] = await Promise.all([
     internal.promise(true),
     internal.isKnown,
@@ -38,7 +42,10 @@ describe("typings like generated Pulumi SDKs", function () {
         newResource(args: pulumi.runtime.MockResourceArgs) {
           created.push(args.name);
           // At preview a resource yet to be created has no id: the mocks say so with an undefined id.
-          return { id: preview ? (undefined as unknown as string) : `${args.name}-id`, state: args.inputs };
+          return {
+            id: preview ? undefined : `${args.name}-id`,
+            state: args.inputs as Record<string, unknown>,
+          };
         },
         call(args: pulumi.runtime.MockCallArgs) {
           throw new Error(`unexpected Pulumi invoke ${args.token}: codesec's functions call HTTP`);
@@ -151,13 +158,19 @@ describe("lookups by id (static get)", function () {
       `1001/${emulator().sample.memberUserId}`,
       lookup as never,
     ).catch((e: Error) => e);
-    expect(String(error)).to.include("cannot be looked up by id").and.include("operation 8");
+    expect(error).to.be.instanceOf(Error);
+    expect((error as Error).message)
+      .to.include("cannot be looked up by id")
+      .and.include("operation 8");
   });
 
   it("state-only kinds refuse a lookup, saying the platform cannot read them back", async () => {
     for (const provider of [workflowProvisioningProvider, scmWebhookSubscriptionProvider]) {
       const error = await provider.read!("1001/anything", lookup as never).catch((e: Error) => e);
-      expect(String(error)).to.include("cannot be looked up by id").and.include("no operation that reads");
+      expect(error).to.be.instanceOf(Error);
+      expect((error as Error).message)
+        .to.include("cannot be looked up by id")
+        .and.include("no operation that reads");
     }
     // A refresh (a stored state) still keeps the state as it is.
     const state = { deploymentId: "1001", configId: "c", triggers: 1 };

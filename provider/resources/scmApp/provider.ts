@@ -199,7 +199,7 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     const refreshed: ScmAppState = { ...state, deploymentId, requestId, ...flatFields(app) };
     // A lookup by id (`ScmApp.get`) has no state yet: the app as read is its baseline.
     if (isLookup(props))
-      return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } as ScmAppState };
+      return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } };
     const drifted = driftedFields(refreshed);
     if (drifted.length === 0) return { id, props: refreshed };
     // Drift: the old inputs get each drifted field's applied value, and the reported values to carry

@@ -29,9 +29,7 @@ describe("credential rotation through the real CLI", function () {
 
   const statuses = (status: number) => emulator.control.requests().filter((r) => r.status === status).length;
   const writes = () =>
-    emulator.control
-      .requests()
-      .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]));
+    emulator.control.requests().filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]));
   const roleOf = (userId: string) =>
     emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
 

@@ -9,7 +9,12 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../../emulator/index";
+import {
+  defaultFixtures,
+  startEmulator,
+  type EmulatorHandle,
+  type FixtureSet,
+} from "../../../emulator/index";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
 import {
   createStack,

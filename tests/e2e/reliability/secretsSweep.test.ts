@@ -65,10 +65,10 @@ describe("secrets sweep through the real CLI", function () {
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     // The emulator logs one line per request to stderr: keep a copy for the sweep.
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       emulatorLog.push(String(chunk));
       return restoreStderr(chunk, ...rest);
-    });
+    };
     emulator = await startEmulator({ quiet: false });
     legacyToken = await mintToken(emulator, emulator.deploymentId, emulator.sample.userId);
     target = await credentialStack(emulator, "sweep", {

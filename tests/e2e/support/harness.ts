@@ -20,8 +20,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
-const devDependencies: Record<string, string> = JSON.parse(
-  readFileSync(path.join(repoRoot, "package.json"), "utf8"),
+const devDependencies = (
+  JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
 ).devDependencies;
 
 /** Everything made here lives under one folder, removed when the process exits. */
@@ -136,6 +138,30 @@ export async function createStack(
  * `pulumi stack export` as a user runs it: secrets stay encrypted. (The Automation API's exportStack
  * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
  */
+/** One resource of an exported stack, as far as the tests read it. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  parent?: string;
+  external?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown> & { __provider?: string };
+}
+
+/** The resources of a stack's state (the automation API types the deployment as `any`). */
+export async function stateResources(stack: Stack): Promise<StateResource[]> {
+  const exported = await stack.exportStack();
+  return (exported.deployment as { resources?: StateResource[] }).resources ?? [];
+}
+
+/** The one resource of a stack's state whose URN ends with `::name`. */
+export async function stateResource(stack: Stack, name: string): Promise<StateResource> {
+  const found = (await stateResources(stack)).find((r) => r.urn.endsWith(`::${name}`));
+  if (!found) throw new Error(`no resource named ${name} in the stack's state`);
+  return found;
+}
+
 export function exportStackAsStored(stack: Stack): string {
   const workspace = stack.workspace as LocalWorkspace;
   return execFileSync("pulumi", ["stack", "export", "--stack", stack.name], {
@@ -168,7 +194,7 @@ exports.run = function (kind, method, args) {
 };
 `,
   );
-  const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
+  const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
   manifest.version = `${manifest.version}-variant.1`;
   writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify(manifest, null, 2));
   const out = scratchDir("variant-pack");

@@ -17,7 +17,7 @@ export interface GetBranchArgs {
  *
  * @example
  * ```ts
- * const branch = await codesec.getBranch({ deploymentId: "1001", projectId: "3001", branchId: "7" });
+ * const branch = await codesec.getBranch({ deploymentId: "1001", projectId: "7001", branchId: "9101" });
  * console.log(branch.name); // refs/heads/main
  * ```
  */

@@ -14,7 +14,7 @@ export interface GetScanArgs {
  *
  * @example
  * ```ts
- * const scan = await codesec.getScan({ deploymentId: "1001", scanId: "5001" });
+ * const scan = await codesec.getScan({ deploymentId: "1001", scanId: "3001" });
  * console.log(scan.status, scan.findingsCounts.total);
  * ```
  */

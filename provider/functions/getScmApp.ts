@@ -15,7 +15,7 @@ export interface GetScmAppArgs {
  *
  * @example
  * ```ts
- * const app = await codesec.getScmApp({ deploymentId: "1001", requestId: "req-connected" });
+ * const app = await codesec.getScmApp({ deploymentId: "1001", requestId: "apprq-1001-done" });
  * console.log(app.slug, app.codeAccess);
  * ```
  */

@@ -25,7 +25,7 @@ export interface ScmWebhookSubscription extends PulumiOutputs<ScmWebhookSubscrip
  *
  * @example
  * ```ts
- * const hooks = new codesec.ScmWebhookSubscription("github-hooks", { deploymentId: "1001", configId: "scm-config-1" });
+ * const hooks = new codesec.ScmWebhookSubscription("github-hooks", { deploymentId: "1001", configId: "scmcfg-1001-a" });
  * export const events = hooks.events;
  * ```
  */

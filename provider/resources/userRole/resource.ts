@@ -28,7 +28,7 @@ export interface UserRole extends PulumiOutputs<UserRoleState> {}
  * import * as codesec from "pulumi-codesec";
  * const alice = new codesec.UserRole("alice", {
  *   deploymentId: "1001",
- *   userId: "user-alice",
+ *   userId: "502",
  *   role: "ORG_ROLE_ADMIN",
  *   roleOnDestroy: "ORG_ROLE_MEMBER",
  * });

@@ -31,7 +31,8 @@ export interface WorkflowProvisioning extends PulumiOutputs<WorkflowProvisioning
  * ```ts
  * const ci = new codesec.WorkflowProvisioning("ci", {
  *   deploymentId: "1001",
- *   filters: { codeAccess: true, archived: false, search: "payments" },
+ *   filters: { codeAccess: true, archived: false, setup: true },
+ *   excludeIds: ["7005"], // a local-scan project: no repository to write a workflow into
  *   ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
  * });
  * export const workflowFiles = ci.repoFileUrls;

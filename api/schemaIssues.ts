@@ -2,7 +2,9 @@
  * The one place where a value that does not fit a schema becomes words: the dotted path of the field
  * (`scan.findingsCounts.total`, `filters.ids[0]`), what the schema expects there, and what was found.
  * The client's argument checks, the provider's `check` and the client's response checks all use it, so
- * a bad value reads the same at preview and at apply. Schemas are compiled once and cached.
+ * a bad value reads the same at preview and at apply; the emulator words its request validation with it
+ * too (`requestPartSubject`), so the client and the emulator say the same thing of the same bad value.
+ * Schemas are compiled once and cached.
  */
 import { type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
@@ -22,6 +24,8 @@ export interface SchemaIssue {
   readonly wrongType?: string;
   /** For `invalid`: which rule the value breaks, e.g. `must not contain "/"`, when the schema says. */
   readonly rule?: string;
+  /** The value is a secret (its schema is marked with `secretValue`): messages never show it. */
+  readonly secret?: true;
 }
 
 /** Says which of a schema's rules a value of the right type breaks (`must not contain "/"`), if any. */
@@ -39,7 +43,8 @@ export function explainFailuresOf<S extends TSchema>(schema: S, explain: RuleExp
  * Why a field exists, for the reference docs, as its JSON Schema `description`. A field's schema is often a
  * shared building block (`NumericId`) whose own description says what a value must look like, and messages
  * quote that: the copy keeps it under `ValueWording` (a symbol, so Ajv and JSON never see it) and keeps the
- * block's rule explainer, so `check` and the client word a bad value exactly as before.
+ * block's rule explainer, so `check` and the client word a bad value exactly as before. A secret mark
+ * (`secretValue`) is a symbol property too, so the copy stays secret.
  */
 export function described<S extends TSchema>(schema: S, description: string): S {
   const copy = { ...schema, description, [ValueWording]: describeSchema(schema) } as S;
@@ -50,6 +55,25 @@ export function described<S extends TSchema>(schema: S, description: string): S 
 
 /** Where {@link described} keeps what the field's value must look like. */
 const ValueWording = Symbol.for("pulumi-codesec.valueWording");
+
+/**
+ * Where {@link secretValue} marks a schema. A symbol property (not a side table) because TypeBox's
+ * `Type.Optional` and {@link described} copy a schema with its symbol properties: the mark survives them.
+ */
+const SecretValue = Symbol.for("pulumi-codesec.secretValue");
+
+/**
+ * Marks `schema` as holding a secret (a one-time code, a token): whoever checks a value against it,
+ * a message about that value says only its type, never the value.
+ */
+export function secretValue<S extends TSchema>(schema: S): S {
+  return { ...schema, [SecretValue]: true };
+}
+
+/** Whether a schema (or the copy of one) is marked with {@link secretValue}. */
+function isSecretSchema(schema: TSchema): boolean {
+  return (schema as { [SecretValue]?: boolean })[SecretValue] === true;
+}
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -120,6 +144,7 @@ function issueOf(error: ValueError, root: unknown): SchemaIssue {
         kind: "invalid",
         ...(wrongType === undefined ? {} : { wrongType }),
         ...(rule === undefined ? {} : { rule }),
+        ...(isSecretSchema(error.schema) ? { secret: true as const } : {}),
       };
     }
   }
@@ -128,17 +153,42 @@ function issueOf(error: ValueError, root: unknown): SchemaIssue {
 /** Who is being checked, for messages: `provisionWorkflows` + `argument`, `codesec:UserRole` + `input`. */
 export interface IssueSubject {
   readonly name: string;
-  readonly noun: "argument" | "input" | "option" | "field";
+  readonly noun: "argument" | "input" | "option" | "field" | "path parameter" | "query parameter";
   /** Fields whose values must never appear in a message (one-time codes, tokens). */
   readonly secretFields?: readonly string[];
   /** Prefix for paths, e.g. `connection` when checking a connection object on its own. */
   readonly pathPrefix?: string;
+  /** Name a field by its noun too: `path parameter scanId` rather than `scanId`. */
+  readonly nounBeforePath?: boolean;
+}
+
+/** The parts of an HTTP request a server validates, as Fastify names them. */
+export type RequestPart = "body" | "params" | "querystring";
+
+/**
+ * The subject of one part of a request to `operation` (a server checking what it received): fields read
+ * `body.filters.ids[3]`, `path parameter scanId`, `query parameter userId`.
+ */
+export function requestPartSubject(part: RequestPart, operation: string): IssueSubject {
+  switch (part) {
+    case "body":
+      return { name: operation, noun: "field", pathPrefix: "body" };
+    case "params":
+      return { name: operation, noun: "path parameter", nounBeforePath: true };
+    case "querystring":
+      return { name: operation, noun: "query parameter", nounBeforePath: true };
+  }
 }
 
 /** The issue as one sentence naming the field, e.g. `filters.ids[0] must be a numeric id ..., got "x"`. */
 export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string {
   const path = joinPath(subject.pathPrefix, issue.path);
-  const label = path === "" ? `the ${subject.noun}s of ${subject.name}` : path;
+  const label =
+    path === ""
+      ? `the ${subject.noun}s of ${subject.name}`
+      : subject.nounBeforePath === true
+        ? `${subject.noun} ${path}`
+        : path;
   if (issue.kind === "missing") return `${label} is required (${issue.expected})`;
   if (issue.kind === "notAllowed") {
     const { parent, key } = splitPath(path);
@@ -149,7 +199,7 @@ export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string 
     const list = allowed.length > 0 ? allowed.join(", ") : "none";
     return `${key} is not ${owner}${hint}; ${parent === "" ? `its ${subject.noun}s are` : "its fields are"} ${list}`;
   }
-  const secret = isSecretPath(path, subject.secretFields);
+  const secret = issue.secret === true || isSecretPath(path, subject.secretFields);
   const found = secret ? articleFor(jsonTypeOf(issue.value)) : describeFound(issue.value);
   if (issue.wrongType !== undefined) {
     // Say the type first: "must be a numeric id, got 502" reads as a riddle when 502 is a number.
@@ -191,10 +241,7 @@ export function describeSchema(schema: TSchema): string {
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).map(describeSchema).join(" or ");
   switch (schema.type) {
     case "string":
-      if (typeof schema.format === "string") return `a string (${schema.format})`;
-      if (typeof schema.pattern === "string") return `a string matching /${schema.pattern}/`;
-      if (typeof schema.maxLength === "number") return `a string of at most ${schema.maxLength} characters`;
-      return typeof schema.minLength === "number" && schema.minLength > 0 ? "a non-empty string" : "a string";
+      return describeString(schema);
     case "integer":
     case "number":
       return describeRange(schema.type as string, schema.minimum, schema.maximum);
@@ -211,6 +258,14 @@ export function describeSchema(schema: TSchema): string {
     default:
       return "a valid value";
   }
+}
+
+function describeString(schema: TSchema): string {
+  if (typeof schema.format === "string") return `a string (${schema.format})`;
+  if (typeof schema.pattern === "string") return `a string matching /${schema.pattern}/`;
+  const noun =
+    typeof schema.minLength === "number" && schema.minLength > 0 ? "a non-empty string" : "a string";
+  return typeof schema.maxLength === "number" ? `${noun} of at most ${schema.maxLength} characters` : noun;
 }
 
 function describeRange(type: string, minimum: unknown, maximum: unknown): string {

@@ -1,15 +1,17 @@
 /**
- * Assembles the Fastify application: strict JSON parsing and validation, error replies, request ids,
+ * Assembles the Fastify application: strict JSON parsing, validation by the API's schemas (the client's
+ * rules and words, ./requestValidation), error replies, request ids,
  * the request log, the ten operations and the control surface.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
-import { type OperationKey, isCalendarDateTime } from "pulumi-codesec/api";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import type { OperationKey } from "pulumi-codesec/api";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
 import { pathOf, type EmulatorContext } from "./operationRoute";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
+import { schemaValidatorCompiler } from "./requestValidation";
 import { RequestTracker } from "./requestTracking";
 import { registerNotificationRuleRoutes } from "./routes/notificationRules";
 import { registerProvisioningRoutes } from "./routes/provisioning";
@@ -31,22 +33,14 @@ const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Where the app's lines go: `report` one per finished API request, `warn` internal errors (always shown). */
 export interface EmulatorOutput {
-  report(line: string): void;
-  warn(line: string): void;
+  // Function-typed properties, not methods: the app takes them apart and calls them on their own.
+  report: (line: string) => void;
+  warn: (line: string) => void;
 }
 
 function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
-
-type AjvPlugin = Exclude<
-  NonNullable<NonNullable<FastifyServerOptions["ajv"]>["plugins"]>[number],
-  readonly unknown[]
->;
-
-/** The platform's one date-time rule (real calendar dates, api/schemas/common.ts), replacing ajv-formats' own. */
-const useCalendarDateTimes: AjvPlugin = (ajv) =>
-  ajv.addFormat("date-time", { type: "string", validate: isCalendarDateTime });
 
 /** Builds the app on `store`. */
 export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput): EmulatorApp {
@@ -71,18 +65,10 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
           : error.message;
       void sendApiError(request, reply, apiError("INVALID_ARGUMENT", message));
     },
-    ajv: {
-      customOptions: {
-        // Reject, never silently drop or convert: unknown fields and wrong JSON types answer 400.
-        removeAdditional: false,
-        coerceTypes: false,
-        useDefaults: false,
-        allErrors: false,
-        verbose: true,
-      },
-      plugins: [useCalendarDateTimes],
-    },
   });
+  // Requests are checked by the API's own TypeBox checks and worded by its one formatter, as the client
+  // checks and words its arguments (no Ajv: it would be a second rule set with its own words).
+  app.setValidatorCompiler(schemaValidatorCompiler);
 
   const requestLog = new RequestLog();
   const faults = new FaultInjector();

@@ -9,7 +9,14 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { NumericId, OrgRole, firstSchemaIssue, issueMessage, type ScmApp } from "pulumi-codesec/api";
+import {
+  NumericId,
+  OrgRole,
+  firstSchemaIssue,
+  issueMessage,
+  secretValue,
+  type ScmApp,
+} from "pulumi-codesec/api";
 import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
@@ -64,7 +71,7 @@ export type CredentialRequest = Static<typeof CredentialRequest>;
 
 /** Body of `POST /__emulator/credentials/revoke`: the value of an API token (a secret, never logged or echoed). */
 export const CredentialRevocation = Type.Object(
-  { credential: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { credential: secretValue(Type.String({ minLength: 1, maxLength: 4096 })) },
   { additionalProperties: false },
 );
 export type CredentialRevocation = Static<typeof CredentialRevocation>;

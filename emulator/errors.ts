@@ -1,8 +1,8 @@
 /**
  * Error replies. Every failure the emulator answers has the body shape `ApiErrorBody`
  * (`{"error":{"code","message","requestId"}}`) and the same request id in the `x-request-id` header;
- * this module turns thrown `ApiError`s, Fastify's validation and body-parsing errors, unknown routes and
- * unexpected exceptions into that shape.
+ * this module turns thrown `ApiError`s (request validation's among them, ./requestValidation), Fastify's
+ * body-parsing errors, unknown routes and unexpected exceptions into that shape.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ApiErrorBody, OPERATIONS, REQUEST_BODY_LIMIT_BYTES } from "pulumi-codesec/api";
@@ -67,102 +67,6 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
     .send(errorBody(error.code, error.message, request.id));
 }
 
-/** One Ajv error, as Fastify hands it over (with `verbose: true`, so the failing schema is included). */
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-  parentSchema?: { description?: string; properties?: Record<string, unknown> };
-  data?: unknown;
-}
-
-/** `/filters/ids/3` -> `["filters", "ids", "3"]` (JSON pointer unescaping included). */
-function pointerSegments(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** A readable name for the failing field: `body.filters.ids[3]`, `path parameter scanId`, `query parameter userId`. */
-function fieldName(context: string, segments: string[]): string {
-  if (context === "params") return segments.length ? `path parameter ${segments[0]}` : "path parameters";
-  if (context === "querystring") return segments.length ? `query parameter ${segments[0]}` : "query string";
-  const root = context === "body" ? "body" : context;
-  return segments.reduce((name, s) => (/^\d+$/.test(s) ? `${name}[${s}]` : `${name}.${s}`), root);
-}
-
-const ARTICLE: Record<string, string> = {
-  object: "a JSON object",
-  array: "an array",
-  string: "a string",
-  boolean: "a boolean",
-  integer: "an integer",
-  number: "a number",
-  null: "null",
-};
-
-/** Turns the first Ajv error of a failed validation into one clear sentence naming the field. */
-export function validationMessage(context: string, errors: readonly AjvError[]): string {
-  // A union (e.g. the role enumeration) reports one error per branch and then its own: use the union's.
-  const error = errors.find((e) => e.keyword === "anyOf") ?? errors[0];
-  if (!error) return `${context} is invalid`;
-  const segments = pointerSegments(error.instancePath);
-  const field = fieldName(context, segments);
-  const description = error.parentSchema?.description;
-  switch (error.keyword) {
-    case "required": {
-      const missing = String(error.params.missingProperty);
-      return `${fieldName(context, [...segments, missing])} is required`;
-    }
-    case "additionalProperties": {
-      const extra = String(error.params.additionalProperty);
-      const allowed = Object.keys(error.parentSchema?.properties ?? {});
-      const name = fieldName(context, [...segments, extra]);
-      if (context === "querystring") {
-        return `${name} is not supported${allowed.length ? ` (supported: ${allowed.join(", ")})` : ""}`;
-      }
-      return `${name} is not a known field${allowed.length ? ` (known fields: ${allowed.join(", ")})` : ""}`;
-    }
-    case "type": {
-      const expected = String(error.params.type);
-      if (context === "body" && segments.length === 0) {
-        return error.data === undefined || error.data === null
-          ? "a request body (a JSON object) is required"
-          : "request body must be a JSON object";
-      }
-      return `${field} must be ${ARTICLE[expected] ?? expected}`;
-    }
-    case "anyOf":
-    case "const":
-    case "enum":
-    case "pattern":
-      return description ? `${field} must be ${description}` : `${field} ${error.message ?? "is invalid"}`;
-    case "format":
-      return error.params.format === "date-time"
-        ? `${field} must be an ISO 8601 date-time such as 2026-01-02T03:04:05Z`
-        : `${field} must be a valid ${String(error.params.format)}`;
-    case "minLength":
-      return Number(error.params.limit) === 1
-        ? `${field} must not be empty`
-        : `${field} must be at least ${String(error.params.limit)} characters long`;
-    case "maxLength":
-      return `${field} must be at most ${String(error.params.limit)} characters long`;
-    case "minimum":
-      return `${field} must be at least ${String(error.params.limit)}`;
-    case "maximum":
-      return `${field} must be at most ${String(error.params.limit)}`;
-    case "minItems":
-      return `${field} must have at least ${String(error.params.limit)} items`;
-    case "maxItems":
-      return `${field} must have at most ${String(error.params.limit)} items`;
-    default:
-      return `${field} ${error.message ?? "is invalid"}`;
-  }
-}
-
 /** Matches a concrete path against an operation's template (`{param}` = one non-empty segment). */
 export function templateMatches(template: string, path: string): boolean {
   const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
@@ -171,12 +75,9 @@ export function templateMatches(template: string, path: string): boolean {
 
 /** Maps a Fastify/parse error (or anything unexpected) to the ApiError it answers as. */
 export function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  // Request validation failures arrive as ApiErrors already (./requestValidation).
   if (error instanceof ApiError) return error;
-  const fastifyError = error as FastifyError & { validationContext?: string };
-  if (fastifyError.validation) {
-    const context = fastifyError.validationContext ?? "body";
-    return apiError("INVALID_ARGUMENT", validationMessage(context, fastifyError.validation as AjvError[]));
-  }
+  const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return apiError(

@@ -25,7 +25,8 @@ export function isCalendarDateTime(value: string): boolean {
   return true;
 }
 
-// TypeBox checks formats only when they are registered; the emulator gives Fastify's Ajv the same function.
+// TypeBox checks formats only when they are registered. The emulator checks requests with these same
+// compiled TypeBox checks (api/schemaIssues' checkerFor), so it needs no registration of its own.
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", isCalendarDateTime);
 
 /** RFC 3339 date-time string naming a real instant, e.g. `2026-01-02T03:04:05Z`. */
@@ -55,7 +56,8 @@ export const NumericId = explainFailuresOf(
 );
 
 // A lone UTF-16 surrogate cannot be percent-encoded; written so that it means the same with and
-// without the `u` flag (TypeBox compiles patterns without it, Ajv with it).
+// without the `u` flag (TypeBox compiles patterns without it; a JSON Schema validator such as Ajv, reading
+// the same schema, with it).
 const LONE_SURROGATE = "[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]";
 
 /**

@@ -1,6 +1,6 @@
 /** Source code management: operations 3, 4 and 5. */
 import { Type, type Static } from "@sinclair/typebox";
-import { described } from "../schemaIssues";
+import { described, secretValue } from "../schemaIssues";
 import { NumericId, OpaqueId } from "./common";
 
 export const ScmApp = Type.Object({
@@ -26,12 +26,14 @@ export type ScmAppResponse = Static<typeof ScmAppResponse>;
  * The one-time code of an SCM app request: a secret, so messages about it never show its value. Blank
  * codes are refused (the platform issues none), surrounding spaces too (a copy-and-paste slip).
  */
-export const OneTimeCode = Type.String({
-  pattern: "^\\S(?:.*\\S)?$",
-  minLength: 1,
-  maxLength: 1000,
-  description: "the request's one-time code (non-blank, no surrounding spaces)",
-});
+export const OneTimeCode = secretValue(
+  Type.String({
+    pattern: "^\\S(?:.*\\S)?$",
+    minLength: 1,
+    maxLength: 1000,
+    description: "the request's one-time code (non-blank, no surrounding spaces)",
+  }),
+);
 
 /** Arguments of `getScmApp` (operation 4). */
 export const GetScmAppArgs = Type.Object(

@@ -68,7 +68,7 @@ describe("emulator operations over HTTP", () => {
         res,
         400,
         "INVALID_ARGUMENT",
-        /^body\.newRole must be one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY$/,
+        /^body\.newRole must be one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY, got "ORG_ROLE_OWNER"$/,
       );
     });
 
@@ -171,7 +171,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "POST", path(), { body: {} }),
         400,
         "INVALID_ARGUMENT",
-        /^body\.deploymentId is required$/,
+        /^body\.deploymentId is required \(a numeric id \(digits only\)\)$/,
       );
       expectError(
         await callApi(emulator(), "POST", path(), { body: { deploymentId: "2002" } }),
@@ -183,7 +183,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "POST", path(), { body: { deploymentId: D, filters: { tagId: "12" } } }),
         400,
         "INVALID_ARGUMENT",
-        /^body\.filters\.tagId must be an integer$/,
+        /^body\.filters\.tagId must be an integer, got "12"$/,
       );
       expectError(
         await callApi(emulator(), "POST", path(), {
@@ -191,7 +191,7 @@ describe("emulator operations over HTTP", () => {
         }),
         400,
         "INVALID_ARGUMENT",
-        /^body\.filters\.ids must have at most 1000 items$/,
+        /^body\.filters\.ids must be an array of at most 1000 items, got an array$/,
       );
     });
   });
@@ -248,7 +248,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "PUT", path, { body: { requestId: scmAppRequestId } }),
         400,
         "INVALID_ARGUMENT",
-        /^body\.code is required$/,
+        /^body\.code is required \(the request's one-time code \(non-blank, no surrounding spaces\)\)$/,
       );
       // The code was not used up by the failed attempts.
       const ok = await callApi(emulator(), "PUT", path, {
@@ -283,7 +283,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "GET", path("a..b")),
         400,
         "INVALID_ARGUMENT",
-        /^path parameter requestId must be/,
+        /^path parameter requestId must not be "\." or contain "\.\." \(a non-empty id without .*\), got "a\.\.b"$/,
       );
     });
   });
@@ -435,7 +435,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "GET", `${path}?user_id=501`, { credential: emulator().jwt }),
         400,
         "INVALID_ARGUMENT",
-        /query parameter user_id is not supported/,
+        /^user_id is not a query parameter of listJoinableOrganizations \(did you mean "userId"\?\); its query parameters are userId$/,
       );
     });
   });
@@ -504,7 +504,7 @@ describe("emulator operations over HTTP", () => {
           }),
           400,
           "INVALID_ARGUMENT",
-          /^body\.options\.optionalLimit must be at (least 1|most 100)$/,
+          /^body\.options\.optionalLimit must be an integer between 1 and 100, got (0|101) \(an integer\)$/,
         );
       }
       expectError(
@@ -525,7 +525,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "POST", path(), { body: { deploymentId: "1001" } }),
         400,
         "INVALID_ARGUMENT",
-        /^body\.deploymentId must be an integer$/,
+        /^body\.deploymentId must be an integer >= 0, got "1001"$/,
       );
       expectError(
         await callApi(emulator(), "POST", path(), {
@@ -533,7 +533,7 @@ describe("emulator operations over HTTP", () => {
         }),
         400,
         "INVALID_ARGUMENT",
-        /body\.filters\.severity is not a known field/,
+        /^severity is not a field of body\.filters; its fields are /,
       );
     });
   });

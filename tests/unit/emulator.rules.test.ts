@@ -1,5 +1,8 @@
+import { Type, type TSchema } from "@sinclair/typebox";
 import { expect } from "chai";
-import { codeForStatus, validationMessage } from "../../emulator/errors";
+import { JoinableOrganizationsQuery, NumericId, ProvisionBody } from "../../api";
+import { ApiError, codeForStatus } from "../../emulator/errors";
+import { schemaValidatorCompiler } from "../../emulator/requestValidation";
 import { FaultInjector } from "../../emulator/faults";
 import { defaultFixtures, type FixtureProject } from "../../emulator/fixtures";
 import { decodeCursor, encodeCursor } from "../../emulator/routes/notificationRules";
@@ -54,7 +57,7 @@ describe("emulator rules", () => {
     });
 
     it("the workflow file lives under .github/workflows on the default branch", () => {
-      expect(workflowFileUrl(projects[0]!)).to.equal(
+      expect(workflowFileUrl(projects[0])).to.equal(
         "https://scm.example.test/acme/payments-api/blob/main/.github/workflows/codesec.yml",
       );
     });
@@ -80,33 +83,68 @@ describe("emulator rules", () => {
     });
   });
 
-  describe("validation messages", () => {
-    it("name the field and say what is expected", () => {
-      expect(
-        validationMessage("params", [
-          {
-            instancePath: "/scanId",
-            keyword: "pattern",
-            params: {},
-            parentSchema: { description: "a numeric id (digits only)" },
-          },
-        ]),
-      ).to.equal("path parameter scanId must be a numeric id (digits only)");
-      expect(
-        validationMessage("body", [
-          { instancePath: "/filters", keyword: "required", params: { missingProperty: "x" } },
-        ]),
-      ).to.equal("body.filters.x is required");
-      expect(
-        validationMessage("body", [
-          { instancePath: "/filters/ids/2", keyword: "type", params: { type: "string" } },
-        ]),
-      ).to.equal("body.filters.ids[2] must be a string");
-      expect(
-        validationMessage("body", [
-          { instancePath: "/options/optionalLimit", keyword: "maximum", params: { limit: 100 } },
-        ]),
-      ).to.equal("body.options.optionalLimit must be at most 100");
+  describe("request validation messages", () => {
+    type Validate = (data: unknown) => true | { error: ApiError };
+    const validator = (schema: TSchema, method: string, url: string, httpPart: string): Validate =>
+      schemaValidatorCompiler({ schema, method, url, httpPart }) as Validate;
+    const messageOf = (validate: Validate, data: unknown): string => {
+      const result = validate(data);
+      if (result === true) throw new Error("expected a validation failure");
+      expect(result.error).to.be.instanceOf(ApiError).and.include({ status: 400, code: "INVALID_ARGUMENT" });
+      return result.error.message;
+    };
+    const scanParams = Type.Object(
+      { deploymentId: NumericId, scanId: NumericId },
+      { additionalProperties: false },
+    );
+
+    it("name the field and say what is expected and what was found", () => {
+      const params = validator(
+        scanParams,
+        "GET",
+        "/api/v2/deployments/:deploymentId/scans/:scanId",
+        "params",
+      );
+      expect(messageOf(params, { deploymentId: "1001", scanId: "x" })).to.equal(
+        'path parameter scanId must be a numeric id (digits only), got "x"',
+      );
+      const body = validator(
+        ProvisionBody,
+        "POST",
+        "/api/agent/deployments/:deploymentId/repos/_provision",
+        "body",
+      );
+      expect(messageOf(body, { deploymentId: "1001", filters: { x: 1 } })).to.match(
+        /^x is not a field of body\.filters; its fields are /,
+      );
+      expect(messageOf(body, { deploymentId: "1001", filters: { ids: ["1", "2", 3] } })).to.equal(
+        "body.filters.ids[2] must be a string (a numeric id (digits only)), got 3 (an integer)",
+      );
+      expect(messageOf(body, null)).to.equal("body is required (an object)");
+      const query = validator(
+        JoinableOrganizationsQuery,
+        "GET",
+        "/api/auth/users/current/deployments/joinable",
+        "querystring",
+      );
+      expect(messageOf(query, { userId: "a/b" })).to.match(
+        /^query parameter userId must be a non-empty id without .*, got "a\/b"$/,
+      );
+      expect(messageOf(query, { user_id: "501" })).to.equal(
+        'user_id is not a query parameter of listJoinableOrganizations (did you mean "userId"?); its query parameters are userId',
+      );
+    });
+
+    it("accept a conforming value as it is: nothing coerced, removed or defaulted", () => {
+      const params = validator(
+        scanParams,
+        "GET",
+        "/api/v2/deployments/:deploymentId/scans/:scanId",
+        "params",
+      );
+      const value = { deploymentId: "1001", scanId: "3001" };
+      expect(params(value)).to.equal(true);
+      expect(value).to.deep.equal({ deploymentId: "1001", scanId: "3001" });
     });
   });
 

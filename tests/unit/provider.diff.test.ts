@@ -95,14 +95,10 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       repoFileUrls: { "3001": "https://scm/x" },
       errors: [],
     };
-    const same = await workflowProvisioningProvider.diff!(
-      "id",
-      olds,
-      {
-        deploymentId: "1001",
-        filters: { codeAccess: true, search: "pay" },
-      },
-    );
+    const same = await workflowProvisioningProvider.diff!("id", olds, {
+      deploymentId: "1001",
+      filters: { codeAccess: true, search: "pay" },
+    });
     expect(same.changes, "key order and outputs must not matter").to.equal(false);
     for (const change of [
       { filters: { search: "web" } },
@@ -110,59 +106,37 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       { ghaOptions: { prEnabled: true } },
       { triggers: "2" },
     ]) {
-      const result = await workflowProvisioningProvider.diff!(
-        "id",
-        olds,
-        {
-          deploymentId: "1001",
-          filters: olds.filters,
-          ...change,
-        },
-      );
+      const result = await workflowProvisioningProvider.diff!("id", olds, {
+        deploymentId: "1001",
+        filters: olds.filters,
+        ...change,
+      });
       expect(result, JSON.stringify(change)).to.deep.include({ changes: true, replaces: [] });
     }
-    const moved = await workflowProvisioningProvider.diff!(
-      "id",
-      olds,
-      { ...olds, deploymentId: "2002" },
-    );
+    const moved = await workflowProvisioningProvider.diff!("id", olds, { ...olds, deploymentId: "2002" });
     expect(moved.replaces).to.deep.equal(["deploymentId"]);
   });
 
   it("ScmWebhookSubscription: triggers update, configId replaces, events never differ", async () => {
     const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"] };
     const news = { deploymentId: "1001", configId: "c1" };
-    expect((await scmWebhookSubscriptionProvider.diff!("id", olds, news)).changes).to.equal(
-      false,
-    );
-    const triggered = await scmWebhookSubscriptionProvider.diff!(
-      "id",
-      olds,
-      { ...news, triggers: 1 },
-    );
+    expect((await scmWebhookSubscriptionProvider.diff!("id", olds, news)).changes).to.equal(false);
+    const triggered = await scmWebhookSubscriptionProvider.diff!("id", olds, { ...news, triggers: 1 });
     expect(triggered).to.deep.include({ changes: true, replaces: [] });
-    const other = await scmWebhookSubscriptionProvider.diff!(
-      "id",
-      olds,
-      { ...news, configId: "c2" },
-    );
+    const other = await scmWebhookSubscriptionProvider.diff!("id", olds, { ...news, configId: "c2" });
     expect(other.replaces).to.deep.equal(["configId"]);
   });
 
   it("ScmApp: a new code alone is no change; requestId replaces", async () => {
     const app = { id: "a1", slug: "x", requestId: "r1" };
     const olds = { deploymentId: "1001", requestId: "r1", scmAppId: "a1", slug: "x", appliedApp: app };
-    const code = await scmAppProvider.diff!(
-      "id",
-      olds as never,
-      { deploymentId: "1001", requestId: "r1", code: "new" },
-    );
+    const code = await scmAppProvider.diff!("id", olds as never, {
+      deploymentId: "1001",
+      requestId: "r1",
+      code: "new",
+    });
     expect(code.changes).to.equal(false);
-    const other = await scmAppProvider.diff!(
-      "id",
-      olds as never,
-      { deploymentId: "1001", requestId: "r2" },
-    );
+    const other = await scmAppProvider.diff!("id", olds as never, { deploymentId: "1001", requestId: "r2" });
     expect(other.replaces).to.deep.equal(["requestId"]);
   });
 });

@@ -129,11 +129,13 @@ describe("dynamic providers against the emulator", () => {
     it("the platform's refusal reaches the user with the token nowhere in it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await userRoleProvider.create({
-        deploymentId: h.deploymentId,
-        userId: "no-such-user",
-        role: "ORG_ROLE_MEMBER",
-      }).catch((e: Error) => (error = e));
+      await userRoleProvider
+        .create({
+          deploymentId: h.deploymentId,
+          userId: "no-such-user",
+          role: "ORG_ROLE_MEMBER",
+        })
+        .catch((e: Error) => (error = e));
       expect(error?.message).to.match(/404/);
       expect(`${error?.message}${error?.stack}${JSON.stringify(error)}`).not.to.include(h.apiToken);
     });
@@ -173,11 +175,13 @@ describe("dynamic providers against the emulator", () => {
     it("fails listing every error's code, message and ids, keeping what was provisioned as the failed resource's state", async () => {
       const h = emulator();
       let error: ProvisioningPartialFailure | undefined;
-      await workflowProvisioningProvider.create({
-        deploymentId: h.deploymentId,
-        filters: { ids: ["7001", "7004", "9999"] },
-        __provider: "stub",
-      } as never).catch((e: ProvisioningPartialFailure) => (error = e));
+      await workflowProvisioningProvider
+        .create({
+          deploymentId: h.deploymentId,
+          filters: { ids: ["7001", "7004", "9999"] },
+          __provider: "stub",
+        } as never)
+        .catch((e: ProvisioningPartialFailure) => (error = e));
       expect(error).to.be.instanceOf(ProvisioningPartialFailure);
       expect(error!.properties.errors.length).to.be.greaterThan(0);
       for (const e of error!.properties.errors) {
@@ -282,9 +286,9 @@ describe("dynamic providers against the emulator", () => {
     it("an unknown configuration is the platform's 404", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmWebhookSubscriptionProvider.create({ deploymentId: h.deploymentId, configId: "nope" }).catch(
-        (e: Error) => (error = e),
-      );
+      await scmWebhookSubscriptionProvider
+        .create({ deploymentId: h.deploymentId, configId: "nope" })
+        .catch((e: Error) => (error = e));
       expect(error?.message).to.match(/404/);
     });
   });
@@ -336,11 +340,13 @@ describe("dynamic providers against the emulator", () => {
       const h = emulator();
       h.control.addFault({ operation: "completeScmAppRequest", status: 503 });
       let error: Error | undefined;
-      await scmAppProvider.create({
-        deploymentId: h.deploymentId,
-        requestId: h.sample.scmAppRequestId,
-        code: h.sample.scmAppCode,
-      }).catch((e: Error) => (error = e));
+      await scmAppProvider
+        .create({
+          deploymentId: h.deploymentId,
+          requestId: h.sample.scmAppRequestId,
+          code: h.sample.scmAppCode,
+        })
+        .catch((e: Error) => (error = e));
       expect(error?.message).to.include("was not completed").and.include("pulumi up");
       expect(error?.message).not.to.include(h.sample.scmAppCode);
       expect(calls(h)).to.deep.equal(["completeScmAppRequest:503", "getScmApp:404"]);
@@ -351,11 +357,13 @@ describe("dynamic providers against the emulator", () => {
     it("a wrong code fails without echoing it", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create({
-        deploymentId: h.deploymentId,
-        requestId: h.sample.scmAppRequestId,
-        code: "wrong-code-123",
-      }).catch((e: Error) => (error = e));
+      await scmAppProvider
+        .create({
+          deploymentId: h.deploymentId,
+          requestId: h.sample.scmAppRequestId,
+          code: "wrong-code-123",
+        })
+        .catch((e: Error) => (error = e));
       expect(error).to.be.an("error");
       expect(`${error!.message}${error!.stack}`).not.to.include("wrong-code-123");
     });
@@ -375,10 +383,12 @@ describe("dynamic providers against the emulator", () => {
     it("create without a code for a request that is not connected says to give the code", async () => {
       const h = emulator();
       let error: Error | undefined;
-      await scmAppProvider.create({
-        deploymentId: h.deploymentId,
-        requestId: h.sample.scmAppRequestId,
-      }).catch((e: Error) => (error = e));
+      await scmAppProvider
+        .create({
+          deploymentId: h.deploymentId,
+          requestId: h.sample.scmAppRequestId,
+        })
+        .catch((e: Error) => (error = e));
       expect(error?.message).to.include("no connected SCM app").and.include("one-time code");
       expect(calls(h)).to.deep.equal(["getScmApp:404"]);
     });
@@ -413,6 +423,29 @@ describe("dynamic providers against the emulator", () => {
       expect(updated.outs!).not.to.have.property("platformReported");
       expect(calls(h)).to.deep.equal([]);
       expect((await scmAppProvider.diff!(created.id, updated.outs!, inputs)).changes).to.equal(false);
+    });
+
+    it("a drift undone on the platform before any up resets the drift record of the kept inputs", async () => {
+      const h = emulator();
+      const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
+      const created = await scmAppProvider.create({ ...inputs, code: h.sample.scmAppCode });
+      const original = created.outs!.scmName;
+      h.control.editScmApp(h.sample.scmAppRequestId, { scmName: "renamed" });
+      const drifted = await scmAppProvider.read!(created.id, created.outs);
+      expect(drifted.inputs).to.have.property("platformReported");
+      h.control.editScmApp(h.sample.scmAppRequestId, { scmName: original });
+      const undone = await scmAppProvider.read!(created.id, drifted.props);
+      // The engine keeps read's inputs: without a reset, the old record would make a later (unrelated)
+      // update show and store scmName "renamed", a change the platform no longer has.
+      expect(undone.inputs).to.deep.equal(inputs);
+      expect(undone.props!.scmName).to.equal(original);
+      expect((await scmAppProvider.diff!(created.id, undone.props!, inputs)).changes).to.equal(false);
+      const check = await scmAppProvider.check!(undone.inputs!, inputs);
+      expect(check.failures ?? []).to.deep.equal([]);
+      expect(check.inputs).to.deep.equal(inputs);
+      // With no drift before or after, a refresh leaves the kept inputs alone.
+      const quiet = await scmAppProvider.read!(created.id, undone.props);
+      expect(quiet).not.to.have.property("inputs");
     });
 
     it("an app gone from the platform leaves the state on refresh; a malformed id fails clearly", async () => {

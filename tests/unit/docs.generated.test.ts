@@ -76,6 +76,18 @@ describe("generated reference docs", function () {
     }
   });
 
+  it("lint's check fails naming a doc that no source generates any more", () => {
+    const copy = copyOfDocs();
+    try {
+      fs.writeFileSync(path.join(copy, "docs/resources/RetiredKind.md"), "# codesec.RetiredKind\n");
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include("docs/resources/RetiredKind.md").and.not.include("UserRole.md");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it("a changed field description in a shape makes its doc stale, and only that one", () => {
     const role = RESOURCE_KINDS.UserRole.inputs.properties.role;
     const original = role.description;

@@ -198,10 +198,16 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     // `appliedApp` stays as applied: a difference from the reported fields is the drift that diff reports.
     const refreshed: ScmAppState = { ...state, deploymentId, requestId, ...flatFields(app) };
     // A lookup by id (`ScmApp.get`) has no state yet: the app as read is its baseline.
-    if (isLookup(props))
-      return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } };
+    if (isLookup(props)) return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } };
     const drifted = driftedFields(refreshed);
-    if (drifted.length === 0) return { id, props: refreshed };
+    if (drifted.length === 0) {
+      // When the last refresh had found drift (the state says so: its fields differ from the baseline),
+      // the inputs the engine keeps still hold that refresh's record. The platform has since gone back:
+      // reset the record, or a later update would show (and store) a change the platform never made.
+      const hadDrift = driftedFields(state).length > 0;
+      if (!hadDrift) return { id, props: refreshed };
+      return { id, props: refreshed, inputs: identityAndConnection(refreshed) as unknown as ScmAppState };
+    }
     // Drift: the old inputs get each drifted field's applied value, and the reported values to carry
     // into the new inputs (see PLATFORM_REPORTED), so that `pulumi preview --diff` names the fields.
     const applied = flatFields(refreshed.appliedApp);

@@ -9,7 +9,8 @@ bash scripts/setup-node.sh
 export PATH="$root/.tools/bin:$root/node_modules/.bin:$PATH"
 
 # Programs and tests inside this repository load the package by its public name, exactly as a user's
-# program does; the dynamic providers' serialized stubs depend on that.
+# program does; the dynamic providers' serialized stubs depend on that. `npm ci` links it (the emulator
+# workspace depends on pulumi-codesec); this covers an install made without the workspaces.
 if [ ! -e node_modules/pulumi-codesec ]; then
   ln -sfn .. node_modules/pulumi-codesec
   echo "[setup] linked node_modules/pulumi-codesec -> repository root"

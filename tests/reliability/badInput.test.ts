@@ -124,7 +124,10 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       const preview = await verdictOf(() => fn(c.args, c.options));
       if (c.field?.startsWith("connection")) {
         const connection = (c.options as { connection?: unknown }).connection;
-        return [preview, await verdictOf(() => Promise.resolve(clientFor(resolveConnection(connection, lookup))))];
+        return [
+          preview,
+          await verdictOf(() => Promise.resolve(clientFor(resolveConnection(connection, lookup)))),
+        ];
       }
       if (c.target === "getCurrentUser" && c.field !== undefined) {
         return [preview, { kind: "notApplicable", why: "the client method takes no arguments" }];

@@ -215,7 +215,7 @@ function sequenceOf(client: number): Step[] {
   return Array.from({ length: REQUESTS_PER_CLIENT }, () => {
     let roll = random() * TOTAL_WEIGHT;
     const entry = MIX.find(([weight]) => (roll -= weight) < 0) ?? MIX[MIX.length - 1];
-    return (entry)[1](client, pick);
+    return entry[1](client, pick);
   });
 }
 

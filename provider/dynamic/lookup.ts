@@ -32,3 +32,20 @@ export function lookupRefused(resourceType: string, id: string, why: string): Er
       "and read it with a pulumi.StackReference.",
   );
 }
+
+/**
+ * `read` of a kind the platform cannot read back: a refresh keeps the stored state (the best knowledge
+ * there is, docs/drift.md), and a lookup by id is refused, since there would be nothing to read.
+ */
+export function stateOnlyRead<State>(resourceType: string) {
+  return async (id: string, props?: State): Promise<pulumi.dynamic.ReadResult<State>> => {
+    if (isLookup(props as Record<string, unknown> | undefined)) {
+      throw lookupRefused(
+        resourceType,
+        id,
+        "the platform has no operation that reads this resource back (docs/drift.md).",
+      );
+    }
+    return { id, props };
+  };
+}

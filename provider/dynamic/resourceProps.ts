@@ -1,8 +1,10 @@
 /** What every codesec resource class hands to `pulumi.dynamic.Resource`. */
 import * as pulumi from "@pulumi/pulumi";
+import type { Static, TObject } from "@sinclair/typebox";
 import type { ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
 import { SECRET_INPUTS } from "../secretInputs";
+import { lookupProps } from "./lookup";
 
 /**
  * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),
@@ -38,4 +40,21 @@ export function warnIfObjectConnection(resource: pulumi.Resource, connection: un
   pulumi.output(connection as pulumi.Input<ConnectionInput>).apply((value) => {
     if (value !== null && typeof value === "object") warnObjectConnection(resource);
   });
+}
+
+/** The output properties a kind declares: the keys of its outputs shape (written once, in shape.ts). */
+export function outputKeys<S extends TObject>(outputs: S): (keyof Static<S> & string)[] {
+  return Object.keys(outputs.properties);
+}
+
+/**
+ * The props a resource class hands to the engine: its args (see {@link resourceProps}), or, for a lookup
+ * by id (`X.get`), every input and output declared and none set (see `lookupProps`).
+ */
+export function declaredProps(
+  args: object | undefined,
+  inputs: TObject,
+  outputKeys: readonly string[],
+): pulumi.Inputs {
+  return args === undefined ? lookupProps(inputs, outputKeys) : resourceProps(args, outputKeys);
 }

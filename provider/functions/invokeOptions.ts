@@ -124,7 +124,11 @@ function dependencyGate(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pul
     const gates: pulumi.Output<unknown>[] = [];
     for (const resource of resources) {
       if (!pulumi.Resource.isInstance(resource)) {
-        throw new Error("pulumi-codesec: dependsOn must list resources");
+        throw new Error(
+          "pulumi-codesec: the dependsOn option of a codesec function takes resources (a resource, or an " +
+            `array of them, as for any Pulumi invoke); got ${resource === null ? "null" : typeof resource}. ` +
+            "List the resources whose creation the call must wait for.",
+        );
       }
       gates.push(resource.urn);
       if (pulumi.CustomResource.isInstance(resource) && resource.id !== undefined) gates.push(resource.id);

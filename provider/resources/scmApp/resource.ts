@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import { SCM_APP_OUTPUTS, ScmAppInputs, type ScmAppOutputs } from "./shape";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
-import { lookupProps } from "../../dynamic/lookup";
+import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmApp}. */
@@ -69,7 +68,7 @@ export class ScmApp extends pulumi.dynamic.Resource {
     super(
       stubProvider("ScmApp"),
       name,
-      args === undefined ? lookupProps(ScmAppInputs, SCM_APP_OUTPUTS) : resourceProps(args, SCM_APP_OUTPUTS),
+      declaredProps(args, ScmAppInputs, SCM_APP_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "ScmApp",

@@ -1,5 +1,6 @@
 /** The shape of `codesec.ScmApp`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
+import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
 import { OneTimeCode, ScmApp } from "../../../api/schemas/scm";
 import { described } from "../../../api/schemaIssues";
@@ -33,16 +34,7 @@ export const ScmAppOutputs = Type.Object({
 export type ScmAppOutputs = Static<typeof ScmAppOutputs>;
 
 /** The output properties of the class, in the order the docs list them. */
-export const SCM_APP_OUTPUTS = [
-  "scmAppId",
-  "slug",
-  "appId",
-  "scmType",
-  "baseUrl",
-  "scmName",
-  "codeAccess",
-  "tenantId",
-] as const satisfies readonly (keyof ScmAppOutputs)[];
+export const SCM_APP_OUTPUTS = outputKeys(ScmAppOutputs);
 
 /** What the state holds: the inputs but `code`, the app as the platform last reported it, and a baseline. */
 export type ScmAppState = Omit<ScmAppInputs, "code"> &

@@ -5,8 +5,7 @@ import {
   ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
 } from "./shape";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
-import { lookupProps } from "../../dynamic/lookup";
+import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
@@ -67,9 +66,7 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
     super(
       stubProvider("ScmWebhookSubscription"),
       name,
-      args === undefined
-        ? lookupProps(ScmWebhookSubscriptionInputs, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS)
-        : resourceProps(args, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS),
+      declaredProps(args, ScmWebhookSubscriptionInputs, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "ScmWebhookSubscription",

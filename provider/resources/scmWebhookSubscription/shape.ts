@@ -1,5 +1,6 @@
 /** The shape of `codesec.ScmWebhookSubscription`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
+import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
 import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
@@ -32,4 +33,4 @@ export type ScmWebhookSubscriptionState = ScmWebhookSubscriptionInputs &
 
 export const SCM_WEBHOOK_SUBSCRIPTION_IDENTITY = ["deploymentId", "configId"] as const;
 export const SCM_WEBHOOK_SUBSCRIPTION_REAPPLY = ["triggers"] as const;
-export const SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS = ["scmUrl", "events"] as const;
+export const SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS = outputKeys(ScmWebhookSubscriptionOutputs);

@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import { USER_ROLE_OUTPUTS, UserRoleInputs, type UserRoleState } from "./shape";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
-import { lookupProps } from "../../dynamic/lookup";
+import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRole}. */
@@ -70,9 +69,7 @@ export class UserRole extends pulumi.dynamic.Resource {
     super(
       stubProvider("UserRole"),
       name,
-      args === undefined
-        ? lookupProps(UserRoleInputs, USER_ROLE_OUTPUTS)
-        : resourceProps(args, USER_ROLE_OUTPUTS),
+      declaredProps(args, UserRoleInputs, USER_ROLE_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "UserRole",

@@ -1,5 +1,6 @@
 /** The shape of `codesec.UserRole`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
+import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId, OpaqueId, OrgRole } from "../../../api/schemas/common";
 import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
@@ -32,4 +33,4 @@ export const USER_ROLE_REAPPLY = ["role"] as const;
 /** A change to one of these updates the state only (it is used at destroy). */
 export const USER_ROLE_STATE_ONLY = ["roleOnDestroy"] as const;
 export const USER_ROLE_MUTABLE = [...USER_ROLE_REAPPLY, ...USER_ROLE_STATE_ONLY] as const;
-export const USER_ROLE_OUTPUTS: readonly (keyof UserRoleState)[] = [];
+export const USER_ROLE_OUTPUTS = outputKeys(UserRoleOutputs);

@@ -16,7 +16,7 @@ import {
 import { checkAndDiff } from "../../dynamic/checkAndDiff";
 import { sameValue } from "../../dynamic/diffing";
 import { engineKeysOf, withoutEngineKeys } from "../../dynamic/inputValidation";
-import { isLookup, lookupRefused } from "../../dynamic/lookup";
+import { stateOnlyRead } from "../../dynamic/lookup";
 import { formatResourceId } from "../../dynamic/resourceIds";
 import { clientForResource } from "../../dynamic/runtimeCredentials";
 
@@ -99,17 +99,8 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
     return { outs: await provision(id, news) };
   },
 
-  async read(id, props) {
-    if (isLookup(props)) {
-      throw lookupRefused(
-        TYPE,
-        id,
-        "the platform has no operation that reads this resource back (docs/drift.md).",
-      );
-    }
-    // No read endpoint: the state is the best knowledge there is (docs/drift.md).
-    return { id, props };
-  },
+  // No read endpoint: a refresh keeps the state; a lookup by id is refused.
+  read: stateOnlyRead(TYPE),
 
   async delete() {
     // No delete endpoint: the workflow files stay in the repositories; the resource leaves the state.

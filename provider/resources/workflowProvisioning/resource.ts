@@ -5,8 +5,7 @@ import {
   WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
 } from "./shape";
-import { resourceOptions, resourceProps, warnIfObjectConnection } from "../../dynamic/resourceProps";
-import { lookupProps } from "../../dynamic/lookup";
+import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
@@ -72,9 +71,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
     super(
       stubProvider("WorkflowProvisioning"),
       name,
-      args === undefined
-        ? lookupProps(WorkflowProvisioningInputs, WORKFLOW_PROVISIONING_OUTPUTS)
-        : resourceProps(args, WORKFLOW_PROVISIONING_OUTPUTS),
+      declaredProps(args, WorkflowProvisioningInputs, WORKFLOW_PROVISIONING_OUTPUTS),
       resourceOptions(opts),
       "codesec",
       "WorkflowProvisioning",

@@ -1,5 +1,6 @@
 /** The shape of `codesec.WorkflowProvisioning`: written once, used for the class types, for `check` and for the docs. */
 import { Type, type Static } from "@sinclair/typebox";
+import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId } from "../../../api/schemas/common";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
 import { described } from "../../../api/schemaIssues";
@@ -59,4 +60,4 @@ export const WORKFLOW_PROVISIONING_IDENTITY = ["deploymentId"] as const;
 export const WORKFLOW_PROVISIONING_REAPPLY = ["filters", "excludeIds", "ghaOptions", "triggers"] as const;
 /** A change to one of these updates the state only. */
 export const WORKFLOW_PROVISIONING_STATE_ONLY = ["allowPartialFailure"] as const;
-export const WORKFLOW_PROVISIONING_OUTPUTS = ["repoFileUrls", "errors"] as const;
+export const WORKFLOW_PROVISIONING_OUTPUTS = outputKeys(WorkflowProvisioningResult);

@@ -126,7 +126,7 @@ function dependencyGate(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pul
       if (!pulumi.Resource.isInstance(resource)) {
         throw new Error(
           "pulumi-codesec: the dependsOn option of a codesec function takes resources (a resource, or an " +
-            `array of them, as for any Pulumi invoke); got ${resource === null ? "null" : typeof resource}. ` +
+            `array of them, as for any Pulumi invoke); got ${typeof resource}. ` +
             "List the resources whose creation the call must wait for.",
         );
       }

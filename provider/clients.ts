@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { CodeSecClient, CodeSecError, CodeSecInputError, normalizeBaseUrl } from "../sdk";
+import type { CurrentUser } from "../api/schemas/users";
 import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
 
 /** The client options a stack can set, and their stack config keys. */
@@ -99,6 +100,29 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
   return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
 }
 
+const currentUsers = new WeakMap<CodeSecClient, Promise<CurrentUser>>();
+
+/**
+ * The credentials' own user (operation 8), read once per client per process and shared by every caller,
+ * concurrent ones included: the credential check and the refresh of every UserRole of a connection make
+ * one call between them. A role write through the client forgets it ({@link forgetCurrentUser}), so a
+ * read after a write sees the write. A provider process serves one engine operation, so nothing read
+ * here outlives the run.
+ */
+export function currentUserOf(client: CodeSecClient): Promise<CurrentUser> {
+  let user = currentUsers.get(client);
+  if (!user) {
+    user = client.getCurrentUser();
+    currentUsers.set(client, user);
+  }
+  return user;
+}
+
+/** After a write that may change the credentials' own user (operation 1), the next read asks again. */
+export function forgetCurrentUser(client: CodeSecClient): void {
+  currentUsers.delete(client);
+}
+
 const checks = new WeakMap<CodeSecClient, Promise<void>>();
 
 /**
@@ -109,7 +133,7 @@ const checks = new WeakMap<CodeSecClient, Promise<void>>();
 export function verifyCredentials(client: CodeSecClient, connection: ResolvedConnection): Promise<void> {
   let check = checks.get(client);
   if (!check) {
-    check = client.getCurrentUser().then(
+    check = currentUserOf(client).then(
       () => undefined,
       (error: unknown) => {
         const reason = error instanceof CodeSecError ? error.message : String(error);

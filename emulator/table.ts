@@ -49,10 +49,6 @@ export class Table<T, U extends string, G extends string = never> {
     return this.rows;
   }
 
-  get size(): number {
-    return this.rows.length;
-  }
-
   /** The item whose unique key `by` is `key`. */
   find(by: U, key: string): T | undefined {
     const position = this.map(this.unique, by).get(key);

@@ -3,8 +3,9 @@
  * TypeScript types are derived from it (`Static<>`), the client validates responses with it, and the
  * emulator validates requests and serializes responses with it.
  */
-import { FormatRegistry, Type, type Static } from "@sinclair/typebox";
-import { explainFailuresOf } from "../schemaIssues";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
+import { explainFailuresOf, registerFormat } from "../schemaIssues";
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
@@ -25,9 +26,9 @@ export function isCalendarDateTime(value: string): boolean {
   return true;
 }
 
-// TypeBox checks formats only when they are registered. The emulator checks requests with these same
-// compiled TypeBox checks (api/schemaIssues' checkerFor), so it needs no registration of its own.
-if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", isCalendarDateTime);
+// Formats are checked only when they are registered. The emulator checks requests with these same
+// compiled checks (api/schemaIssues' checkerFor), so it needs no registration of its own.
+registerFormat("date-time", isCalendarDateTime);
 
 /** RFC 3339 date-time string naming a real instant, e.g. `2026-01-02T03:04:05Z`. */
 export const DateTime = explainFailuresOf(

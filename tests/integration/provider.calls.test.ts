@@ -5,8 +5,12 @@
  * connection is one this process has not used yet.
  */
 import { expect } from "chai";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { startEmulator } from "../../emulator/index";
 import { userRoleProvider } from "../../provider/resources/userRole/provider";
 import { useEmulator } from "../support/emulator";
+import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
 import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator/index";
 
@@ -73,5 +77,75 @@ describe("calls at organization scale", () => {
     expect(operations(h)).to.deep.equal([]);
     await Promise.all(users.map((userId) => userRoleProvider.check!(role(h, userId), role(h, userId))));
     expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
+  });
+});
+
+describe("one client-side rate limiter per platform for the whole process", () => {
+  it("a stack limited to the platform's rate sets off no 429, however many resources write at once", async function () {
+    this.timeout(60_000);
+    const rate = 10;
+    const h = await startEmulator({ quiet: true, fixtures: fixturesWithMembers(40), rateLimit: rate });
+    try {
+      await configureStack({
+        "codesec:baseUrl": h.baseUrl,
+        "codesec:token": h.apiToken,
+        "codesec:requestsPerSecond": String(rate),
+      });
+      await Promise.all(
+        scaleMemberIds(40).map((userId) =>
+          userRoleProvider.create!({ deploymentId: h.deploymentId, userId, role: "ORG_ROLE_READONLY" }),
+        ),
+      );
+      expect(h.control.requestCounts().byOperation).to.deep.equal({ updateUserRole: { "200": 40 } });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("connections to the same platform share the in-flight cap (codesec:maxInFlight)", async () => {
+    // A platform that answers operation 8 after a pause, counting the requests it holds at once.
+    let open = 0;
+    let most = 0;
+    const server = http.createServer((req, res) => {
+      open += 1;
+      most = Math.max(most, open);
+      req.resume();
+      setTimeout(() => {
+        open -= 1;
+        const user = {
+          id: "501",
+          name: "A",
+          email: "a@x.test",
+          login: "a",
+          authDetails: [],
+          orgRole: "ORG_ROLE_ADMIN",
+        };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ user }));
+      }, 30);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await configureStack({
+        "codesec:connections": {
+          a: { baseUrl, token: "token-of-connection-a" },
+          b: { baseUrl, token: "token-of-connection-b" },
+        },
+        "codesec:maxInFlight": "1",
+      });
+      const reads = ["a", "b", "a", "b"].map((connection, i) =>
+        userRoleProvider.read!(`1001/u-${i}`, {
+          deploymentId: "1001",
+          userId: `u-${i}`,
+          role: "ORG_ROLE_MEMBER",
+          connection,
+        }),
+      );
+      await Promise.all(reads);
+      expect(most).to.equal(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

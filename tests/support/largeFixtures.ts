@@ -41,3 +41,24 @@ export async function bytesCopiedDuring(run: () => unknown): Promise<number> {
   }
   return bytes;
 }
+
+/** The ids of the members {@link fixturesWithMembers} adds: `90001`, `90002`, ... */
+export function scaleMemberIds(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => String(90001 + i));
+}
+
+/** The default fixtures plus `count` members of deployment 1001 (role member), for organization-scale stacks. */
+export function fixturesWithMembers(count: number): FixtureSet {
+  const fixtures = defaultFixtures();
+  for (const id of scaleMemberIds(count)) {
+    fixtures.users.push({
+      id,
+      name: `Member ${id}`,
+      email: `member-${id}@acme.example`,
+      login: `member-${id}`,
+      authDetails: [],
+      roles: { "1001": "ORG_ROLE_MEMBER" },
+    });
+  }
+  return fixtures;
+}

@@ -93,7 +93,7 @@ describe("one client-side rate limiter per platform for the whole process", () =
       });
       await Promise.all(
         scaleMemberIds(40).map((userId) =>
-          userRoleProvider.create!({ deploymentId: h.deploymentId, userId, role: "ORG_ROLE_READONLY" }),
+          userRoleProvider.create({ deploymentId: h.deploymentId, userId, role: "ORG_ROLE_READONLY" }),
         ),
       );
       expect(h.control.requestCounts().byOperation).to.deep.equal({ updateUserRole: { "200": 40 } });

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stubProvider } from "../../provider/dynamic/stubProvider";
@@ -12,6 +13,21 @@ describe("serialized provider stub (__provider)", () => {
     // The engine caches serialized providers by object: a new object per resource costs 7-13 ms each.
     for (const kind of RESOURCE_KINDS) expect(stubProvider(kind), kind).to.equal(stubProvider(kind));
     expect(stubProvider("UserRole")).not.to.equal(stubProvider("ScmApp"));
+  });
+
+  it("every kind has its package subpath pulumi-codesec/dynamic/<Kind>, the entry module the short stub loads", () => {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      exports: Record<string, { default: string }>;
+    };
+    for (const kind of RESOURCE_KINDS) {
+      const folder = kind[0].toLowerCase() + kind.slice(1);
+      expect(manifest.exports[`./dynamic/${kind}`]?.default, kind).to.equal(
+        `./dist/provider/resources/${folder}/engineEntry.js`,
+      );
+      expect(existsSync(path.join(repoRoot, `provider/resources/${folder}/engineEntry.ts`)), kind).to.equal(
+        true,
+      );
+    }
   });
 
   for (const kind of RESOURCE_KINDS) {

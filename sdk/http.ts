@@ -184,7 +184,8 @@ function readAnswer(
       ...(declared === undefined ? {} : { expectedBytes: declared }),
     });
 
-  response.on("data", (chunk: Buffer) => (receivedBytes += chunk.length));
+  // Decoded or not, the bytes received count towards a cut-off answer's report.
+  if (decoded !== response) response.on("data", (chunk: Buffer) => (receivedBytes += chunk.length));
   // A connection closed mid-body ('aborted', then 'error' and 'close' without completing) is
   // reported at once instead of waiting for the timeout.
   response.on("error", truncated);
@@ -197,6 +198,7 @@ function readAnswer(
     );
   }
   decoded.on("data", (chunk: Buffer) => {
+    if (decoded === response) receivedBytes += chunk.length;
     size += chunk.length;
     if (size > limit) settle({ kind: "tooLarge", status, headers, limitBytes: limit });
     else chunks.push(chunk);

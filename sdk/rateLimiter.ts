@@ -112,12 +112,21 @@ export class RateLimiter {
    * function that gives the slot back: call it once the request's outcome is known.
    */
   acquire(): Promise<ReleaseSlot> {
-    const now = this.#clock.now();
-    if (this.#waiters.length === 0 && this.#canGrant(now)) return Promise.resolve(this.#grant(now));
+    const release = this.tryAcquire();
+    if (release !== undefined) return Promise.resolve(release);
     return new Promise((resolve) => {
       this.#waiters.push(resolve);
       this.#drain();
     });
+  }
+
+  /**
+   * A slot at once, when one is free and nobody waits before (the common case, without a promise);
+   * undefined otherwise (then {@link RateLimiter.acquire} queues for one).
+   */
+  tryAcquire(): ReleaseSlot | undefined {
+    const now = this.#clock.now();
+    return this.#waiters.length === 0 && this.#canGrant(now) ? this.#grant(now) : undefined;
   }
 
   /**

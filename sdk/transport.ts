@@ -98,10 +98,15 @@ export class Transport {
     let deadlineAt = Number.NaN;
 
     for (let attempt = 1; ; attempt++) {
-      const queuedAt = Date.now();
-      const release = await limiter.acquire();
+      let release = limiter.tryAcquire();
+      let queuedMs = 0;
+      if (release === undefined) {
+        const queuedAt = Date.now();
+        release = await limiter.acquire();
+        queuedMs = Date.now() - queuedAt;
+      }
       const sentAt = Date.now();
-      deadlineAt = attempt === 1 ? sentAt + config.deadlineMs : deadlineAt + (sentAt - queuedAt);
+      deadlineAt = attempt === 1 ? sentAt + config.deadlineMs : deadlineAt + queuedMs;
       const timeoutMs = Math.max(1, Math.min(config.timeoutMs, deadlineAt - sentAt));
       let outcome: HttpOutcome;
       try {
@@ -230,14 +235,18 @@ function success(
     attempts,
     path: request.path,
     sanitize: clean,
-    ...(requestIdHeader === undefined ? {} : { requestId: cleanRequestId(requestIdHeader, secrets, clean) }),
   };
-  if (outcome.text.trim() === "") {
-    if (request.allowEmptyBody === true) return { ...result, body: {} };
-    throw responseError(request.operation, result, "the body is empty, expected a JSON object");
+  if (requestIdHeader !== undefined) result.requestId = cleanRequestId(requestIdHeader, secrets, clean);
+  if (BLANK.test(outcome.text)) {
+    if (request.allowEmptyBody !== true) {
+      throw responseError(request.operation, result, "the body is empty, expected a JSON object");
+    }
+    result.body = {};
+    return result;
   }
   try {
-    return { ...result, body: JSON.parse(outcome.text) };
+    result.body = JSON.parse(outcome.text);
+    return result;
   } catch {
     const type = clean(headerValue(outcome.headers, "content-type") ?? "none", 80);
     throw responseError(
@@ -247,6 +256,9 @@ function success(
     );
   }
 }
+
+/** Only whitespace (or nothing): stops at the first other character, unlike trimming a copy. */
+const BLANK = /^\s*$/;
 
 // A request id is echoed into errors, so it is sanitized; the common form (a UUID, a short token of
 // word characters) cannot hold a bearer credential, a control character or a cut, so only the secrets

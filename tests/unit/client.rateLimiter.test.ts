@@ -144,6 +144,19 @@ describe("RateLimiter", () => {
     expect(order).to.deep.equal([0, 1, 2, 3, 4]);
   });
 
+  it("tryAcquire takes a free slot at once, but never one a waiter is owed", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ requestsPerSecond: 100_000, maxInFlight: 1 }, clock);
+    const first = limiter.tryAcquire();
+    expect(first).to.be.a("function");
+    expect(limiter.tryAcquire()).to.equal(undefined); // full
+    const { order } = acquireAll(limiter, clock, 1);
+    first!();
+    expect(limiter.tryAcquire()).to.equal(undefined); // the freed slot went to the waiter
+    await settle();
+    expect(order).to.deep.equal([0]);
+  });
+
   it("serves waiters first come, first served", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ requestsPerSecond: 5, maxInFlight: 1 }, clock);

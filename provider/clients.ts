@@ -134,15 +134,20 @@ const currentUsers = new WeakMap<CodeSecClient, Promise<CurrentUser>>();
 /**
  * The credentials' own user (operation 8), read once per client per process and shared by every caller,
  * concurrent ones included: the credential check and the refresh of every UserRole of a connection make
- * one call between them. A role write through the client forgets it ({@link forgetCurrentUser}), so a
+ * one call between them. A failed read is shared by the callers waiting for it, not by later ones. A role write through the client forgets it ({@link forgetCurrentUser}), so a
  * read after a write sees the write. A provider process serves one engine operation, so nothing read
  * here outlives the run.
  */
 export function currentUserOf(client: CodeSecClient): Promise<CurrentUser> {
   let user = currentUsers.get(client);
   if (!user) {
-    user = client.getCurrentUser();
-    currentUsers.set(client, user);
+    const read = client.getCurrentUser();
+    // Shared while pending; a failure is not kept: the next reader asks again (its own retries spent).
+    read.catch(() => {
+      if (currentUsers.get(client) === read) currentUsers.delete(client);
+    });
+    currentUsers.set(client, read);
+    user = read;
   }
   return user;
 }

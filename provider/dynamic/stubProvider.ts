@@ -39,16 +39,19 @@ export function stubProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvide
 
 /**
  * The kind's entry module, when the serializer will store it as `require("pulumi-codesec/dynamic/<Kind>")`:
- * its file resolves (as the require cache keys it) inside a `node_modules` folder seen from the working
- * directory, and `@pulumi/pulumi` finds this same package (the serializer reads its `exports` from where
- * `@pulumi/pulumi` resolves the package name). Otherwise undefined: the serializer would store the entry
- * module by value (the whole implementation) or by its file path, which `exports` does not allow.
+ * the serializer names a module by its path after `node_modules` (see {@link serializerModuleName}), which
+ * must be this package's own entry file (not a copy nested in another package, whose name would tie the
+ * state to that layout), and maps that name through the `exports` of the package that `@pulumi/pulumi`
+ * resolves, which must be this same package. Otherwise undefined: the serializer would store the entry
+ * module by value (the whole implementation) or by a path that `exports` or a reinstall breaks.
  */
 function installedEntry(kind: ResourceKind): pulumi.dynamic.ResourceProvider | undefined {
   const request = `pulumi-codesec/dynamic/${kind}`;
   try {
-    const file = require.resolve(request);
-    if (!path.relative(process.cwd(), file).split(path.sep).includes("node_modules")) return undefined;
+    const file = require.resolve(request); // as the require cache keys it, which the serializer reads
+    const folder = kind[0].toLowerCase() + kind.slice(1);
+    const expected = `pulumi-codesec/dist/provider/resources/${folder}/engineEntry.js`;
+    if (serializerModuleName(file, process.cwd()) !== expected) return undefined;
     // A require rooted in @pulumi/pulumi (not `paths`: from inside this package, Node resolves its own name to itself).
     const seenByPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json")).resolve(
       "pulumi-codesec/package.json",
@@ -60,6 +63,18 @@ function installedEntry(kind: ResourceKind): pulumi.dynamic.ResourceProvider | u
   } catch {
     return undefined; // not built, or not installed where both resolve it: the legacy form works anywhere
   }
+}
+
+/**
+ * The name under which @pulumi/pulumi's closure serializer stores a module loaded from `file` (as
+ * `require(name)`, before mapping it through the package's `exports`): its path relative to the working
+ * directory after the first `node_modules` segment (the last one in a pnpm store), or undefined for a
+ * module outside `node_modules`, which it serializes by value.
+ */
+export function serializerModuleName(file: string, cwd: string): string | undefined {
+  const parts = path.relative(cwd, file).split(path.sep);
+  const at = parts.includes(".pnpm") ? parts.lastIndexOf("node_modules") : parts.indexOf("node_modules");
+  return at < 0 ? undefined : parts.slice(at + 1).join("/");
 }
 
 /*

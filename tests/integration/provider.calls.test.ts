@@ -49,6 +49,20 @@ describe("calls at organization scale", () => {
     expect(own.props!.role).to.equal("ORG_ROLE_ADMIN");
   });
 
+  it("a failed read is not kept: the next refresh of the connection asks again", async () => {
+    const h = emulator();
+    await freshConnection(h, { "codesec:retries": "0" });
+    const id = `${h.deploymentId}/${h.sample.userId}`;
+    const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
+    h.control.addFault({ operation: "getCurrentUser", status: 503, count: 1 });
+    let failed = false;
+    await userRoleProvider.read!(id, admin).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    const after = await userRoleProvider.read!(id, admin);
+    expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
+    expect(operations(h)).to.deep.equal(["getCurrentUser:503", "getCurrentUser:200"]);
+  });
+
   it("a role write makes the next read ask again, and it sees the write", async () => {
     const h = emulator();
     await freshConnection(h);

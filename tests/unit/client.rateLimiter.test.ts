@@ -288,8 +288,8 @@ describe("CodeSecClient rate limiting", () => {
   });
   afterEach(async () => server.close());
 
-  /** Answers after a while, recording how many requests the server held at once. */
-  function countConcurrency(delayMs = 30): void {
+  /** Answers after a while (long enough for a busy machine to send every waiting request), recording how many requests the server held at once. */
+  function countConcurrency(delayMs = 250): void {
     server.respond(async () => {
       inFlight++;
       maxSeen = Math.max(maxSeen, inFlight);

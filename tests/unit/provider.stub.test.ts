@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { stubProvider } from "../../provider/dynamic/stubProvider";
+import { serializerModuleName, stubProvider } from "../../provider/dynamic/stubProvider";
 import { pinnedLegacyStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -28,6 +28,21 @@ describe("serialized provider stub (__provider)", () => {
         true,
       );
     }
+  });
+
+  it("the short form is chosen only where the serializer names the package's own entry file", () => {
+    const entry = "pulumi-codesec/dist/provider/resources/userRole/engineEntry.js";
+    const cases: [string, string | undefined][] = [
+      // npm: the program's node_modules
+      [`/p/node_modules/${entry}`, entry],
+      // pnpm: the package after the store's last node_modules
+      [`/p/node_modules/.pnpm/pulumi-codesec@0.4.0/node_modules/${entry}`, entry],
+      // nested in another package: the name would be x/node_modules/..., tied to that layout
+      [`/p/node_modules/x/node_modules/${entry}`, `x/node_modules/${entry}`],
+      // outside node_modules (npm link): serialized by value, so the legacy form
+      [`/src/pulumi-codesec/dist/provider/resources/userRole/engineEntry.js`, undefined],
+    ];
+    for (const [file, name] of cases) expect(serializerModuleName(file, "/p"), file).to.equal(name);
   });
 
   for (const kind of RESOURCE_KINDS) {

@@ -136,6 +136,8 @@ export class RateLimiter {
   pauseFor(ms: number): void {
     if (!(ms > 0)) return;
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+    // No burst when the pause ends: the bucket counts as empty then, refilling at the rate from there.
+    this.#emptyAt = Math.max(this.#emptyAt, this.#pausedUntil + (this.burst - 1) * this.#intervalMs);
     if (this.#waiters.length > 0) this.#drain();
   }
 

@@ -189,6 +189,18 @@ describe("RateLimiter", () => {
     expect(order).to.deep.equal([0, 1, 2]);
   });
 
+  it("no burst when a pause ends, even at a rate whose burst is many requests", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ requestsPerSecond: 1_000, maxInFlight: 100 }, clock);
+    expect(limiter.burst).to.be.greaterThan(2);
+    limiter.pauseFor(2_000);
+    const { order } = acquireAll(limiter, clock, 5);
+    await clock.advance(2_000);
+    expect(order).to.deep.equal([0]);
+    await clock.advance(1);
+    expect(order).to.deep.equal([0, 1]);
+  });
+
   it("a shorter pause never shortens a longer one", async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ requestsPerSecond: 10 }, clock);

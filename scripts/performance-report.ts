@@ -46,7 +46,7 @@ export function performanceReport(results: BenchResults): string {
     "```sh",
     "npm ci && npm run setup",
     "npm run bench                         # full run (about 45 minutes): bench/results.json and a table",
-    "node -r ts-node/register/transpile-only scripts/performance-report.ts   # this page",
+    "npm run bench:report                  # this page, from bench/results.json",
     "npm run bench -- --smoke              # CI size: every comparison, smallest sizes, one repetition",
     "BENCH_SIZES=50,200 BENCH_REPS=2 npm run bench   # other sizes and repetitions",
     "```",

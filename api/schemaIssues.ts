@@ -4,11 +4,13 @@
  * The client's argument checks, the provider's `check` and the client's response checks all use it, so
  * a bad value reads the same at preview and at apply; the emulator words its request validation with it
  * too (`requestPartSubject`), so the client and the emulator say the same thing of the same bad value.
- * Schemas are compiled once and cached.
+ * Schemas are compiled once and cached (api/schemaChecks.ts).
  */
-import { type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import type { TSchema } from "@sinclair/typebox";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { checkerFor } from "./schemaChecks";
+
+export { checkerFor, registerFormat, type SchemaChecker } from "./schemaChecks";
 
 export interface SchemaIssue {
   /** Dotted path from the checked value's root; `""` when the root itself is wrong. */
@@ -75,18 +77,6 @@ function isSecretSchema(schema: TSchema): boolean {
   return (schema as { [SecretValue]?: boolean })[SecretValue] === true;
 }
 
-const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
-
-/** The schema's compiled checker (compiled on first use, then reused). */
-export function checkerFor<S extends TSchema>(schema: S): TypeCheck<S> {
-  let checker = compiled.get(schema);
-  if (!checker) {
-    checker = TypeCompiler.Compile(schema);
-    compiled.set(schema, checker);
-  }
-  return checker as TypeCheck<S>;
-}
-
 /**
  * The first problem of `value` against `schema`, or undefined when it conforms. An unknown field comes
  * before a missing one: `{ scanID }` most likely misspells `scanId`, and saying so explains both.
@@ -120,6 +110,8 @@ export function schemaIssues(schema: TSchema, value: unknown): SchemaIssue[] {
 }
 
 function issueOf(error: ValueError, root: unknown): SchemaIssue {
+  // Loaded by now: the errors come from TypeBox's error iterator (loaded only when a check fails).
+  const { ValueErrorType } = require("@sinclair/typebox/errors") as typeof import("@sinclair/typebox/errors");
   const path = dottedPath(error.path, root);
   // A key present with the value undefined is as good as missing (untyped callers pass `{ id: undefined }`).
   const missing = error.type === ValueErrorType.ObjectRequiredProperty || error.value === undefined;

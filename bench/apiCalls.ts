@@ -29,7 +29,7 @@ function targetOf(phase: Phase, n: number): Target {
 /** One figure per size and phase: the calls ours made (the HTTP floor's in the detail). */
 export function apiCallFigures(all: readonly PhaseCalls[]): Figure[] {
   const figures: Figure[] = [];
-  for (const { n, codesec, http, overflowed } of all) {
+  for (const { n, codesec, http } of all) {
     for (const phase of Object.keys(codesec) as Phase[]) {
       const calls = codesec[phase];
       const byOperation = Object.entries(calls.byOperation)
@@ -42,9 +42,7 @@ export function apiCallFigures(all: readonly PhaseCalls[]): Figure[] {
           value: calls.total,
           unit: "calls",
           target: targetOf(phase, n),
-          detail:
-            `${byOperation || "none"}; HTTP floor ${http[phase].total}` +
-            (overflowed ? "; the request log overflowed, counts are lower bounds" : ""),
+          detail: `${byOperation || "none"}; HTTP floor ${http[phase].total}`,
         }),
       );
     }

@@ -37,8 +37,6 @@ export interface PhaseCalls {
   n: number;
   codesec: Record<Phase, CallCounts>;
   http: Record<Phase, CallCounts>;
-  /** Whether the request log may have dropped requests (the counts are then lower bounds). */
-  overflowed: boolean;
 }
 
 export interface EngineFloorResult {
@@ -83,7 +81,6 @@ export async function engineFloor(
         n,
         codesec: emptyPhases(noCalls),
         http: emptyPhases(noCalls),
-        overflowed: false,
       };
       const reps = options.repsFor(n);
       for (let rep = 0; rep < reps; rep++) {
@@ -99,7 +96,6 @@ export async function engineFloor(
           );
         }
       }
-      phaseCalls.overflowed = counter.overflowed;
       calls.push(phaseCalls);
       for (const phase of PHASES) {
         const floor = FLOOR_OF[phase];
@@ -118,7 +114,6 @@ export async function engineFloor(
       }
     }
   } finally {
-    counter.stop();
     await emulator.close();
   }
   return { figures, calls };

@@ -46,10 +46,10 @@ async function main(): Promise<void> {
     return [...floor, ...apiCallFigures(calls)];
   });
   await step("2 state size", () => stateSize(options, log));
-  await step("4 client", () => clientFigures(options, notes));
+  await step("4 client", () => clientFigures(options));
   await step("5 emulator capacity", () => emulatorCapacity(options, log));
   await step("6 getNotificationRules", () => notificationRules(options, log));
-  await step("7 rate limits", () => rateLimited(options, log, notes));
+  await step("7 rate limits", () => rateLimited(options, log));
 
   const results: BenchResults = {
     mode: options.smoke ? "smoke" : "full",

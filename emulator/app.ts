@@ -1,7 +1,7 @@
 /**
  * Assembles the Fastify application: strict JSON parsing, validation by the API's schemas (the client's
- * rules and words, ./requestValidation), error replies, request ids,
- * the request log, the ten operations and the control surface.
+ * rules and words, ./requestValidation), error replies, request ids, the request log and its counters,
+ * the optional rate limit, the ten operations and the control surface.
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
@@ -10,6 +10,8 @@ import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./contro
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
 import { pathOf, type EmulatorContext } from "./operationRoute";
+import { RateLimiter } from "./rateLimit";
+import { RequestCounter } from "./requestCounts";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
 import { schemaValidatorCompiler } from "./requestValidation";
 import { RequestTracker } from "./requestTracking";
@@ -38,12 +40,22 @@ export interface EmulatorOutput {
   warn: (line: string) => void;
 }
 
+/** How the app behaves (beyond its data and its output). */
+export interface EmulatorAppOptions {
+  /** Requests per second per credential on the ten operations; absent: no limit. */
+  rateLimit?: number;
+}
+
 function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
 /** Builds the app on `store`. */
-export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput): EmulatorApp {
+export function createEmulatorApp(
+  store: EmulatorStore,
+  output: EmulatorOutput,
+  options: EmulatorAppOptions = {},
+): EmulatorApp {
   const { report, warn } = output;
   const app = Fastify({
     logger: false,
@@ -71,10 +83,23 @@ export function createEmulatorApp(store: EmulatorStore, output: EmulatorOutput):
   app.setValidatorCompiler(schemaValidatorCompiler);
 
   const requestLog = new RequestLog();
+  const requestCounter = new RequestCounter();
   const faults = new FaultInjector();
-  const tracker = new RequestTracker(requestLog, reportRequest);
-  const ctx: EmulatorContext = { store, faults, tracker, now: () => new Date() };
-  const control = new EmulatorControl(store, faults, requestLog);
+  const tracker = new RequestTracker(requestLog, requestFinished);
+  const rateLimiter = options.rateLimit !== undefined ? new RateLimiter(options.rateLimit) : undefined;
+  const ctx: EmulatorContext = {
+    store,
+    faults,
+    tracker,
+    ...(rateLimiter ? { rateLimiter } : {}),
+    now: () => new Date(),
+  };
+  const control = new EmulatorControl({ store, faults, requestLog, requestCounter, rateLimiter });
+
+  function requestFinished(entry: RequestLogEntry): void {
+    requestCounter.add(entry);
+    reportRequest(entry);
+  }
 
   function reportRequest(entry: RequestLogEntry): void {
     const outcome =

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { exampleFixturesPath } from "./fixtures";
+import { describeRate, rateLimitProblem } from "./rateLimit";
 import { startEmulator, type EmulatorHandle } from "./index";
 
 const HELP = () => `Usage: codesec-emulator [options]
@@ -21,6 +22,8 @@ Options:
                    collection is optional (absent = empty): a deployment, an admin user and its API
                    token are enough. Example: ${exampleFixturesPath()}
   --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
+  --rate-limit N   answer 429 with Retry-After beyond N requests per second per credential, as the
+                   platform does (the ten operations only; default: no limit)
   --json           when ready, print exactly one line of JSON (baseUrl, apiToken, jwt, deploymentId,
                    sample) on stdout and nothing else there
   --quiet          do not log requests to stderr
@@ -36,6 +39,8 @@ export interface CliOptions {
   host: string;
   fixtures?: string;
   state?: string;
+  /** Requests per second per credential; absent: no limit. */
+  rateLimit?: number;
   json: boolean;
   quiet: boolean;
   help: boolean;
@@ -50,6 +55,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       host: { type: "string" },
       fixtures: { type: "string" },
       state: { type: "string" },
+      "rate-limit": { type: "string" },
       json: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -61,11 +67,19 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
     throw new Error(`--port must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`);
   }
+  const rateText = values["rate-limit"];
+  const rateLimit = rateText === undefined ? undefined : Number(rateText);
+  if (rateText !== undefined && (rateText.trim() === "" || rateLimitProblem(rateLimit ?? Number.NaN))) {
+    throw new Error(
+      `--rate-limit must be a positive number of requests per second, got ${JSON.stringify(rateText)}`,
+    );
+  }
   return {
     port: Number(portText),
     host: values.host ?? "127.0.0.1",
     ...(values.fixtures !== undefined ? { fixtures: values.fixtures } : {}),
     ...(values.state !== undefined ? { state: values.state } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -80,6 +94,7 @@ function banner(handle: EmulatorHandle, options: CliOptions): string {
     `  project ${s.projectId}, branch ${s.branchId}, scan ${s.scanId}, SCM configuration ${s.scmConfigId}`,
     `  SCM app request ${s.scmAppRequestId}`,
     `  state: ${options.state ?? "in memory only"}; fixtures: ${options.fixtures ?? "built-in defaults"}`,
+    `  rate limit: ${options.rateLimit !== undefined ? `${describeRate(options.rateLimit)} per credential` : "none"}`,
     "  credentials are secrets and are not shown here; run with --json to receive them",
     `  control surface (tests/demos only): ${handle.baseUrl}/__emulator/`,
     "  press Ctrl+C to stop",
@@ -107,6 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       host: options.host,
       ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
       ...(options.state !== undefined ? { stateFile: options.state } : {}),
+      ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
       quiet: options.quiet,
     });
   } catch (error) {

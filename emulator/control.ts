@@ -1,7 +1,8 @@
 /**
- * The control surface, for tests and demos only (it is not part of the platform's API and needs no
- * credential): reset to the fixtures, inject faults, read the request log, make out-of-band edits the
- * platform's UI would make, mint and revoke credentials, and read the state without its secrets.
+ * The control surface, for tests, demos and benchmarks only (it is not part of the platform's API and needs
+ * no credential): reset to the fixtures, inject faults, read the request log and the request counters,
+ * make out-of-band edits the platform's UI would make, mint and revoke credentials, load a large store
+ * (generated notification rules), and read the state without its secrets.
  *
  * `EmulatorControl` is the in-process form (`handle.control`); `registerControlRoutes` exposes the same
  * functions over HTTP under `/__emulator/`, from one table of routes that `GET /__emulator/` also lists.
@@ -21,6 +22,8 @@ import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
 import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
+import type { RateLimiter } from "./rateLimit";
+import type { RequestCounter, RequestCounts } from "./requestCounts";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
 import { scmAppOf } from "./routes/scm";
 import type { EmulatorStore, RedactedState } from "./store";
@@ -49,6 +52,27 @@ export const ScmAppRequestCreate = Type.Object(
   { additionalProperties: false },
 );
 export type ScmAppRequestCreate = Static<typeof ScmAppRequestCreate>;
+
+/** Most rules one `addNotificationRules` call may add (a bound on one request's work and memory). */
+export const GENERATED_RULES_MAX = 100_000;
+
+/** Body of `POST /__emulator/notification-rules`: how many generated rules to add to which deployment. */
+export const NotificationRulesGeneration = Type.Object(
+  {
+    deploymentId: NumericId,
+    count: Type.Integer({ minimum: 1, maximum: GENERATED_RULES_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type NotificationRulesGeneration = Static<typeof NotificationRulesGeneration>;
+
+/** What `addNotificationRules` answers: the ids the new rules took (consecutive). */
+export interface GeneratedNotificationRules {
+  deploymentId: string;
+  added: number;
+  firstId: number;
+  lastId: number;
+}
 
 const TEN_YEARS = 10 * 365 * 24 * 60 * 60;
 
@@ -93,19 +117,42 @@ function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/** What the control surface acts on. */
+export interface ControlledParts {
+  store: EmulatorStore;
+  faults: FaultInjector;
+  requestLog: RequestLog;
+  requestCounter: RequestCounter;
+  /** Present when a rate limit is set. */
+  rateLimiter: RateLimiter | undefined;
+}
+
 /** In-process access to the control surface (the same functions as the HTTP routes). */
 export class EmulatorControl {
-  constructor(
-    private readonly store: EmulatorStore,
-    private readonly faultInjector: FaultInjector,
-    private readonly requestLog: RequestLog,
-  ) {}
+  private readonly store: EmulatorStore;
+  private readonly faultInjector: FaultInjector;
+  private readonly requestLog: RequestLog;
+  private readonly requestCounter: RequestCounter;
+  private readonly rateLimiter: RateLimiter | undefined;
 
-  /** Restores the fixtures (minted tokens and SCM app requests are gone) and clears faults and the request log. */
+  constructor(parts: ControlledParts) {
+    this.store = parts.store;
+    this.faultInjector = parts.faults;
+    this.requestLog = parts.requestLog;
+    this.requestCounter = parts.requestCounter;
+    this.rateLimiter = parts.rateLimiter;
+  }
+
+  /**
+   * Restores the fixtures (minted tokens, SCM app requests and generated rules are gone), clears faults,
+   * the request log and the request counters, and fills the rate limit's buckets again.
+   */
   reset(): void {
     this.store.reset();
     this.faultInjector.clear();
     this.requestLog.clear();
+    this.requestCounter.reset();
+    this.rateLimiter?.clear();
   }
 
   /** Arms a fault for the next `count` (default 1) matching API requests. */
@@ -127,8 +174,36 @@ export class EmulatorControl {
     return this.requestLog.list();
   }
 
+  /** Empties the request log (the request counters go on counting). */
   clearRequests(): void {
     this.requestLog.clear();
+  }
+
+  /**
+   * Every API request finished since the start or the last reset, by operation and status: unlike the
+   * request log, not limited to the last 1,000 (e.g. `byStatus["429"]` counts the rate limit's refusals).
+   */
+  requestCounts(): RequestCounts {
+    return this.requestCounter.read();
+  }
+
+  /** Starts the request counters from zero (the request log is kept). */
+  resetRequestCounts(): void {
+    this.requestCounter.reset();
+  }
+
+  /**
+   * Adds `count` generated notification rules (1 to 100,000; channels slack, email, webhook and jira in turn,
+   * every fifth one disabled) to a deployment, with ids after the highest rule id, in one change (saved
+   * once with `--state`): the way to give the emulator a large store, e.g. for benchmarks of operation 10
+   * or of writes against a large state. `reset()` removes them.
+   */
+  addNotificationRules(generation: NotificationRulesGeneration): GeneratedNotificationRules {
+    checkArgument(NotificationRulesGeneration, generation, "generation");
+    if (!this.store.deployment(generation.deploymentId))
+      throw apiError("NOT_FOUND", `no deployment ${generation.deploymentId}`);
+    const ids = this.store.addNotificationRules(generation.deploymentId, generation.count);
+    return { deploymentId: generation.deploymentId, added: generation.count, ...ids };
   }
 
   /** Changes fields of the SCM app behind `requestId`, as the platform's UI would (drift for operation 4). */
@@ -302,6 +377,30 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
       control.clearRequests();
       return { cleared: true };
     },
+  },
+  {
+    method: "GET",
+    path: "/requests/counts",
+    summary: "how many API requests were answered, by operation and status, since the start or last reset",
+    handle: async (control) => control.requestCounts(),
+  },
+  {
+    method: "DELETE",
+    path: "/requests/counts",
+    summary: "start the request counters from zero",
+    handle: async (control) => {
+      control.resetRequestCounts();
+      return { cleared: true };
+    },
+  },
+  {
+    method: "POST",
+    path: "/notification-rules",
+    summary:
+      "add generated notification rules to a deployment (body: {deploymentId, count}), for a large store",
+    schema: { body: NotificationRulesGeneration },
+    handle: async (control, request, reply) =>
+      reply.code(201).send(control.addNotificationRules(request.body as NotificationRulesGeneration)),
   },
   {
     method: "PATCH",

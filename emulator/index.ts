@@ -21,6 +21,7 @@ import {
   type FixtureFile,
   type FixtureSet,
 } from "./fixtures";
+import { rateLimitProblem } from "./rateLimit";
 import { resolveSample, type EmulatorSample } from "./sample";
 import { EmulatorStore } from "./store";
 
@@ -29,10 +30,13 @@ export { EmulatorControl } from "./control";
 export type {
   CredentialRequest,
   CredentialRevocation,
+  GeneratedNotificationRules,
+  NotificationRulesGeneration,
   ScmAppEdit,
   ScmAppRequestCreate,
   UserRoleEdit,
 } from "./control";
+export type { RequestCounts } from "./requestCounts";
 export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
 export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
@@ -60,6 +64,14 @@ export interface StartEmulatorOptions {
   stateFile?: string;
   /** Print nothing (by default one line per request goes to stderr; never a credential). */
   quiet?: boolean;
+  /**
+   * Enforce a rate limit, as the platform does: at most this many requests per second per credential (one
+   * token bucket per distinct Authorization header, holding one second's worth, at least 1, refilled
+   * continuously) on the ten operations; the control surface is not counted. Over it: 429
+   * `RESOURCE_EXHAUSTED` with `Retry-After` (whole seconds, at least 1), before authentication, so a
+   * refused request changes nothing. Default: no limit.
+   */
+  rateLimit?: number;
 }
 
 /** A running emulator. */
@@ -74,7 +86,10 @@ export interface EmulatorHandle {
   deploymentId: string;
   /** Ids of one object of each kind in the loaded data. */
   sample: EmulatorSample;
-  /** In-process control surface (reset, faults, request log, out-of-band edits, credentials, revocation, state). */
+  /**
+   * In-process control surface: reset, faults, request log and request counters, out-of-band edits,
+   * credentials, revocation, state, and generated notification rules for a large store.
+   */
   control: EmulatorControl;
   /** Stops the server (open connections are closed); safe to call twice. */
   close(): Promise<void>;
@@ -96,6 +111,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`port must be an integer 0-65535, got ${port}`);
+  if (options.rateLimit !== undefined) {
+    const problem = rateLimitProblem(options.rateLimit);
+    if (problem !== undefined) throw new Error(`rateLimit ${problem}`);
+  }
   const store = EmulatorStore.open({
     fixtures: resolveFixtures(options.fixtures),
     stateFile: options.stateFile,
@@ -104,7 +123,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     process.stderr.write(`[codesec-emulator] ${line}\n`);
   };
   const report = options.quiet ? () => undefined : warn;
-  const { app, control, faults, tracker } = createEmulatorApp(store, { report, warn });
+  const { app, control, faults, tracker } = createEmulatorApp(
+    store,
+    { report, warn },
+    options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {},
+  );
   const resolved = resolveSample(store);
   await app.listen({ port, host });
   const address = app.server.address() as AddressInfo;

@@ -1,15 +1,19 @@
 /**
  * How one of the ten operations becomes a Fastify route, the same way for all of them: method and path
  * from the catalogue (`api/operations.ts`), path parameters validated by their kind, body/query/response
- * schemas from `api/schemas`, then, in this order: injected faults of phase before, authentication
- * (401/403), schema validation (400), the operation's handler (which checks deployment, role and
- * existence), and injected faults of phase after (which replace the answer of a completed operation).
+ * schemas from `api/schemas`, then, in this order: injected faults of phase before, the rate limit when
+ * one is set (429), authentication (401/403), schema validation (400), the operation's handler (which
+ * checks deployment, role and existence), and injected faults of phase after (which replace the answer of
+ * a completed operation).
  */
+import { createHash } from "node:crypto";
 import { Type, type TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { OPERATIONS, type OperationKey, type OperationSpec, NumericId, OpaqueId } from "pulumi-codesec/api";
 import { authenticate, requireScheme, type Caller } from "./auth";
+import { apiError } from "./errors";
 import { faultKind, type FaultInjector } from "./faults";
+import { describeRate, type RateLimiter } from "./rateLimit";
 import type { RequestTracker } from "./requestTracking";
 import type { EmulatorStore } from "./store";
 
@@ -19,6 +23,8 @@ export interface EmulatorContext {
   faults: FaultInjector;
   /** The request log's view of each request (faults note what they did to an answer). */
   tracker: RequestTracker;
+  /** The rate limit per credential, when one is set (default: none). */
+  rateLimiter?: RateLimiter;
   now(): Date;
 }
 
@@ -50,6 +56,30 @@ export function fastifyPath(template: string): string {
 export function pathOf(url: string): string {
   const index = url.indexOf("?");
   return index === -1 ? url : url.slice(0, index);
+}
+
+/**
+ * The rate limit's key for a request: a digest of its Authorization header (a request without one has the
+ * digest of ""). One bucket per credential as sent, found without reading the store, and no credential
+ * kept in clear.
+ */
+function credentialKey(authorization: string | undefined): string {
+  return createHash("sha256")
+    .update(authorization ?? "")
+    .digest("base64url");
+}
+
+/** Throws 429 `RESOURCE_EXHAUSTED` with `Retry-After` when the request's credential is over the limit. */
+function enforceRateLimit(limiter: RateLimiter, request: FastifyRequest): void {
+  const decision = limiter.take(credentialKey(request.headers.authorization));
+  if (decision.admitted) return;
+  const seconds = decision.retryAfterSeconds;
+  throw apiError(
+    "RESOURCE_EXHAUSTED",
+    `rate limit exceeded: at most ${describeRate(limiter.requestsPerSecond)} per credential; ` +
+      `retry after ${seconds} s`,
+    { "retry-after": String(seconds) },
+  );
 }
 
 /** The params schema of an operation, derived from the catalogue's parameter kinds. */
@@ -91,6 +121,8 @@ export function operationRoute<Body = undefined, Query = undefined>(
         ctx.tracker.markFault(request, faultKind(fault));
         if ((await ctx.faults.applyBefore(fault, request, reply)) === "answered") return reply;
       }
+      // Before authentication: a refused request reads nothing and changes nothing.
+      if (ctx.rateLimiter) enforceRateLimit(ctx.rateLimiter, request);
       const caller = await authenticate(ctx.store, request.headers.authorization, ctx.now());
       requireScheme(caller, operation);
       callers.set(request, caller);

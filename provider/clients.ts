@@ -4,7 +4,8 @@
  * credential check per connection. Client settings come from stack config keys under `codesec:`.
  */
 import { createHash } from "node:crypto";
-import { CodeSecClient, CodeSecError, CodeSecInputError, normalizeBaseUrl } from "../sdk";
+import { CodeSecClient, CodeSecError, CodeSecInputError, normalizeBaseUrl, RateLimiter } from "../sdk";
+import type { CurrentUser } from "../api/schemas/users";
 import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
 
 /** The client options a stack can set, and their stack config keys. */
@@ -13,6 +14,8 @@ export const CLIENT_SETTING_KEYS = {
   deadlineMs: "codesec:deadlineMs",
   retries: "codesec:retries",
   maxRetryDelayMs: "codesec:maxRetryDelayMs",
+  requestsPerSecond: "codesec:requestsPerSecond",
+  maxInFlight: "codesec:maxInFlight",
 } as const;
 export type ClientSettings = Partial<Record<keyof typeof CLIENT_SETTING_KEYS, number>>;
 
@@ -20,6 +23,12 @@ export type ClientSettings = Partial<Record<keyof typeof CLIENT_SETTING_KEYS, nu
 export const CONFIG_SKIP_CREDENTIALS_VALIDATION = "codesec:skipCredentialsValidation";
 
 const USER_AGENT = "pulumi-codesec";
+
+const UNITS: Partial<Record<keyof ClientSettings, string>> = {
+  retries: "attempts",
+  requestsPerSecond: "requests per second",
+  maxInFlight: "requests",
+};
 
 /** The client settings in stack config; the client itself checks their ranges (see clientFor). */
 export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
@@ -32,7 +41,7 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
     if (!Number.isFinite(value)) {
       throw new CodeSecConnectionError(
         key,
-        `stack config ${key} must be a number of ${option === "retries" ? "attempts" : "milliseconds"}, ` +
+        `stack config ${key} must be a number of ${UNITS[option] ?? "milliseconds"}, ` +
           `got ${JSON.stringify(text.slice(0, 40))}; set it with pulumi config set ${key} <number>`,
       );
     }
@@ -53,6 +62,25 @@ export function skipsCredentialsValidation(config: ConfigLookup): boolean {
 }
 
 const clients = new Map<string, CodeSecClient>();
+const limiters = new Map<string, RateLimiter>();
+
+/**
+ * The one rate limiter of a platform (base URL) in this process: every client of every connection to it
+ * shares it, so all the resources and functions of a run stay under one rate together.
+ */
+function sharedLimiter(baseUrl: string, settings: ClientSettings): RateLimiter {
+  const { requestsPerSecond, maxInFlight } = settings;
+  const key = JSON.stringify([baseUrl, requestsPerSecond, maxInFlight]);
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = new RateLimiter({
+      ...(requestsPerSecond === undefined ? {} : { requestsPerSecond }),
+      ...(maxInFlight === undefined ? {} : { maxInFlight }),
+    });
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
 
 /**
  * The client for a connection and settings, made once per process. The client's own option checks
@@ -72,12 +100,14 @@ export function clientFor(connection: ResolvedConnection, settings: ClientSettin
   const key = JSON.stringify([baseUrl, digest, settings]);
   let client = clients.get(key);
   if (!client) {
+    const { requestsPerSecond, maxInFlight, ...options } = settings;
     try {
       client = new CodeSecClient({
         baseUrl: connection.baseUrl,
         token: connection.token,
         userAgent: USER_AGENT,
-        ...settings,
+        ...options,
+        rateLimiter: sharedLimiter(baseUrl, { requestsPerSecond, maxInFlight }),
       });
     } catch (error) {
       throw settingError(error, connection);
@@ -99,6 +129,29 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
   return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
 }
 
+const currentUsers = new WeakMap<CodeSecClient, Promise<CurrentUser>>();
+
+/**
+ * The credentials' own user (operation 8), read once per client per process and shared by every caller,
+ * concurrent ones included: the credential check and the refresh of every UserRole of a connection make
+ * one call between them. A role write through the client forgets it ({@link forgetCurrentUser}), so a
+ * read after a write sees the write. A provider process serves one engine operation, so nothing read
+ * here outlives the run.
+ */
+export function currentUserOf(client: CodeSecClient): Promise<CurrentUser> {
+  let user = currentUsers.get(client);
+  if (!user) {
+    user = client.getCurrentUser();
+    currentUsers.set(client, user);
+  }
+  return user;
+}
+
+/** After a write that may change the credentials' own user (operation 1), the next read asks again. */
+export function forgetCurrentUser(client: CodeSecClient): void {
+  currentUsers.delete(client);
+}
+
 const checks = new WeakMap<CodeSecClient, Promise<void>>();
 
 /**
@@ -109,7 +162,7 @@ const checks = new WeakMap<CodeSecClient, Promise<void>>();
 export function verifyCredentials(client: CodeSecClient, connection: ResolvedConnection): Promise<void> {
   let check = checks.get(client);
   if (!check) {
-    check = client.getCurrentUser().then(
+    check = currentUserOf(client).then(
       () => undefined,
       (error: unknown) => {
         const reason = error instanceof CodeSecError ? error.message : String(error);

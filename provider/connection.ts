@@ -9,7 +9,8 @@
  *
  * A source that sets only one of its two fields is an error, not a cue to look further.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../api/typeBuilder";
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
 export const CONFIG_TOKEN = "codesec:token";

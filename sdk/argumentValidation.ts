@@ -22,16 +22,25 @@ export interface ArgumentsSubject {
   readonly noun?: "argument" | "option";
 }
 
-/** The subject of a client method that calls `operation`. */
+const subjects = new Map<OperationKey, ArgumentsSubject>();
+
+/** The subject of a client method that calls `operation` (made once per operation: it is on every call's path). */
 export function operationSubject(
   operation: OperationKey,
   secretFields?: readonly string[],
 ): ArgumentsSubject {
-  return {
+  if (secretFields !== undefined) return makeSubject(operation, secretFields);
+  let subject = subjects.get(operation);
+  if (subject === undefined) subjects.set(operation, (subject = makeSubject(operation)));
+  return subject;
+}
+
+function makeSubject(operation: OperationKey, secretFields?: readonly string[]): ArgumentsSubject {
+  return Object.freeze({
     name: operation,
-    ref: { operation, operationNumber: OPERATIONS[operation].number },
+    ref: Object.freeze({ operation, operationNumber: OPERATIONS[operation].number }),
     ...(secretFields ? { secretFields } : {}),
-  };
+  });
 }
 
 /** `{ deploymentId, filters?, excludeIds? }`: the argument object's form, for messages. */

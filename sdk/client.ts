@@ -10,6 +10,8 @@ import * as scans from "./operations/scans";
 import * as scm from "./operations/scm";
 import * as users from "./operations/users";
 import { describeFound } from "../api/schemaIssues";
+import { checkNumber, checkOptionNames } from "./optionChecks";
+import { RateLimiter, checkMaxInFlight, checkRequestsPerSecond } from "./rateLimiter";
 import type { NotificationRule } from "../api/schemas/notificationRules";
 import type { ProvisionResult } from "../api/schemas/provisioning";
 import type { Branch, Scan } from "../api/schemas/scans";
@@ -47,6 +49,19 @@ export interface CodeSecClientOptions {
   maxRetryDelayMs?: number;
   /** User-Agent header. Default `pulumi-codesec-sdk`. */
   userAgent?: string;
+  /**
+   * Requests this client starts per second at most (1-100000, may be fractional), retries included.
+   * Default 100. Not with `rateLimiter`.
+   */
+  requestsPerSecond?: number;
+  /** Requests of this client in flight at once at most (an integer 1-1000). Default 16. Not with `rateLimiter`. */
+  maxInFlight?: number;
+  /**
+   * A limiter shared with other clients (all clients of a provider process share one): they then pace
+   * themselves together, and a `Retry-After` one of them honours holds them all. Without it, the client
+   * makes its own from `requestsPerSecond` and `maxInFlight`.
+   */
+  rateLimiter?: RateLimiter;
 }
 
 const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
@@ -57,6 +72,9 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
   "retries",
   "maxRetryDelayMs",
   "userAgent",
+  "requestsPerSecond",
+  "maxInFlight",
+  "rateLimiter",
 ];
 
 /**
@@ -71,6 +89,14 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * Time: each attempt has `timeoutMs` (default 10 s) for connecting, sending, the headers and the whole
  * body; a body cut off mid-way fails at once. Each call has `deadlineMs` (default 30 s) for all of
  * its attempts and waits; each attempt's timeout is at most the time left.
+ *
+ * Rate: every attempt (first and retries) first takes a slot of the client's {@link RateLimiter}
+ * (`requestsPerSecond`, default 100, spread evenly; `maxInFlight`, default 16; or a limiter shared
+ * with other clients, `rateLimiter`), and gives it back once its outcome is known. Time spent waiting
+ * in the limiter's queue is not charged to `deadlineMs`: the deadline starts when the first attempt
+ * gets its slot, so a call queued behind thousands of others does not time out before it is sent.
+ * A 429 whose `Retry-After` the client honours pauses the whole limiter until then, so the clients
+ * sharing it wait too instead of collecting 429s of their own.
  *
  * Retries follow each operation's retry class (`OPERATIONS[op].retryClass`; docs/api-behaviour.md,
  * "Retry classes"), at most `retries` extra attempts with backoff from 200 ms (equal jitter, doubled
@@ -104,7 +130,7 @@ export class CodeSecClient {
         "CodeSecClient expects an options object { baseUrl, token, ... }",
       );
     }
-    checkOptionNames(options);
+    checkOptionNames(options, OPTION_NAMES, "client");
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
@@ -120,6 +146,7 @@ export class CodeSecClient {
         MAX_TIMER_MS,
       ),
       userAgent: checkUserAgent(options.userAgent),
+      rateLimiter: limiterOf(options),
     });
   }
 
@@ -287,19 +314,6 @@ export class CodeSecClient {
   }
 }
 
-// A misspelt option (`timeout` for `timeoutMs`) would otherwise be ignored without a word.
-function checkOptionNames(options: object): void {
-  const allowed: readonly string[] = OPTION_NAMES;
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new CodeSecInputError(
-        name,
-        `unknown client option ${describeFound(name, 60)}; the options are ${OPTION_NAMES.join(", ")}`,
-      );
-    }
-  }
-}
-
 function checkToken(value: unknown): string {
   // Never echo the value, not even its length: only its type.
   if (typeof value !== "string") {
@@ -321,31 +335,6 @@ function checkToken(value: unknown): string {
   return token;
 }
 
-function checkNumber(
-  field: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  integer = false,
-): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== "number" ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  ) {
-    const kind = integer ? "an integer" : "a number";
-    throw new CodeSecInputError(
-      field,
-      `${field} must be ${kind} between ${min} and ${max}, got ${describeFound(value)}`,
-    );
-  }
-  return value;
-}
-
 function checkUserAgent(value: unknown): string {
   if (value === undefined) return DEFAULT_USER_AGENT;
   // Printable ASCII and spaces only: anything else cannot travel in an HTTP header.
@@ -356,4 +345,30 @@ function checkUserAgent(value: unknown): string {
     );
   }
   return value;
+}
+
+/** The client's own limiter from its numbers, or the shared one (then the numbers belong to that limiter). */
+function limiterOf(options: CodeSecClientOptions): RateLimiter {
+  const shared: unknown = options.rateLimiter;
+  if (shared === undefined) {
+    return new RateLimiter({
+      requestsPerSecond: checkRequestsPerSecond(options.requestsPerSecond),
+      maxInFlight: checkMaxInFlight(options.maxInFlight),
+    });
+  }
+  if (!(shared instanceof RateLimiter)) {
+    throw new CodeSecInputError(
+      "rateLimiter",
+      `rateLimiter must be a RateLimiter (new RateLimiter({ requestsPerSecond, maxInFlight }) from pulumi-codesec/sdk), got ${describeFound(shared)}`,
+    );
+  }
+  for (const field of ["requestsPerSecond", "maxInFlight"] as const) {
+    if (options[field] !== undefined) {
+      throw new CodeSecInputError(
+        field,
+        `${field} cannot be given together with rateLimiter: a shared limiter has its own ${field} (${shared[field]}); set it where the limiter is made`,
+      );
+    }
+  }
+  return shared;
 }

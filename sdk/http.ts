@@ -17,13 +17,37 @@ export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 // connections. The agent unrefs idle sockets, so they never keep a process alive.
 let httpAgent: http.Agent | undefined;
 let httpsAgent: https.Agent | undefined;
-function sharedAgent(url: URL): http.Agent {
+function sharedAgent(url: URL | RequestTarget): http.Agent {
   if (url.protocol === "http:") return (httpAgent ??= new http.Agent({ keepAlive: true }));
   return (httpsAgent ??= new https.Agent({ keepAlive: true }));
 }
 
+/**
+ * Where a request goes, already split as `http.request` wants it: a client builds its origin once and
+ * only joins the path per request (cheaper than parsing a URL per request).
+ */
+export interface RequestTarget {
+  protocol: "http:" | "https:";
+  /** Without the brackets of an IPv6 literal. */
+  hostname: string;
+  /** Empty for the protocol's default port. */
+  port: string;
+  /** Path and query, percent-encoded. */
+  path: string;
+}
+
+/** The target of `url`, for a client's base URL (http or https, checked beforehand). */
+export function requestTarget(url: URL): RequestTarget {
+  return {
+    protocol: url.protocol === "https:" ? "https:" : "http:",
+    hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port,
+    path: `${url.pathname}${url.search}`,
+  };
+}
+
 export interface HttpAttempt {
-  url: URL;
+  url: URL | RequestTarget;
   method: string;
   headers: Readonly<Record<string, string>>;
   body?: Buffer;
@@ -77,7 +101,12 @@ export function sendHttpAttempt(attempt: HttpAttempt): Promise<HttpOutcome> {
     const transport = attempt.url.protocol === "https:" ? https : http;
     let request: http.ClientRequest;
     try {
-      request = transport.request(attempt.url, {
+      const target = attempt.url instanceof URL ? requestTarget(attempt.url) : attempt.url;
+      request = transport.request({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        ...(target.port === "" ? {} : { port: target.port }),
+        path: target.path,
         method: attempt.method,
         headers: attempt.headers,
         agent: attempt.freshConnection === true ? false : sharedAgent(attempt.url),
@@ -155,7 +184,8 @@ function readAnswer(
       ...(declared === undefined ? {} : { expectedBytes: declared }),
     });
 
-  response.on("data", (chunk: Buffer) => (receivedBytes += chunk.length));
+  // Decoded or not, the bytes received count towards a cut-off answer's report.
+  if (decoded !== response) response.on("data", (chunk: Buffer) => (receivedBytes += chunk.length));
   // A connection closed mid-body ('aborted', then 'error' and 'close' without completing) is
   // reported at once instead of waiting for the timeout.
   response.on("error", truncated);
@@ -168,6 +198,7 @@ function readAnswer(
     );
   }
   decoded.on("data", (chunk: Buffer) => {
+    if (decoded === response) receivedBytes += chunk.length;
     size += chunk.length;
     if (size > limit) settle({ kind: "tooLarge", status, headers, limitBytes: limit });
     else chunks.push(chunk);

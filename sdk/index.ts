@@ -14,6 +14,17 @@ export {
 } from "./client";
 export { normalizeBaseUrl } from "./baseUrl";
 export {
+  BURST_WINDOW_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_REQUESTS_PER_SECOND,
+  MAX_IN_FLIGHT_LIMIT,
+  MAX_REQUESTS_PER_SECOND,
+  RateLimiter,
+  type LimiterClock,
+  type RateLimiterOptions,
+  type ReleaseSlot,
+} from "./rateLimiter";
+export {
   CodeSecApiError,
   CodeSecError,
   CodeSecInputError,

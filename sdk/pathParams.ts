@@ -5,8 +5,13 @@
  */
 import { OPERATIONS, type OperationKey } from "../api/operations";
 
+/** Characters RFC 3986 never encodes in a path segment (`.` alone or `..` are refused by the schemas). */
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 /** RFC 3986 strict: also encodes `!'()*`, which encodeURIComponent leaves alone. */
 export function encodePathSegment(value: string): string {
+  // Most ids (numeric ones, UUIDs) need no encoding at all: skip the work for them.
+  if (UNRESERVED.test(value)) return value;
   return encodeURIComponent(value).replace(
     /[!'()*]/g,
     (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,

@@ -12,11 +12,12 @@ import {
   type CallFailure,
   type FailureContext,
 } from "./failureErrors";
-import { sendHttpAttempt, type HttpOutcome } from "./http";
+import { requestTarget, sendHttpAttempt, type HttpOutcome, type RequestTarget } from "./http";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { serializeRequestBody } from "./requestBody";
 import { sanitize } from "./redaction";
 import { responseError } from "./responseValidation";
+import type { RateLimiter } from "./rateLimiter";
 import { decideRetry, planRetryWait } from "./retryPolicy";
 
 export interface TransportConfig {
@@ -32,6 +33,8 @@ export interface TransportConfig {
   /** Cap of each backoff wait; a longer Retry-After fails the call at once. */
   maxRetryDelayMs: number;
   userAgent: string;
+  /** Paces every attempt; possibly shared with other clients. */
+  rateLimiter: RateLimiter;
 }
 
 export interface CallRequest {
@@ -62,38 +65,66 @@ export interface CallResult {
 export class Transport {
   readonly #token: string;
   readonly #config: Omit<TransportConfig, "token">;
+  /** The base URL split once (its path without a trailing slash): every request only appends its path. */
+  readonly #origin: RequestTarget;
+  /** Headers of a request without a body; requests with one add their content headers. */
+  readonly #headers: Readonly<Record<string, string>>;
 
   constructor(config: TransportConfig) {
     const { token, ...rest } = config;
     this.#token = token;
     this.#config = rest;
+    const origin = requestTarget(new URL(config.baseUrl));
+    this.#origin = { ...origin, path: origin.path.replace(/\/$/, "") };
+    this.#headers = {
+      Authorization: `Bearer ${token}`,
+      Accept: "application/json",
+      "User-Agent": config.userAgent,
+    };
   }
 
   /** Sends the request, retrying where its retry class allows; resolves only for a 2xx JSON answer. */
   async call(request: CallRequest): Promise<CallResult> {
     const spec = OPERATIONS[request.operation];
     const config = this.#config;
-    const secrets = [this.#token, ...(request.secrets ?? [])];
+    const secrets = request.secrets === undefined ? [this.#token] : [this.#token, ...request.secrets];
     const clean = (text: string, max?: number): string => sanitize(text, secrets, max);
     const body = encodeBody(request);
-    const url = this.#url(request);
-    const headers = this.#headers(body);
-    const deadlineAt = Date.now() + config.deadlineMs;
+    const url = this.#target(request);
+    const headers = this.#headersFor(body);
+    const limiter = config.rateLimiter;
+    // Set when the first attempt gets its slot, and moved on by every later wait in the limiter's
+    // queue: queueing is not charged to the deadline (a call behind thousands must not time out unsent).
+    let deadlineAt = Number.NaN;
 
     for (let attempt = 1; ; attempt++) {
-      const timeoutMs = Math.max(1, Math.min(config.timeoutMs, deadlineAt - Date.now()));
-      const outcome = await sendHttpAttempt({
-        url,
-        method: spec.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        timeoutMs,
-        // A stale keep-alive socket must not turn a request that may not be repeated into an unknown outcome.
-        freshConnection: spec.retryClass === "once",
-      });
+      let release = limiter.tryAcquire();
+      let queuedMs = 0;
+      if (release === undefined) {
+        const queuedAt = Date.now();
+        release = await limiter.acquire();
+        queuedMs = Date.now() - queuedAt;
+      }
+      const sentAt = Date.now();
+      deadlineAt = attempt === 1 ? sentAt + config.deadlineMs : deadlineAt + queuedMs;
+      const timeoutMs = Math.max(1, Math.min(config.timeoutMs, deadlineAt - sentAt));
+      let outcome: HttpOutcome;
+      try {
+        outcome = await sendHttpAttempt({
+          url,
+          method: spec.method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          timeoutMs,
+          // A stale keep-alive socket must not turn a request that may not be repeated into an unknown outcome.
+          freshConnection: spec.retryClass === "once",
+        });
+      } finally {
+        release();
+      }
       const receivedAt = Date.now();
       if (outcome.kind === "answer" && isSuccess(outcome.status)) {
-        return success(request, outcome, attempt, clean);
+        return success(request, outcome, attempt, clean, secrets);
       }
       const failure = asFailure(outcome);
       const ctx: FailureContext = {
@@ -109,14 +140,19 @@ export class Transport {
       const decision = decideRetry(spec.retryClass, failure);
       if (decision === "outcomeUnknown") throw outcomeUnknownError(ctx, failure);
       if (decision === "retry" && attempt <= config.retries) {
+        const retryAfterMs = retryAfterOf(failure, receivedAt);
         const wait = planRetryWait({
           attempt,
           capMs: config.maxRetryDelayMs,
           remainingMs: deadlineAt - Date.now(),
           timeoutMs: config.timeoutMs,
-          retryAfterMs: retryAfterOf(failure, receivedAt),
+          retryAfterMs,
         });
         if (wait.kind !== "wait") throw failureError(ctx, failure, wait);
+        if (retryAfterMs !== undefined && failure.kind === "status" && failure.status === 429) {
+          // The platform said when to come back: hold every client sharing the limiter until then.
+          limiter.pauseFor(wait.ms - (Date.now() - receivedAt));
+        }
         await sleep(wait.ms);
         continue;
       }
@@ -124,25 +160,26 @@ export class Transport {
     }
   }
 
-  #url(request: CallRequest): URL {
-    const url = new URL(`${this.#config.baseUrl}${request.path}`);
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, value);
+  #target(request: CallRequest): RequestTarget {
+    let path = `${this.#origin.path}${request.path}`;
+    if (request.query !== undefined) {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(request.query)) {
+        if (value !== undefined) query.set(key, value);
+      }
+      const text = query.toString();
+      if (text !== "") path += `?${text}`;
     }
-    return url;
+    return { ...this.#origin, path };
   }
 
-  #headers(body: Buffer | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.#token}`,
-      Accept: "application/json",
-      "User-Agent": this.#config.userAgent,
+  #headersFor(body: Buffer | undefined): Readonly<Record<string, string>> {
+    if (body === undefined) return this.#headers;
+    return {
+      ...this.#headers,
+      "Content-Type": "application/json",
+      "Content-Length": String(body.length),
     };
-    if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      headers["Content-Length"] = String(body.length);
-    }
-    return headers;
   }
 }
 
@@ -189,6 +226,7 @@ function success(
   outcome: Extract<HttpOutcome, { kind: "answer" }>,
   attempts: number,
   clean: CallResult["sanitize"],
+  secrets: readonly string[],
 ): CallResult {
   const requestIdHeader = headerValue(outcome.headers, "x-request-id");
   const result: CallResult = {
@@ -197,14 +235,18 @@ function success(
     attempts,
     path: request.path,
     sanitize: clean,
-    ...(requestIdHeader === undefined ? {} : { requestId: clean(requestIdHeader, 100) }),
   };
-  if (outcome.text.trim() === "") {
-    if (request.allowEmptyBody === true) return { ...result, body: {} };
-    throw responseError(request.operation, result, "the body is empty, expected a JSON object");
+  if (requestIdHeader !== undefined) result.requestId = cleanRequestId(requestIdHeader, secrets, clean);
+  if (BLANK.test(outcome.text)) {
+    if (request.allowEmptyBody !== true) {
+      throw responseError(request.operation, result, "the body is empty, expected a JSON object");
+    }
+    result.body = {};
+    return result;
   }
   try {
-    return { ...result, body: JSON.parse(outcome.text) };
+    result.body = JSON.parse(outcome.text);
+    return result;
   } catch {
     const type = clean(headerValue(outcome.headers, "content-type") ?? "none", 80);
     throw responseError(
@@ -213,6 +255,19 @@ function success(
       `the body is not JSON (content-type ${type}): ${JSON.stringify(clean(outcome.text, 120))}`,
     );
   }
+}
+
+/** Only whitespace (or nothing): stops at the first other character, unlike trimming a copy. */
+const BLANK = /^\s*$/;
+
+// A request id is echoed into errors, so it is sanitized; the common form (a UUID, a short token of
+// word characters) cannot hold a bearer credential, a control character or a cut, so only the secrets
+// themselves need looking for.
+const PLAIN_ID = /^[\w.-]{1,100}$/;
+function cleanRequestId(id: string, secrets: readonly string[], clean: CallResult["sanitize"]): string {
+  return PLAIN_ID.test(id) && !secrets.some((secret) => secret !== "" && id.includes(secret))
+    ? id
+    : clean(id, 100);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,8 +3,9 @@
  * TypeScript types are derived from it (`Static<>`), the client validates responses with it, and the
  * emulator validates requests and serializes responses with it.
  */
-import { FormatRegistry, Type, type Static } from "@sinclair/typebox";
-import { explainFailuresOf } from "../schemaIssues";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
+import { explainFailuresOf, registerFormat } from "../schemaIssues";
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
@@ -17,17 +18,26 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]
 export function isCalendarDateTime(value: string): boolean {
   const match = RFC3339.exec(value);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  if (hour > 23 || minute > 59 || second > 59) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 59) return false;
   if (match[9] !== undefined && (Number(match[9]) > 23 || Number(match[10]) > 59)) return false;
   return true;
 }
 
-// TypeBox checks formats only when they are registered. The emulator checks requests with these same
-// compiled TypeBox checks (api/schemaIssues' checkerFor), so it needs no registration of its own.
-if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", isCalendarDateTime);
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in `month` (1-12) of `year`, leap years counted (Gregorian, as Date.UTC counts them). */
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+}
+
+// Formats are checked only when they are registered. The emulator checks requests with these same
+// compiled checks (api/schemaIssues' checkerFor), so it needs no registration of its own.
+registerFormat("date-time", isCalendarDateTime);
 
 /** RFC 3339 date-time string naming a real instant, e.g. `2026-01-02T03:04:05Z`. */
 export const DateTime = explainFailuresOf(

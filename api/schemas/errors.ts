@@ -1,5 +1,6 @@
 /** The error body every failed request answers (the spec leaves it open; see docs/api-behaviour.md). */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 
 export const ApiErrorBody = Type.Object({
   error: Type.Object({

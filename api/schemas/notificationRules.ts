@@ -1,5 +1,6 @@
 /** Notification rules: operation 10. These bodies use snake_case field names, as the spec says. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
 
 export const NOTIFICATION_LIMIT_DEFAULT = 50;
@@ -149,3 +150,6 @@ export const ListNotificationRulesResponse = Type.Object({
   cursor: Type.Optional(Type.Object({ token: Type.String() })),
 });
 export type ListNotificationRulesResponse = Static<typeof ListNotificationRulesResponse>;
+
+/** A page as the client validates it: the cursor is read tolerantly, apart from the schema (sdk/operations). */
+export const NotificationRulesPageBody = Type.Omit(ListNotificationRulesResponse, ["cursor"]);

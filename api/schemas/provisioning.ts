@@ -1,5 +1,6 @@
 /** CI workflow provisioning: operation 2. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 import { DateTime, NumericId } from "./common";
 
 /** Project ids, as in `filters.ids` and `excludeIds`: numeric, like every project id the API returns. */

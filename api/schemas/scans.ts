@@ -1,5 +1,6 @@
 /** Scans and branches: operations 6 and 7. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
 import { DateTime, NumericId } from "./common";
 

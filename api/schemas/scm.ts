@@ -1,5 +1,6 @@
 /** Source code management: operations 3, 4 and 5. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 import { described, secretValue } from "../schemaIssues";
 import { NumericId, OpaqueId } from "./common";
 

@@ -1,5 +1,6 @@
 /** Users, roles and organizations: operations 1, 8 and 9. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
 import { DateTime, NumericId, OpaqueId, OrgRole } from "./common";
 

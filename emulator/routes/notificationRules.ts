@@ -102,21 +102,18 @@ export function registerNotificationRuleRoutes(app: FastifyInstance, ctx: Emulat
         }
         afterId = position.afterId;
       }
-      const matching = ctx.store
-        .notificationRules(deploymentId)
-        .filter(
-          (r) =>
-            (body.filters?.channel === undefined || r.channel === body.filters.channel) &&
-            (body.filters?.is_enabled === undefined || r.is_enabled === body.filters.is_enabled),
-        )
-        .filter((r) => r.id > afterId);
-      const page = matching.slice(0, limit);
+      const { rules: page, more } = ctx.store.notificationRulePage(deploymentId, {
+        afterId,
+        limit,
+        matches: (r) =>
+          (body.filters?.channel === undefined || r.channel === body.filters.channel) &&
+          (body.filters?.is_enabled === undefined || r.is_enabled === body.filters.is_enabled),
+      });
       const rules: NotificationRule[] = page.map(({ deploymentId: _deploymentId, ...rule }) => rule);
       const last = page[page.length - 1];
-      const more = matching.length > limit && last !== undefined;
       return {
         notification_rules: rules,
-        ...(more
+        ...(more && last !== undefined
           ? {
               cursor: {
                 token: encodeCursor(ctx.store.signingKey, {

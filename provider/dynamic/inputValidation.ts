@@ -3,7 +3,8 @@
  * a `CheckFailure` that names the property, so `pulumi preview` stops before any mutating call.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Type, type TObject } from "@sinclair/typebox";
+import type { TObject } from "@sinclair/typebox";
+import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
 import { CodeSecConnectionError } from "../connection";
 import { SECRET_INPUTS } from "../secretInputs";

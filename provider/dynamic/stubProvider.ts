@@ -1,25 +1,79 @@
 /**
- * The provider object handed to `pulumi.dynamic.Resource`. The engine serializes it to source text and
- * stores it with every resource (`__provider`), then reuses that text for refresh and destroy. So it is
- * a stub: each method loads the implementation from the installed package by its public name at run
- * time. `require` is never captured by closure serialization and `kind` is a plain string, so the text
- * holds no secret and no path, and stays byte-identical across machines and package versions.
+ * The provider object handed to `pulumi.dynamic.Resource`. The engine serializes it to source text, stores
+ * it with every resource (`__provider`, in both the inputs and the outputs) and reuses that text for
+ * refresh and destroy. So it never holds the implementation: it loads it from the installed package by
+ * its public name at run time, holds no secret and no path, and is the same on every machine.
  *
- * It must also stay under 2 KB, and the serializer spends ~170 bytes of wrapper on every function; so
- * `configure` is `forward` itself (called with the engine's request object instead of a method name)
- * rather than one more forwarding function; see `run` in provider/dynamic/index.ts. (`forward`, not
- * `run`: the serializer leaves out free variables that name a global, and test runners define `run`.)
+ * Two forms, chosen once per kind and process (one object per kind, so the engine's serializer cache
+ * serializes each kind once per program run, not once per resource):
+ * - **short** (since 0.4.0, about 300 bytes): the exports of the kind's entry module (`engineEntry.ts`
+ *   in its resource folder). The serializer stores a module found under `node_modules` as
+ *   `require("<package subpath>")`, mapped through the package's `exports`, so the stored text is
+ *   `require("pulumi-codesec/dynamic/<Kind>")`. Used whenever the package is installed under
+ *   `node_modules`, which is how a program gets it.
+ * - **legacy** (0.1.0 to 0.3.0, about 1.9 KB): seven forwarding functions that call
+ *   `require("pulumi-codesec/dynamic").run(kind, ...)`. Used when the package is loaded from outside
+ *   `node_modules` (an `npm link`, this repository's own tests), where the serializer would copy the
+ *   entry module's code by value instead; and what stacks written by earlier versions hold, so
+ *   `pulumi-codesec/dynamic` keeps running it (provider/dynamic/index.ts).
  *
- * DO NOT change this function: tests/unit/provider.stub.test.ts pins its serialized text, and a new
- * text means every existing resource's stored provider differs from the one the program declares.
+ * A stored provider that changes form shows no diff: the kinds' diffs ignore `__provider`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type { ResourceKind } from "../resources/registry";
+
+const stubs = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+
+/** The provider object for a kind: one per kind per process. */
+export function stubProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  let stub = stubs.get(kind);
+  if (stub === undefined) {
+    stub = installedEntry(kind) ?? legacyStub(kind);
+    stubs.set(kind, stub);
+  }
+  return stub;
+}
+
+/**
+ * The kind's entry module, when the serializer will store it as `require("pulumi-codesec/dynamic/<Kind>")`:
+ * its file resolves (as the require cache keys it) inside a `node_modules` folder seen from the working
+ * directory, and `@pulumi/pulumi` finds this same package (the serializer reads its `exports` from where
+ * `@pulumi/pulumi` resolves the package name). Otherwise undefined: the serializer would store the entry
+ * module by value (the whole implementation) or by its file path, which `exports` does not allow.
+ */
+function installedEntry(kind: ResourceKind): pulumi.dynamic.ResourceProvider | undefined {
+  const request = `pulumi-codesec/dynamic/${kind}`;
+  try {
+    const file = require.resolve(request);
+    if (!path.relative(process.cwd(), file).split(path.sep).includes("node_modules")) return undefined;
+    // A require rooted in @pulumi/pulumi (not `paths`: from inside this package, Node resolves its own name to itself).
+    const seenByPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json")).resolve(
+      "pulumi-codesec/package.json",
+    );
+    if (realpathSync(seenByPulumi) !== realpathSync(require.resolve("pulumi-codesec/package.json"))) {
+      return undefined;
+    }
+    return require(request) as pulumi.dynamic.ResourceProvider;
+  } catch {
+    return undefined; // not built, or not installed where both resolve it: the legacy form works anywhere
+  }
+}
+
+/*
+ * The legacy form. DO NOT change this function: tests/unit/provider.stub.test.ts pins its serialized text
+ * (tests/fixtures/stub.legacy.template.js), which stacks created by 0.1.0 to 0.3.0 store.
+ *
+ * `configure` is `forward` itself (called with the engine's request object instead of a method name);
+ * see `run` in provider/dynamic/index.ts. (`forward`, not `run`: the serializer leaves out free variables
+ * that name a global, and test runners define `run`.)
  */
 /* eslint-disable @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access --
    the stub forwards whatever the engine passes to an implementation it can only require untyped (its
    text is pinned, so the disabling cannot live inside the function) */
-import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../resources/registry";
-
-export function stubProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+export function legacyStub(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwards whatever the engine passes
   const forward = (method: any, args?: any[]) => require("pulumi-codesec/dynamic").run(kind, method, args);
   return {

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type } from "../../api/typeBuilder";
 import type { CurrentUser } from "../../api/schemas/users";
 import type * as pulumi from "@pulumi/pulumi";
 import {

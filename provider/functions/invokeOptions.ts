@@ -1,6 +1,7 @@
 /** Credentials, arguments and the Output form shared by the data-source functions. */
 import * as pulumi from "@pulumi/pulumi";
-import { Type, type Static, type TObject } from "@sinclair/typebox";
+import type { Static, TObject } from "@sinclair/typebox";
+import { Type } from "../../api/typeBuilder";
 import type { CodeSecClient } from "../../sdk";
 import { validateArguments } from "../../sdk/argumentValidation";
 import { clientFor, clientSettingsFrom } from "../clients";

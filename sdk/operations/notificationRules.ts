@@ -1,10 +1,9 @@
 /** Notification rules: operation 10 (listNotificationRules), one page or all pages. */
-import { Type } from "@sinclair/typebox";
 import {
   DEFAULT_MAX_PAGES,
   ListAllNotificationRulesArgs,
   ListNotificationRulesArgs,
-  ListNotificationRulesResponse,
+  NotificationRulesPageBody,
   NOTIFICATION_LIMIT_MAX,
   type ListNotificationRulesBody,
   type NotificationRule,
@@ -22,9 +21,6 @@ export interface NotificationRulesPage {
   rules: NotificationRule[];
   nextCursor?: string;
 }
-
-// The cursor is read tolerantly (below), so the page is validated without it.
-const PageBody = Type.Omit(ListNotificationRulesResponse, ["cursor"]);
 
 export async function listNotificationRules(
   transport: Transport,
@@ -93,7 +89,7 @@ async function fetchPage(
     ...(filters === undefined ? {} : { filters }),
   };
   const result = await transport.call({ operation: OP, path: buildPath(OP, { deploymentId }), body });
-  const valid = validateResponse(PageBody, result, OP);
+  const valid = validateResponse(NotificationRulesPageBody, result, OP);
   const nextCursor = readNextCursor(result);
   const page: NotificationRulesPage = { rules: valid.notification_rules };
   if (nextCursor !== undefined) page.nextCursor = nextCursor;

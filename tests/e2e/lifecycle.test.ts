@@ -18,7 +18,7 @@ import {
   useModules,
   variantPackage,
 } from "./support/harness";
-import { pinnedStub } from "../support/serializeStub";
+import { pinnedLegacyStub, pinnedShortStub } from "../support/serializeStub";
 import type { ResourceKind } from "../../provider/dynamic";
 
 const PROGRAM = path.join(__dirname, "programs/lifecycle");
@@ -196,7 +196,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     expect(legacy.outputs?.slug).to.equal("codesec-acme-legacy");
   });
 
-  it("state and everything the engine printed hold no secret in plaintext; __provider is the 2 KB stub", async () => {
+  it("state and everything the engine printed hold no secret in plaintext; __provider is the short stub", async () => {
     const exported = exportStackAsStored(stack);
     const text = exported + printed.join("");
     const secrets = {
@@ -218,8 +218,8 @@ describe("lifecycle through the real Pulumi CLI", function () {
     for (const r of dynamic) {
       const kind = r.type.split(":").pop()!;
       const stub = r.outputs!.__provider!;
-      expect(Buffer.byteLength(stub)).to.be.at.most(2048);
-      expect(stub, `${kind} stub`).to.equal(pinnedStub(kind as ResourceKind));
+      expect(Buffer.byteLength(stub)).to.be.at.most(1024);
+      expect(stub, `${kind} stub`).to.equal(pinnedShortStub(kind as ResourceKind));
     }
   });
 
@@ -231,6 +231,38 @@ describe("lifecycle through the real Pulumi CLI", function () {
   });
 });
 
+/**
+ * Rewrites every stored provider (inputs and outputs) to the legacy stub, the text that 0.1.0 to 0.3.0
+ * stored, as a stack written by those versions holds it.
+ */
+async function storeLegacyStubs(stack: Stack): Promise<void> {
+  const exported = await stack.exportStack();
+  const resources = (exported.deployment as { resources?: StateResourceWithProps[] }).resources ?? [];
+  for (const r of resources) {
+    const kind = r.type.startsWith("pulumi-nodejs:dynamic/codesec:")
+      ? (r.type.split(":").pop() as ResourceKind)
+      : undefined;
+    if (kind === undefined) continue;
+    for (const props of [r.inputs, r.outputs]) {
+      if (props?.__provider !== undefined) props.__provider = pinnedLegacyStub(kind);
+    }
+  }
+  await stack.importStack(exported);
+  const stored = (await stateResources(stack)).filter((r) =>
+    r.type.startsWith("pulumi-nodejs:dynamic/codesec:"),
+  );
+  expect(stored).to.have.length(4);
+  for (const r of stored) {
+    expect(r.outputs?.__provider).to.equal(pinnedLegacyStub(r.type.split(":").pop() as ResourceKind));
+  }
+}
+
+interface StateResourceWithProps {
+  type: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
 describe("upgrade to a build with a different implementation", function () {
   let emulator: EmulatorHandle;
 
@@ -241,35 +273,38 @@ describe("upgrade to a build with a different implementation", function () {
     await emulator?.close();
   });
 
-  it("shows no diff, and the new build refreshes and destroys what the old one created", async () => {
-    const programDir = prepareProgram(PROGRAM);
-    const marker = path.join(scratchDir("marker"), "calls.log");
-    const stack = await createStack(programDir, "upgrade", baseConfig(emulator), {
-      CODESEC_E2E_MARKER: marker,
+  for (const storedBy of ["0.4.0", "0.1.0 to 0.3.0"] as const) {
+    it(`shows no diff, and the new build refreshes and destroys what ${storedBy} created`, async () => {
+      const programDir = prepareProgram(PROGRAM);
+      const marker = path.join(scratchDir("marker"), "calls.log");
+      const stack = await createStack(programDir, `upgrade-${storedBy.split(" ")[0]}`, baseConfig(emulator), {
+        CODESEC_E2E_MARKER: marker,
+      });
+      await stack.up();
+      if (storedBy === "0.1.0 to 0.3.0") await storeLegacyStubs(stack);
+      const before = await stateResources(stack);
+
+      useModules(programDir, installedModules(variantPackage(packedPackage())));
+      emulator.control.clearRequests();
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).to.deep.equal({ same: 5 });
+      expect(mutatingCalls(emulator)).to.deep.equal([]);
+      expect(readFileSync(marker, "utf8"), "the new build's implementation ran the diff").to.match(
+        /UserRole diff/,
+      );
+
+      const refresh = await stack.refresh();
+      expect(refresh.summary.resourceChanges).to.deep.equal({ same: 5 });
+      expect(readFileSync(marker, "utf8")).to.match(/ScmApp read/);
+      const providersBefore = JSON.stringify(before.map((r) => r.outputs?.__provider));
+      const after = await stateResources(stack);
+      const providersAfter = JSON.stringify(after.map((r) => r.outputs?.__provider));
+      expect(providersAfter).to.equal(providersBefore);
+
+      await stack.destroy();
+      expect(readFileSync(marker, "utf8")).to.match(/UserRole delete/);
+      expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_MEMBER");
+      expect(existsSync(marker)).to.equal(true);
     });
-    await stack.up();
-    const before = await stateResources(stack);
-
-    useModules(programDir, installedModules(variantPackage(packedPackage())));
-    emulator.control.clearRequests();
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).to.deep.equal({ same: 5 });
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
-    expect(readFileSync(marker, "utf8"), "the new build's implementation ran the diff").to.match(
-      /UserRole diff/,
-    );
-
-    const refresh = await stack.refresh();
-    expect(refresh.summary.resourceChanges).to.deep.equal({ same: 5 });
-    expect(readFileSync(marker, "utf8")).to.match(/ScmApp read/);
-    const providersBefore = JSON.stringify(before.map((r) => r.outputs?.__provider));
-    const after = await stateResources(stack);
-    const providersAfter = JSON.stringify(after.map((r) => r.outputs?.__provider));
-    expect(providersAfter).to.equal(providersBefore);
-
-    await stack.destroy();
-    expect(readFileSync(marker, "utf8")).to.match(/UserRole delete/);
-    expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_MEMBER");
-    expect(existsSync(marker)).to.equal(true);
-  });
+  }
 });

@@ -132,6 +132,33 @@ describe("codesec-emulator CLI", () => {
     expect(run.stderr()).to.match(/--port must be an integer/);
   });
 
+  it("--rate-limit N answers 429 with Retry-After beyond N requests per second of one credential", async () => {
+    run = runCli(["--json", "--quiet", "--rate-limit", "1"]);
+    const ready = JSON.parse(await firstLine(run)) as { baseUrl: string; apiToken: string };
+    const call = () =>
+      fetch(`${ready.baseUrl}/api/auth/users/current`, {
+        headers: { authorization: `Bearer ${ready.apiToken}` },
+      });
+    expect((await call()).status).to.equal(200);
+    const refused = await call();
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get("retry-after"))).to.be.at.least(1);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).to.include(
+      "1 request per second",
+    );
+    run.child.kill("SIGTERM");
+    expect((await run.exited).code).to.equal(0);
+  });
+
+  it("--help lists --rate-limit; a --rate-limit that is not a positive number exits 2", async () => {
+    run = runCli(["--help"]);
+    expect((await run.exited).code).to.equal(0);
+    expect(run.stdout()).to.match(/--rate-limit N\s+\S/);
+    run = runCli(["--rate-limit", "0"]);
+    expect((await run.exited).code).to.equal(2);
+    expect(run.stderr()).to.match(/--rate-limit must be a positive number of requests per second, got "0"/);
+  });
+
   describe("the command linked by npm ci (node_modules/.bin/codesec-emulator)", () => {
     const linked = join(ROOT, "node_modules", ".bin", "codesec-emulator");
 

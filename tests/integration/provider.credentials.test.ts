@@ -276,6 +276,8 @@ describe("credentials at the provider's boundaries", () => {
         ["codesec:timeoutMs", "soon"],
         ["codesec:retries", "99"],
         ["codesec:skipCredentialsValidation", "perhaps"],
+        ["codesec:requestsPerSecond", "0"],
+        ["codesec:maxInFlight", "1.5"],
       ]) {
         await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken, [key]: value });
         const error = await rejectionOf(userRoleProvider.check!({} as never, inputs(h)));

@@ -12,13 +12,22 @@ export const RESOURCE_KINDS: ResourceKind[] = [
   "ScmApp",
 ];
 
+function pinned(template: string, kind: ResourceKind): string {
+  return readFileSync(path.join(__dirname, "../fixtures", template), "utf8").replace("__KIND__", kind);
+}
+
 /**
- * The pinned text of a kind's stub: tests/fixtures/stub.template.js with the kind filled in (the kinds'
- * texts differ only there). A stub that no longer matches it differs from every stack's stored provider.
+ * The pinned text of a kind's legacy stub (what stacks created by 0.1.0 to 0.3.0 store, and what the
+ * provider stores when the package is not under node_modules): tests/fixtures/stub.legacy.template.js
+ * with the kind filled in (the kinds' texts differ only there).
  */
-export function pinnedStub(kind: ResourceKind): string {
-  const template = readFileSync(path.join(__dirname, "../fixtures/stub.template.js"), "utf8");
-  return template.replace("__KIND__", kind);
+export function pinnedLegacyStub(kind: ResourceKind): string {
+  return pinned("stub.legacy.template.js", kind);
+}
+
+/** The pinned text of a kind's short stub, stored since 0.4.0 by a package installed under node_modules. */
+export function pinnedShortStub(kind: ResourceKind): string {
+  return pinned("stub.short.template.js", kind);
 }
 
 export async function serializedStub(kind: ResourceKind): Promise<string> {

@@ -14,7 +14,6 @@ describe("bench: API call counter", () => {
   beforeEach(() => {
     counter = new ApiCallCounter(emulator.control);
   });
-  afterEach(() => counter.stop());
   after(() => emulator.close());
 
   const get = (path: string) =>

@@ -45,7 +45,7 @@ describe("bench: API call targets", () => {
     const counts = (total: number) => ({ total, byOperation: {}, byStatus: {} });
     const of = (values: Partial<Record<Phase, number>>) =>
       Object.fromEntries(PHASES.map((p) => [p, counts(values[p] ?? 0)])) as PhaseCalls["codesec"];
-    return { n, codesec: of(codesec), http: of({}), overflowed: false };
+    return { n, codesec: of(codesec), http: of({}) };
   }
 
   it("allows previews and refresh one credential read, a no-change up none, and one call per changed resource", () => {

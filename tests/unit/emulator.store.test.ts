@@ -11,6 +11,7 @@ import {
   writeFileAtomically,
   type StateFileContents,
 } from "../../emulator/store";
+import { bytesCopiedDuring, fixturesWithRules } from "../support/largeFixtures";
 
 describe("emulator store", () => {
   let dir: string;
@@ -79,6 +80,71 @@ describe("emulator store", () => {
       expect(() => store.revokeApiToken("tok-nope", new Date())).to.throw(/unknown API token/);
     });
 
+    it("hands out copies of listed rules and of the snapshot: changing them changes nothing", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const [first] = store.notificationRules("1001");
+      if (!first) throw new Error("fixture rule missing");
+      first.name = "changed";
+      first.policy_slugs.push("changed");
+      const page = store.notificationRulePage("1001", { limit: 1 });
+      page.rules[0].config.channel = "changed";
+      const snapshot = store.snapshot();
+      snapshot.users[0].roles["1001"] = "ORG_ROLE_READONLY";
+      snapshot.notificationRules.length = 0;
+      expect(store.snapshot()).to.deep.equal(defaultFixtures());
+    });
+
+    it("pages the rules of a deployment by ascending id from after a given id, with or without a filter", () => {
+      const store = EmulatorStore.open({ fixtures: fixturesWithRules(20) });
+      const first = store.notificationRulePage("1001", { limit: 3 });
+      expect(first.rules.map((r) => r.id)).to.deep.equal([1, 2, 3]);
+      expect(first.more).to.equal(true);
+      const middle = store.notificationRulePage("1001", { afterId: 1005, limit: 4 });
+      expect(middle.rules.map((r) => r.id)).to.deep.equal([1006, 1007, 1008, 1009]);
+      const email = store.notificationRulePage("1001", {
+        afterId: 1005,
+        limit: 2,
+        matches: (rule) => rule.channel === "email",
+      });
+      expect(email.rules.map((r) => r.id)).to.deep.equal([1006, 1008]);
+      const last = store.notificationRulePage("1001", { afterId: 1017, limit: 5 });
+      expect(last.rules.map((r) => r.id)).to.deep.equal([1018, 1019, 1020]);
+      expect(last.more).to.equal(false);
+      const exact = store.notificationRulePage("1001", { afterId: 1017, limit: 3 });
+      expect(exact.more).to.equal(false);
+      expect(store.notificationRulePage("2002", { limit: 50 }).rules.map((r) => r.id)).to.deep.equal([8]);
+      expect(store.notificationRulePage("9999", { limit: 50 })).to.deep.equal({ rules: [], more: false });
+    });
+
+    it("copies only what a request touches, however large the store (10,000 rules)", async () => {
+      const fixtures = fixturesWithRules(10_000);
+      const store = EmulatorStore.open({ fixtures });
+      const oneRule = JSON.stringify(fixtures.notificationRules[5000]).length;
+      // A role write copies the user it changes, not the data set.
+      expect(await bytesCopiedDuring(() => store.setRole("502", "1001", "ORG_ROLE_ADMIN"))).to.be.below(
+        2_000,
+      );
+      // Reads copy what they return.
+      expect(await bytesCopiedDuring(() => store.user("502"))).to.be.below(1_000);
+      const token = "cst_1001_admin_5b7e0c1d9a2f4e68";
+      expect(await bytesCopiedDuring(() => store.apiTokenByValue(token))).to.be.below(1_000);
+      // A page from the middle of the listing copies that page, not the rules before or after it.
+      const page = await bytesCopiedDuring(() =>
+        store.notificationRulePage("1001", { afterId: 6000, limit: 50 }),
+      );
+      expect(page).to.be.below(oneRule * 60);
+    });
+
+    it("adds generated notification rules after the highest id, in one change", () => {
+      const store = EmulatorStore.open({ fixtures: defaultFixtures() });
+      const added = store.addNotificationRules("1001", 3);
+      expect(added).to.deep.equal({ firstId: 9, lastId: 11 });
+      const ids = store.notificationRules("1001").map((r) => r.id);
+      expect(ids).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 9, 10, 11]);
+      expect(store.notificationRules("2002").map((r) => r.id)).to.deep.equal([8]);
+      expect(() => store.addNotificationRules("9999", 1)).to.throw(/unknown deployment 9999/);
+    });
+
     it("leaves the state unchanged when a mutation fails", () => {
       const store = EmulatorStore.open({ fixtures: defaultFixtures() });
       expect(() => store.setRole("nobody", "1001", "ORG_ROLE_ADMIN")).to.throw(/unknown user/);
@@ -126,6 +192,37 @@ describe("emulator store", () => {
       expect(second.loadedFromStateFile).to.equal(true);
       expect(second.roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
       expect(Buffer.from(second.signingKey).equals(Buffer.from(first.signingKey))).to.equal(true);
+    });
+
+    it("a mutation whose save fails changes nothing in memory either, and throws", () => {
+      const folder = join(dir, "folder");
+      const file = join(folder, "state.json");
+      const store = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
+      // The state file's directory becomes a plain file: every save from now on fails.
+      rmSync(folder, { recursive: true });
+      writeFileSync(folder, "not a directory");
+      expect(() => store.setRole("502", "1001", "ORG_ROLE_ADMIN")).to.throw();
+      expect(store.roleOf("502", "1001")).to.equal("ORG_ROLE_MEMBER");
+      expect(store.adminCount("1001")).to.equal(1);
+      const token = {
+        id: "tok-x",
+        value: "cst_extra_token_0000000000",
+        name: "x",
+        deploymentId: "1001",
+        userId: "502",
+        webApi: true,
+        scoped: false,
+      };
+      expect(() => store.addApiToken(token)).to.throw();
+      expect(store.apiTokenByValue(token.value)).to.equal(undefined);
+      expect(store.apiToken("tok-x")).to.equal(undefined);
+      expect(() => store.addNotificationRules("1001", 5)).to.throw();
+      expect(() => store.reset()).to.throw();
+      expect(store.snapshot()).to.deep.equal(defaultFixtures());
+      // Once saving works again, the next change goes through.
+      rmSync(folder);
+      store.setRole("502", "1001", "ORG_ROLE_ADMIN");
+      expect(store.roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
     });
 
     it("is replaced atomically: a new file (rename) each save, no temporary file left, owner-only mode", () => {

@@ -1,12 +1,35 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pinnedStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
+import { stubProvider } from "../../provider/dynamic/stubProvider";
+import { pinnedLegacyStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
 describe("serialized provider stub (__provider)", () => {
+  it("is one object per kind, so the engine serializes each kind once per run, not once per resource", () => {
+    // The engine caches serialized providers by object: a new object per resource costs 7-13 ms each.
+    for (const kind of RESOURCE_KINDS) expect(stubProvider(kind), kind).to.equal(stubProvider(kind));
+    expect(stubProvider("UserRole")).not.to.equal(stubProvider("ScmApp"));
+  });
+
+  it("every kind has its package subpath pulumi-codesec/dynamic/<Kind>, the entry module the short stub loads", () => {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      exports: Record<string, { default: string }>;
+    };
+    for (const kind of RESOURCE_KINDS) {
+      const folder = kind[0].toLowerCase() + kind.slice(1);
+      expect(manifest.exports[`./dynamic/${kind}`]?.default, kind).to.equal(
+        `./dist/provider/resources/${folder}/engineEntry.js`,
+      );
+      expect(existsSync(path.join(repoRoot, `provider/resources/${folder}/engineEntry.ts`)), kind).to.equal(
+        true,
+      );
+    }
+  });
+
   for (const kind of RESOURCE_KINDS) {
     describe(kind, () => {
       let text: string;
@@ -18,10 +41,10 @@ describe("serialized provider stub (__provider)", () => {
         expect(Buffer.byteLength(text, "utf8")).to.be.at.most(2048);
       });
 
-      it("is byte-identical to the pinned text, so upgrades never change stored providers", () => {
-        // If this fails, the stub changed: every existing stack would store a different provider.
-        // Only update tests/fixtures/stub.template.js with a deliberate, documented compatibility decision.
-        expect(text).to.equal(pinnedStub(kind));
+      it("outside node_modules (this repository) is the legacy form, byte-identical to what 0.1.0 stored", () => {
+        // If this fails, the legacy stub changed: it is what stacks of 0.1.0 to 0.3.0 store, and what
+        // a package loaded from outside node_modules (npm link) stores. Never update the fixture.
+        expect(text).to.equal(pinnedLegacyStub(kind));
       });
 
       it("loads the implementation by package name and holds no path or secret", () => {
@@ -50,6 +73,6 @@ describe("serialized provider stub (__provider)", () => {
         env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, "tsconfig.json") },
       },
     );
-    expect(fromElsewhere).to.equal(pinnedStub("ScmApp"));
+    expect(fromElsewhere).to.equal(pinnedLegacyStub("ScmApp"));
   });
 });

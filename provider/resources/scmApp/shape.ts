@@ -1,5 +1,6 @@
 /** The shape of `codesec.ScmApp`: written once, used for the class types, for `check` and for the docs. */
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import { Type } from "../../../api/typeBuilder";
 import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
 import { OneTimeCode, ScmApp } from "../../../api/schemas/scm";

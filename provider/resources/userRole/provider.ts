@@ -11,28 +11,35 @@ import { withoutEngineKeys } from "../../dynamic/inputValidation";
 import { isLookup, lookupRefused } from "../../dynamic/lookup";
 import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
 import { isPlatformNotFound } from "../../dynamic/platformNotFound";
+import { currentUserOf, forgetCurrentUser } from "../../clients";
 import { clientForResource, verifyConnection } from "../../dynamic/runtimeCredentials";
 import { withRotationAdvice } from "../../dynamic/staleCredentials";
 
 const TYPE = "codesec:UserRole";
+
+/** Operation 1. The credentials' own role may be the one that changed: later reads ask the platform again. */
+async function setRole(state: UserRoleState, newRole: UserRoleState["role"]): Promise<void> {
+  const client = clientForResource(state);
+  try {
+    await client.updateUserRole({ deploymentId: state.deploymentId, userId: state.userId, newRole });
+  } finally {
+    forgetCurrentUser(client);
+  }
+}
 
 export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, UserRoleState> = {
   ...checkAndDiff(UserRoleInputs, TYPE, { replaceOn: USER_ROLE_IDENTITY, updateOn: USER_ROLE_MUTABLE }),
 
   async create(inputs) {
     const { deploymentId, userId, role } = inputs;
-    await clientForResource(inputs).updateUserRole({ deploymentId, userId, newRole: role });
+    await setRole(inputs, role);
     return { id: formatResourceId(deploymentId, userId), outs: withoutEngineKeys(inputs) };
   },
 
   async update(_id, olds, news) {
     // roleOnDestroy alone is state: only a different role needs operation 1.
     if (olds.role !== news.role) {
-      await clientForResource(news).updateUserRole({
-        deploymentId: news.deploymentId,
-        userId: news.userId,
-        newRole: news.role,
-      });
+      await setRole(news, news.role);
     }
     return { outs: withoutEngineKeys(news) };
   },
@@ -40,7 +47,7 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
   async read(id, props) {
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
     const state = (props ?? {}) as UserRoleState;
-    const me = await withRotationAdvice(() => clientForResource(state).getCurrentUser());
+    const me = await withRotationAdvice(() => currentUserOf(clientForResource(state)));
     // The platform reads back only the caller's own role: for anyone else the state is kept as it is,
     // and a lookup by id has no state to keep.
     if (me.id !== userId) {
@@ -73,9 +80,7 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
     if (props.roleOnDestroy === undefined) return;
     const { deploymentId, userId } = props;
     try {
-      await withRotationAdvice(() =>
-        clientForResource(props).updateUserRole({ deploymentId, userId, newRole: props.roleOnDestroy! }),
-      );
+      await withRotationAdvice(() => setRole(props, props.roleOnDestroy!));
     } catch (error) {
       // A user who left the organization has no role left to demote: nothing stands in destroy's way
       // (as terraform-provider-github's membership does on a 404). roleOnDestroy guards access, so the

@@ -194,6 +194,28 @@ exports.run = function (kind, method, args) {
 };
 `,
   );
+  // The short stubs load each kind's entry module (provider/dynamic/engineEntry.ts) instead of `run`.
+  const entries = path.join(pkgDir, "dist/provider/dynamic/engineEntry.js");
+  writeFileSync(
+    entries,
+    readFileSync(entries, "utf8") +
+      `
+const __variantEntry = exports.engineEntry;
+exports.engineEntry = function (kind, implementation) {
+  const entry = __variantEntry(kind, implementation);
+  for (const method of Object.keys(entry)) {
+    const original = entry[method];
+    entry[method] = function (...args) {
+      if (process.env.CODESEC_E2E_MARKER) {
+        require("node:fs").appendFileSync(process.env.CODESEC_E2E_MARKER, kind + " " + method + "\\n");
+      }
+      return original.apply(this, args);
+    };
+  }
+  return entry;
+};
+`,
+  );
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
   manifest.version = `${manifest.version}-variant.1`;
   writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify(manifest, null, 2));

@@ -1,0 +1,23 @@
+/**
+ * The object the engine calls for one resource kind when the stored provider is the short form
+ * (`require("pulumi-codesec/dynamic/<Kind>")`, see stubProvider.ts): the kind's provider plus the
+ * `configure` that receives the stack config. Each kind's `engineEntry.ts` exports one of these as its
+ * whole module, so loading it loads that kind's implementation only.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../resources/registry";
+import { rememberStackConfig } from "./runtimeCredentials";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
+type KindProvider = pulumi.dynamic.ResourceProvider<any, any>;
+
+/** `kind` names the entry (tests wrap every kind's methods through this function). */
+export function engineEntry(_kind: ResourceKind, implementation: KindProvider): KindProvider {
+  return {
+    ...implementation,
+    configure: (request: pulumi.dynamic.ConfigureRequest) => {
+      rememberStackConfig(request.config);
+      return Promise.resolve();
+    },
+  };
+}

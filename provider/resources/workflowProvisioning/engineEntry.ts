@@ -1,0 +1,9 @@
+/**
+ * What the engine loads for codesec:WorkflowProvisioning: the package subpath `pulumi-codesec/dynamic/WorkflowProvisioning`, which the
+ * provider stored with each resource names (provider/dynamic/stubProvider.ts). The module's exports are the
+ * provider object itself. Do not rename or move without keeping that subpath: stacks store it.
+ */
+import { engineEntry } from "../../dynamic/engineEntry";
+import { workflowProvisioningProvider } from "./provider";
+
+export = engineEntry("WorkflowProvisioning", workflowProvisioningProvider);

@@ -1,0 +1,151 @@
+/**
+ * The fewest calls at organization scale, counted in the emulator's request log: a refresh of many
+ * UserRoles reads operation 8 once per connection (shared with the credential check), and a diff calls
+ * nothing. Each test mints a fresh token, so its
+ * connection is one this process has not used yet.
+ */
+import { expect } from "chai";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { startEmulator } from "../../emulator/index";
+import { userRoleProvider } from "../../provider/resources/userRole/provider";
+import { useEmulator } from "../support/emulator";
+import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
+import { configureStack } from "../support/stackConfig";
+import type { EmulatorHandle } from "../../emulator/index";
+
+async function freshConnection(h: EmulatorHandle, config: Record<string, string> = {}): Promise<void> {
+  const { credential } = await h.control.mintCredential({
+    deploymentId: h.deploymentId,
+    userId: h.sample.userId,
+    kind: "apiToken",
+  });
+  await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": credential, ...config });
+}
+
+function operations(h: EmulatorHandle): string[] {
+  return h.control.requests().map((r) => `${r.operation}:${r.status}`);
+}
+
+describe("calls at organization scale", () => {
+  const emulator = useEmulator();
+  const role = (h: EmulatorHandle, userId: string) => ({
+    deploymentId: h.deploymentId,
+    userId,
+    role: "ORG_ROLE_MEMBER" as const,
+  });
+
+  it("a refresh of many UserRoles reads operation 8 once for the connection, concurrently", async () => {
+    const h = emulator();
+    await freshConnection(h);
+    const users = h.control.state().users.map((u) => u.id);
+    expect(users.length).to.be.greaterThan(2);
+    const results = await Promise.all(
+      users.map((userId) => userRoleProvider.read!(`${h.deploymentId}/${userId}`, role(h, userId))),
+    );
+    expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
+    // The caller's own role is still read back from that one answer; the others keep their state.
+    const own = results[users.indexOf(h.sample.userId)];
+    expect(own.props!.role).to.equal("ORG_ROLE_ADMIN");
+  });
+
+  it("a role write makes the next read ask again, and it sees the write", async () => {
+    const h = emulator();
+    await freshConnection(h);
+    const id = `${h.deploymentId}/${h.sample.userId}`;
+    const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
+    await userRoleProvider.read!(id, admin);
+    // Another admin first, so the platform lets the caller step down.
+    h.control.setUserRole(h.sample.memberUserId, { deploymentId: h.deploymentId, role: "ORG_ROLE_ADMIN" });
+    await userRoleProvider.update!(id, admin, { ...admin, role: "ORG_ROLE_MEMBER" });
+    const after = await userRoleProvider.read!(id, { ...admin, role: "ORG_ROLE_MEMBER" });
+    expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
+    expect(operations(h)).to.deep.equal(["getCurrentUser:200", "updateUserRole:200", "getCurrentUser:200"]);
+  });
+
+  it("diffs call nothing, with or without changes; check proves the connection once for all resources", async () => {
+    const h = emulator();
+    await freshConnection(h);
+    const users = h.control.state().users.map((u) => u.id);
+    await Promise.all(
+      users.map(async (userId) => {
+        const olds = role(h, userId);
+        await userRoleProvider.diff!("id", olds, { ...olds });
+        await userRoleProvider.diff!("id", olds, { ...olds, role: "ORG_ROLE_READONLY" });
+      }),
+    );
+    expect(operations(h)).to.deep.equal([]);
+    await Promise.all(users.map((userId) => userRoleProvider.check!(role(h, userId), role(h, userId))));
+    expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
+  });
+});
+
+describe("one client-side rate limiter per platform for the whole process", () => {
+  it("a stack limited to the platform's rate sets off no 429, however many resources write at once", async function () {
+    this.timeout(60_000);
+    const rate = 10;
+    const h = await startEmulator({ quiet: true, fixtures: fixturesWithMembers(40), rateLimit: rate });
+    try {
+      await configureStack({
+        "codesec:baseUrl": h.baseUrl,
+        "codesec:token": h.apiToken,
+        "codesec:requestsPerSecond": String(rate),
+      });
+      await Promise.all(
+        scaleMemberIds(40).map((userId) =>
+          userRoleProvider.create({ deploymentId: h.deploymentId, userId, role: "ORG_ROLE_READONLY" }),
+        ),
+      );
+      expect(h.control.requestCounts().byOperation).to.deep.equal({ updateUserRole: { "200": 40 } });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("connections to the same platform share the in-flight cap (codesec:maxInFlight)", async () => {
+    // A platform that answers operation 8 after a pause, counting the requests it holds at once.
+    let open = 0;
+    let most = 0;
+    const server = http.createServer((req, res) => {
+      open += 1;
+      most = Math.max(most, open);
+      req.resume();
+      setTimeout(() => {
+        open -= 1;
+        const user = {
+          id: "501",
+          name: "A",
+          email: "a@x.test",
+          login: "a",
+          authDetails: [],
+          orgRole: "ORG_ROLE_ADMIN",
+        };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ user }));
+      }, 30);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await configureStack({
+        "codesec:connections": {
+          a: { baseUrl, token: "token-of-connection-a" },
+          b: { baseUrl, token: "token-of-connection-b" },
+        },
+        "codesec:maxInFlight": "1",
+      });
+      const reads = ["a", "b", "a", "b"].map((connection, i) =>
+        userRoleProvider.read!(`1001/u-${i}`, {
+          deploymentId: "1001",
+          userId: `u-${i}`,
+          role: "ORG_ROLE_MEMBER",
+          connection,
+        }),
+      );
+      await Promise.all(reads);
+      expect(most).to.equal(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

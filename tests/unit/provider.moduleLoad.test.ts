@@ -1,0 +1,48 @@
+/**
+ * What the engine loads to run a resource: the kind's entry module (the short stub's
+ * `pulumi-codesec/dynamic/<Kind>`) or the legacy `pulumi-codesec/dynamic`, counted in modules in a
+ * fresh process (counts are deterministic; bench/moduleLoad.ts measures the time). TypeBox's index is
+ * about 200 modules: none of them may load with the provider.
+ */
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+import { expect } from "chai";
+import { RESOURCE_KINDS } from "../support/serializeStub";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** Modules that loading `file` adds after @pulumi/pulumi (which the provider host has loaded already). */
+function modulesLoadedBy(file: string): string[] {
+  const script = `
+    require("@pulumi/pulumi");
+    const before = new Set(Object.keys(require.cache));
+    require(${JSON.stringify(file)});
+    process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((f) => !before.has(f))));
+  `;
+  const out = execFileSync(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", "--conditions=codesec-source", "-e", script],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  return JSON.parse(out) as string[];
+}
+
+describe("module load of the provider: counts", function () {
+  this.timeout(60_000);
+
+  for (const kind of RESOURCE_KINDS) {
+    it(`${kind}'s entry module loads no TypeBox module, and no other kind`, () => {
+      const folder = kind[0].toLowerCase() + kind.slice(1);
+      const loaded = modulesLoadedBy(path.join(ROOT, `provider/resources/${folder}/engineEntry.ts`));
+      expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
+      const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map((k) => k[0].toLowerCase() + k.slice(1));
+      expect(loaded.filter((f) => otherKinds.some((k) => f.includes(`/resources/${k}/`)))).to.deep.equal([]);
+      expect(loaded.length).to.be.at.most(60);
+    });
+  }
+
+  it("the legacy entry (pulumi-codesec/dynamic) loads no TypeBox module either", () => {
+    const loaded = modulesLoadedBy(path.join(ROOT, "provider/dynamic/index.ts"));
+    expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
+  });
+});

@@ -3,9 +3,10 @@
  * suite's harness: the packed package installed as a user installs it, a local file backend, passphrase
  * secrets, no network service.
  */
-import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
+import type { ConfigMap, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { createStack, exportStackAsStored, prepareProgram } from "../../tests/e2e/support/harness";
+import { createStack, prepareProgram } from "../../tests/e2e/support/harness";
 
 /** The programs under bench/programs. */
 export type BenchProgram = "roles" | "kinds";
@@ -37,11 +38,19 @@ export interface StoredResource {
   outputs?: Record<string, unknown>;
 }
 
-/** The resources of the stack's checkpoint as `pulumi stack export` prints them (secrets encrypted). */
+/**
+ * The resources of the stack's checkpoint as `pulumi stack export` prints them (secrets encrypted); with
+ * room for the checkpoint of a 1,000-resource stack (several MB, beyond execFileSync's default buffer).
+ */
 export function storedResources(stack: Stack): StoredResource[] {
-  const exported = JSON.parse(exportStackAsStored(stack)) as {
-    deployment?: { resources?: StoredResource[] };
-  };
+  const workspace = stack.workspace as LocalWorkspace;
+  const text = execFileSync("pulumi", ["stack", "export", "--stack", stack.name], {
+    cwd: workspace.workDir,
+    env: { ...process.env, ...workspace.envVars },
+    encoding: "utf8",
+    maxBuffer: 512 * 2 ** 20,
+  });
+  const exported = JSON.parse(text) as { deployment?: { resources?: StoredResource[] } };
   return exported.deployment?.resources ?? [];
 }
 

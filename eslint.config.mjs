@@ -12,6 +12,7 @@ export default tseslint.config(
       "node_modules/",
       "coverage/",
       ".tools/",
+      ".bench-tmp/",
       "examples/*/node_modules/",
       "**/*.js",
       "**/*.mjs",

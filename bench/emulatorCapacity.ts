@@ -1,0 +1,104 @@
+/**
+ * Comparison 5, emulator capacity: requests per second a bare keep-alive loop gets at concurrency 16 from
+ * a read route (getScan, operation 6) and a write route (updateUserRole, operation 1), with the state in
+ * memory and with `--state`, on a small store (the default fixtures) and a large one (10,000 notification
+ * rules). The large store should cost no more per request than the small one. The emulator runs in a
+ * process of its own; the four set-ups are interleaved in every repetition.
+ */
+import { rmSync } from "node:fs";
+import * as path from "node:path";
+import { scratchDir } from "../tests/e2e/support/harness";
+import { bareLoop, type BareRequest } from "./support/bareLoop";
+import { startEmulatorProcess, type EmulatorProcess } from "./support/emulatorProcess";
+import { benchFixtures, writeFixtureFile } from "./support/fixtures";
+import type { BenchOptions } from "./support/options";
+import { figure, type Figure } from "./support/results";
+import { median, pairedRatio } from "./support/stats";
+
+const COMPARISON = "5 emulator capacity";
+const CONCURRENCY = 16;
+
+type Route = "getScan" | "updateUserRole";
+const ROUTES: Route[] = ["getScan", "updateUserRole"];
+
+function routeRequest(route: Route, emulator: EmulatorProcess): BareRequest {
+  const { baseUrl, apiToken: token, deploymentId, sample } = emulator;
+  if (route === "getScan") {
+    return {
+      baseUrl,
+      token,
+      method: "GET",
+      path: `/api/v2/deployments/${deploymentId}/scans/${sample.scanId}`,
+    };
+  }
+  const userId = sample.memberUserId;
+  return {
+    baseUrl,
+    token,
+    method: "PATCH",
+    path: `/api/agent/deployments/${deploymentId}/users/${userId}/roles`,
+    body: { deploymentId, userId, newRole: "ORG_ROLE_MEMBER" },
+  };
+}
+
+export async function emulatorCapacity(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<Figure[]> {
+  const dir = scratchDir("capacity");
+  const stores = {
+    small: writeFixtureFile(dir, "small", benchFixtures({})),
+    large: writeFixtureFile(dir, "large", benchFixtures({ rules: options.largeStoreRules })),
+  };
+  const setups = (["memory", "state"] as const).flatMap((storage) =>
+    (["small", "large"] as const).map((store) => ({ storage, store, key: `${storage}/${store}` })),
+  );
+  const rates = new Map<string, number[]>();
+  for (let rep = 0; rep < options.reps; rep++) {
+    for (const { storage, store, key } of setups) {
+      const stateFile = path.join(dir, `state-${store}.json`);
+      rmSync(stateFile, { force: true }); // seeded from the fixtures afresh
+      const emulator = await startEmulatorProcess([
+        "--fixtures",
+        stores[store],
+        ...(storage === "state" ? ["--state", stateFile] : []),
+      ]);
+      try {
+        for (const route of ROUTES) {
+          const request = routeRequest(route, emulator);
+          await bareLoop(request, CONCURRENCY, { requests: 200 }); // warm-up: JIT, sockets
+          const result = await bareLoop(request, CONCURRENCY, { seconds: options.capacitySeconds });
+          const failed = result.requests - (result.statuses["200"] ?? 0);
+          if (failed > 0)
+            throw new Error(
+              `${route} (${key}): ${failed} answers other than 200: ${JSON.stringify(result.statuses)}`,
+            );
+          rates.set(`${route} ${key}`, [...(rates.get(`${route} ${key}`) ?? []), result.perSecond]);
+          log(`  rep ${rep + 1} ${route} ${key}: ${result.perSecond.toFixed(0)} req/s`);
+        }
+      } finally {
+        await emulator.close();
+      }
+    }
+  }
+  const figures: Figure[] = [];
+  for (const route of ROUTES) {
+    for (const storage of ["memory", "state"] as const) {
+      const small = rates.get(`${route} ${storage}/small`) ?? [];
+      const large = rates.get(`${route} ${storage}/large`) ?? [];
+      figures.push(
+        figure({
+          comparison: COMPARISON,
+          name: `${route}, ${storage === "memory" ? "in memory" : "--state"}, large store / small`,
+          value: pairedRatio(large, small),
+          unit: "x",
+          target: { op: ">=", value: 0.9 },
+          detail:
+            `${median(large).toFixed(0)} req/s with ${options.largeStoreRules.toLocaleString("en-US")} rules, ` +
+            `${median(small).toFixed(0)} req/s small (concurrency ${CONCURRENCY}, median of ${small.length})`,
+        }),
+      );
+    }
+  }
+  return figures;
+}

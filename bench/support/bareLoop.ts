@@ -1,0 +1,78 @@
+/**
+ * The bare keep-alive HTTP loop: `node:http` with a keep-alive agent and nothing else (no validation, no
+ * timeout, no retry). The reference the client and the emulator's capacity are measured with.
+ */
+import * as http from "node:http";
+import { performance } from "node:perf_hooks";
+
+/** One request the loop repeats. */
+export interface BareRequest {
+  baseUrl: string;
+  token: string;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/** What a loop did. */
+export interface LoopResult {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  /** Answers by HTTP status. */
+  statuses: Record<string, number>;
+}
+
+function send(agent: http.Agent, request: BareRequest): Promise<number> {
+  const data = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${request.token}` };
+  if (data !== undefined) {
+    headers["content-type"] = "application/json";
+    headers["content-length"] = Buffer.byteLength(data);
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      new URL(request.path, request.baseUrl),
+      { method: request.method, headers, agent },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+/**
+ * Sends `request` from `concurrency` loops until `limit` is reached: a number of requests, or a
+ * duration in seconds (whichever `limit` names).
+ */
+export async function bareLoop(
+  request: BareRequest,
+  concurrency: number,
+  limit: { requests: number } | { seconds: number },
+): Promise<LoopResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const statuses: Record<string, number> = {};
+  let sent = 0;
+  const start = performance.now();
+  const more = () =>
+    "requests" in limit ? sent < limit.requests : performance.now() - start < limit.seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (more()) {
+          sent++;
+          const status = await send(agent, request);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return { requests: sent, seconds, perSecond: sent / seconds, statuses };
+}

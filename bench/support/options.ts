@@ -1,0 +1,68 @@
+/**
+ * What a bench run measures: the sizes and repetitions of each comparison. `--smoke` (CI) picks the
+ * smallest sizes and one repetition, still running every comparison; `BENCH_SIZES` and `BENCH_REPS`
+ * override the engine-floor sizes and repetitions of either mode.
+ */
+
+/** Sizes and repetitions of one bench run. */
+export interface BenchOptions {
+  smoke: boolean;
+  /** Stack sizes (N resources) of the engine-floor comparison. */
+  sizes: number[];
+  /** Repetitions of the engine-floor comparison at size `n`. */
+  repsFor(n: number): number;
+  /** Repetitions of the quicker comparisons (client, emulator capacity, notification rules). */
+  reps: number;
+  /** Rule counts of the getNotificationRules comparison. */
+  ruleCounts: number[];
+  /** Notification rules in the emulator's large store (capacity comparison). */
+  largeStoreRules: number;
+  /** Seconds of load per emulator capacity measurement. */
+  capacitySeconds: number;
+  /** UserRoles and the emulator's rate (requests per second) of the rate-limited run. */
+  rateLimited: { resources: number; rate: number };
+}
+
+function numberList(text: string, name: string): number[] {
+  const values = text.split(",").map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v <= 0)) {
+    throw new Error(
+      `${name} must be a comma-separated list of positive integers, got ${JSON.stringify(text)}`,
+    );
+  }
+  return values;
+}
+
+function positiveInteger(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+/**
+ * The options of a run from its arguments and environment. Full-run defaults aim at about 45 minutes on
+ * a 2-core machine: two repetitions at N = 50 and 200 (measured: one repetition of both takes 9 minutes
+ * over the three programs), one at N = 1,000 (estimated at 25-30 minutes), three of the quicker
+ * comparisons.
+ */
+export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const unknown = argv.filter((arg) => arg !== "--smoke");
+  if (unknown.length > 0)
+    throw new Error(`unknown argument(s) ${unknown.join(" ")}; the only one is --smoke`);
+  const smoke = argv.includes("--smoke");
+  const sizes = env.BENCH_SIZES ? numberList(env.BENCH_SIZES, "BENCH_SIZES") : smoke ? [10] : [50, 200, 1000];
+  const fixedReps = env.BENCH_REPS ? positiveInteger(env.BENCH_REPS, "BENCH_REPS") : undefined;
+  const reps = fixedReps ?? (smoke ? 1 : 3);
+  return {
+    smoke,
+    sizes,
+    repsFor: (n) => fixedReps ?? (smoke ? 1 : n >= 1000 ? 1 : 2),
+    reps,
+    ruleCounts: smoke ? [10, 1000] : [10, 1000, 10_000],
+    largeStoreRules: smoke ? 1000 : 10_000,
+    capacitySeconds: smoke ? 1 : 4,
+    rateLimited: smoke ? { resources: 50, rate: 50 } : { resources: 1000, rate: 50 },
+  };
+}

@@ -356,7 +356,8 @@ describe("CodeSecClient rate limiting", () => {
     expect(rateLimiter.queued).to.equal(0);
   });
 
-  it("a 429 with a Retry-After it honours pauses the shared limiter until then", async () => {
+  /** A limiter that records every pause asked of it. */
+  function recordingLimiter(): { rateLimiter: RateLimiter; pauses: number[] } {
     const pauses: number[] = [];
     class RecordingLimiter extends RateLimiter {
       override pauseFor(ms: number): void {
@@ -364,7 +365,11 @@ describe("CodeSecClient rate limiting", () => {
         super.pauseFor(ms);
       }
     }
-    const rateLimiter = new RecordingLimiter({ requestsPerSecond: 100_000 });
+    return { rateLimiter: new RecordingLimiter({ requestsPerSecond: 100_000 }), pauses };
+  }
+
+  it("a 429 with a Retry-After it honours pauses the shared limiter until then", async () => {
+    const { rateLimiter, pauses } = recordingLimiter();
     const a = server.client({ rateLimiter, maxRetryDelayMs: 5_000 });
     const b = server.client({ rateLimiter, maxRetryDelayMs: 5_000 });
     server.sequence({ status: 429, json: {}, headers: { "retry-after": "1" } }, SCAN_OK);
@@ -380,14 +385,7 @@ describe("CodeSecClient rate limiting", () => {
   });
 
   it("a Retry-After above maxRetryDelayMs, which fails the call, does not pause the limiter", async () => {
-    const pauses: number[] = [];
-    class RecordingLimiter extends RateLimiter {
-      override pauseFor(ms: number): void {
-        pauses.push(ms);
-        super.pauseFor(ms);
-      }
-    }
-    const rateLimiter = new RecordingLimiter({ requestsPerSecond: 100_000 });
+    const { rateLimiter, pauses } = recordingLimiter();
     server.always({ status: 429, json: {}, headers: { "retry-after": "120" } });
     await server
       .client({ rateLimiter })

@@ -20,6 +20,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
 cache_root="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}"
+lock_dir="$cache_root/.build-lock" # see acquire_build_lock
 want_major=3
 pkgmod=github.com/pulumi/pulumi/pkg/v3
 sdkmod=github.com/pulumi/pulumi/sdk/v3
@@ -164,6 +165,7 @@ cache="$cache_root/pulumi-v$version"
 bin="$cache/bin"
 on_exit() {
   local rc=$?
+  release_build_lock
   if [ "$rc" -ne 0 ]; then
     log "could not build pulumi v$version from Go modules (exit $rc)"
     manual_instructions
@@ -233,8 +235,10 @@ build_wrapped() { # $1 = module dir, $2 = go version, $3 = package, $4 = output,
   log "resolving modules for $pkg (in $dir)"
   (cd "$dir" && go mod tidy) || return 1
   log "compiling $pkg"
-  (cd "$dir" && go build -o "$out.tmp" -ldflags "$5" "$pkg") || return 1
-  mv -f "$out.tmp" "$out"
+  # A name of this process's own: a second set-up that got past the lock (another cache root on the
+  # same bin folder, say) never renames our half-written file, nor we its.
+  (cd "$dir" && go build -o "$out.tmp.$$" -ldflags "$5" "$pkg") || return 1
+  mv -f "$out.tmp.$$" "$out"
 }
 
 version_ldflags() { echo "-s -w -X $sdkmod/go/common/version.Version=$1"; }
@@ -299,6 +303,33 @@ EOF
   echo "$sdkmod@$host_sdk/nodejs/cmd/pulumi-language-nodejs (fallback)" >"$out.source"
   log "built $out from $sdkmod@$host_sdk (older language host; see build_language_host in this script)"
 }
+
+# One build at a time per cache: clones set up at once on one machine share it, and the second waits for
+# the first, then finds the CLI built. A lock directory (mkdir is atomic everywhere, flock is not on
+# macOS) holding the owner's pid; a lock whose owner is gone (a killed set-up) is taken over.
+acquire_build_lock() {
+  local waited=0 owner
+  mkdir -p "$cache_root"
+  until mkdir "$lock_dir" 2>/dev/null; do
+    owner="$(cat "$lock_dir/pid" 2>/dev/null || true)"
+    if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
+      log "taking over the build lock of set-up $owner, which is no longer running"
+      rm -rf "$lock_dir"
+      continue
+    fi
+    if [ $((waited % 30)) -eq 0 ]; then
+      log "another set-up (pid ${owner:-unknown}) is building in $cache_root: waiting for it (${waited}s so far)"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  echo $$ >"$lock_dir/pid"
+}
+release_build_lock() {
+  if [ "$(cat "$lock_dir/pid" 2>/dev/null || true)" = "$$" ]; then rm -rf "$lock_dir"; fi
+}
+acquire_build_lock
+trap 'rc=$?; release_build_lock; exit $rc' INT TERM
 
 pkg_json="$(go mod download -json "$pkgmod@v$version")" || {
   log "cannot download $pkgmod@v$version: $(json_field "$pkg_json" Error)"

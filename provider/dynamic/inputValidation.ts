@@ -1,11 +1,13 @@
 /**
  * `check` for every resource: validates inputs against the resource's shape and turns each problem into
- * a `CheckFailure` that names the property, so `pulumi preview` stops before any mutating call.
+ * a check failure whose reason names the field (see checkFailures.ts for what the engine may be told),
+ * so `pulumi preview` stops before any mutating call.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
+import { checkFailure, type CheckFailure } from "../checkFailures";
 import { CodeSecConnectionError } from "../connection";
 import { SECRET_INPUTS } from "../secretInputs";
 import { checkConnection } from "./runtimeCredentials";
@@ -13,17 +15,23 @@ import { checkConnection } from "./runtimeCredentials";
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** Drops the engine's reserved keys (`__provider`) before validation and comparison. */
+/**
+ * The key the engine adds to a dynamic resource's properties: its serialized provider. It is the only
+ * one: any other key, `__role` included, is the program's and is checked like every input.
+ */
+const ENGINE_KEY = "__provider";
+
+/** Drops the engine's reserved key (`__provider`) before validation and comparison. */
 export function withoutEngineKeys<T extends Record<string, unknown>>(props: T): T {
-  return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => !key.startsWith("__"))) as T;
+  return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => key !== ENGINE_KEY)) as T;
 }
 
 /**
- * Only the engine's reserved keys of a property bag. Properties recorded for a failed create or update
+ * Only the engine's reserved key of a property bag. Properties recorded for a failed create or update
  * must keep `__provider`, or the engine could not load the provider for that resource again.
  */
 export function engineKeysOf(props: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => key.startsWith("__")));
+  return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => key === ENGINE_KEY));
 }
 
 export function containsUnknown(value: unknown): boolean {
@@ -46,14 +54,11 @@ export async function checkInputs(
   resourceType: string,
 ): Promise<pulumi.dynamic.CheckResult> {
   const inputs = withoutEngineKeys(news);
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const failures: CheckFailure[] = [];
   const subject = { name: resourceType, noun: "input" as const, secretFields: SECRET_INPUTS };
   for (const issue of schemaIssues(shapeWithAnyConnection(shape), inputs)) {
     if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
-    failures.push({
-      property: issue.path === "" ? "(inputs)" : issue.path,
-      reason: issueMessage(issue, subject),
-    });
+    failures.push(checkFailure(shape, issue.path, issueMessage(issue, subject)));
   }
   if (containsUnknown(inputs.connection)) return failures.length > 0 ? { inputs, failures } : { inputs };
   try {
@@ -66,10 +71,9 @@ export async function checkInputs(
     // fails the check as an error naming the setting.
     const own = error.field.startsWith("connection") || error.field.startsWith("codesec:connections");
     if (inputs.connection === undefined || !own) throw error;
-    failures.push({
-      property: error.field.startsWith("connection") ? error.field : "connection",
-      reason: error.message,
-    });
+    failures.push(
+      checkFailure(shape, error.field.startsWith("connection") ? error.field : "connection", error.message),
+    );
   }
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }

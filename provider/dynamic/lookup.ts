@@ -8,6 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { TObject } from "@sinclair/typebox";
+import { ownershipOfResource } from "./runtimeCredentials";
 
 /** The props of a lookup: every input and output declared (so the class gets all its Outputs), none set. */
 export function lookupProps(inputs: TObject, outputKeys: readonly string[]): pulumi.Inputs {
@@ -17,7 +18,7 @@ export function lookupProps(inputs: TObject, outputKeys: readonly string[]): pul
 }
 
 /** Whether `read` was called for a lookup by id rather than to refresh a stored state. */
-export function isLookup(props: Record<string, unknown> | undefined): boolean {
+export function isLookup(props: { deploymentId?: unknown } | undefined): boolean {
   return props?.deploymentId === undefined || props.deploymentId === null;
 }
 
@@ -37,15 +38,20 @@ export function lookupRefused(resourceType: string, id: string, why: string): Er
  * `read` of a kind the platform cannot read back: a refresh keeps the stored state (the best knowledge
  * there is, docs/drift.md), and a lookup by id is refused, since there would be nothing to read.
  */
-export function stateOnlyRead<State>(resourceType: string) {
+export function stateOnlyRead<
+  State extends { platform?: string; connection?: unknown; deploymentId?: unknown },
+>(resourceType: string) {
   return async (id: string, props?: State): Promise<pulumi.dynamic.ReadResult<State>> => {
-    if (isLookup(props as Record<string, unknown> | undefined)) {
+    if (props === undefined || isLookup(props)) {
       throw lookupRefused(
         resourceType,
         id,
         "the platform has no operation that reads this resource back (docs/drift.md).",
       );
     }
-    return { id, props };
+    // Nothing is read, but a refresh through a connection that now points to another platform stops as
+    // every other step does; and a state written before 0.5.0 records its platform.
+    const ownership = ownershipOfResource(props.platform, props, { type: resourceType, id, step: "refresh" });
+    return { id, props: ownership.kind === "moving" ? props : { ...props, platform: ownership.platform } };
   };
 }

@@ -33,8 +33,37 @@ export function resourceOptions(
   };
 }
 
+/**
+ * Warnings for what a resource's arguments and options ask that a dynamic resource cannot do: credentials
+ * passed as an object rather than by name, and `customTimeouts`, which the engine never passes to a
+ * dynamic provider (it would be ignored without a word).
+ */
+export function warnAboutArguments(
+  resource: pulumi.Resource,
+  args: { connection?: unknown } | undefined,
+  opts: pulumi.CustomResourceOptions | undefined,
+): void {
+  warnIfObjectConnection(resource, args?.connection);
+  if (opts?.customTimeouts !== undefined) warnCustomTimeouts(resource);
+}
+
+let customTimeoutsWarned = false;
+
+/** Said once per run, on the first resource that sets it. */
+function warnCustomTimeouts(resource: pulumi.Resource): void {
+  if (customTimeoutsWarned) return;
+  customTimeoutsWarned = true;
+  void pulumi.log.warn(
+    "pulumi-codesec: `customTimeouts` has no effect on codesec's resources: they are dynamic resources, and " +
+      "the engine does not pass timeouts to dynamic providers. What bounds their calls is stack config " +
+      "`codesec:timeoutMs` (each request) and `codesec:deadlineMs` (a whole call, retries included), for " +
+      "example `pulumi config set codesec:deadlineMs 30000`.",
+    resource,
+  );
+}
+
 /** Warns (once per run) when a resource passes its credentials as an object rather than by name. */
-export function warnIfObjectConnection(resource: pulumi.Resource, connection: unknown): void {
+function warnIfObjectConnection(resource: pulumi.Resource, connection: unknown): void {
   // A plain name (the common case) needs no Output to look at.
   if (connection === undefined || typeof connection === "string") return;
   pulumi.output(connection as pulumi.Input<ConnectionInput>).apply((value) => {

@@ -8,6 +8,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { CodeSecClient } from "../../sdk";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, verifyCredentials } from "../clients";
 import { resolveConnection, type ConfigLookup, type ResolvedConnection } from "../connection";
+import {
+  CONFIG_MOVED_FROM,
+  movedFromSetting,
+  ownershipOf,
+  platformOf,
+  type OwnedResource,
+  type Ownership,
+} from "../ownership";
 
 let stackConfig: pulumi.dynamic.Config | undefined;
 
@@ -53,4 +61,22 @@ export async function checkConnection(
 ): Promise<void> {
   const { connection, client } = connectionAndClient(props);
   if (options.verify && !skipsCredentialsValidation(lookup)) await verifyCredentials(client, connection);
+}
+
+/**
+ * Where a resource belongs (see provider/ownership.ts): its recorded `platform` against the platform its
+ * connection resolves to now. Throws a PlatformMismatchError when they differ and no move was asked for.
+ */
+export function ownershipOfResource(
+  recorded: unknown,
+  props: { connection?: unknown },
+  resource: OwnedResource,
+): Ownership {
+  const { connection } = connectionAndClient(props);
+  return ownershipOf(recorded, connection, movedFromSetting(lookup(CONFIG_MOVED_FROM)), resource);
+}
+
+/** The platform a resource's connection resolves to now, as resources record it. */
+export function platformOfResource(props: { connection?: unknown }): string {
+  return platformOf(connectionAndClient(props).connection);
 }

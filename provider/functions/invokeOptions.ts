@@ -41,7 +41,10 @@ export interface CodeSecInvokeOptions extends pulumi.InvokeOptions {
  * created or updated, the result carries them as dependencies (a resource that consumes it depends on
  * them too), and at preview, while one of them is yet to be created, the result is unknown and no call
  * is made. A component in `dependsOn` is waited for as registered; list the resources inside it that
- * the call must follow. `parent` and `provider` as in {@link CodeSecInvokeOptions}.
+ * the call must follow. The same holds for the resources an argument comes from: with
+ * `{ requestId: app.requestId }`, the call waits for `app`, and at preview, while `app` is yet to be
+ * created, the result is unknown (as Pulumi's own Output-form invokes do). `parent` and `provider` as in
+ * {@link CodeSecInvokeOptions}.
  *
  * @example
  * ```ts
@@ -110,20 +113,28 @@ function warnProviderOption(): void {
 }
 
 /**
- * What the result must wait for, as Pulumi's `invokeOutput` does on an engine that does not gate
- * invokes itself: each resource's URN (registered), and for custom resources also the id, which is
- * known only once the resource exists; at preview a resource yet to be created has an unknown id,
- * which makes the whole result unknown instead of a call made too early. Taking these Outputs into the
- * result also carries the resources as its dependencies.
+ * What the result must wait for, as Pulumi's `invokeOutput` does on an engine that does not gate invokes
+ * itself: the resources of `dependsOn` and those the arguments come from (an argument taken from a
+ * resource's output depends on that resource). For each, its URN (registered), and for custom resources
+ * also the id, which is known only once the resource exists: at preview a resource yet to be created has
+ * an unknown id, which makes the whole result unknown instead of a call made too early (reading an SCM
+ * app that the same run is about to connect, say). Taking these Outputs into the result also carries the
+ * resources as its dependencies.
  */
-function dependencyGate(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown> {
-  if (dependsOn === undefined) return pulumi.output(undefined);
-  return (pulumi.output(dependsOn) as pulumi.Output<unknown>).apply((value) => {
-    const resources = (Array.isArray(value) ? value : [value]).filter(
-      (r): r is pulumi.Resource => r !== undefined && r !== null,
-    );
+function dependencyGate(
+  dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
+  args: unknown,
+): pulumi.Output<unknown> {
+  const explicit =
+    dependsOn === undefined
+      ? pulumi.output([] as unknown[])
+      : (pulumi.output(dependsOn) as pulumi.Output<unknown>).apply((value) =>
+          Array.isArray(value) ? (value as unknown[]) : [value],
+        );
+  const fromArguments = pulumi.output(argumentResources(args));
+  return pulumi.all([explicit, fromArguments]).apply(([listed, implied]) => {
     const gates: pulumi.Output<unknown>[] = [];
-    for (const resource of resources) {
+    for (const resource of listed.filter((r) => r !== undefined && r !== null)) {
       if (!pulumi.Resource.isInstance(resource)) {
         throw new Error(
           "pulumi-codesec: the dependsOn option of a codesec function takes resources (a resource, or an " +
@@ -131,11 +142,29 @@ function dependencyGate(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pul
             "List the resources whose creation the call must wait for.",
         );
       }
-      gates.push(resource.urn);
-      if (pulumi.CustomResource.isInstance(resource) && resource.id !== undefined) gates.push(resource.id);
+      gates.push(...gatesOf(resource));
     }
+    for (const resource of implied) gates.push(...gatesOf(resource));
     return pulumi.all(gates);
   });
+}
+
+function gatesOf(resource: pulumi.Resource): pulumi.Output<unknown>[] {
+  const gates: pulumi.Output<unknown>[] = [resource.urn];
+  if (pulumi.CustomResource.isInstance(resource) && resource.id !== undefined) gates.push(resource.id);
+  return gates;
+}
+
+/** The resources the arguments' Outputs come from, as Pulumi's own invoke finds them. */
+async function argumentResources(args: unknown): Promise<pulumi.Resource[]> {
+  if (args === undefined || args === null || typeof args !== "object") return [];
+  const [, dependencies] = await pulumi.runtime.serializeResourceProperties(
+    "codesec function arguments",
+    args,
+  );
+  const resources = new Set<pulumi.Resource>();
+  for (const set of dependencies.values()) for (const resource of set) resources.add(resource);
+  return [...resources];
 }
 
 /**
@@ -149,7 +178,7 @@ export function outputForm<A, R>(
   return (args, opts) => {
     const { connection, dependsOn, ...rest } = opts ?? {};
     return pulumi
-      .all([pulumi.output(args), pulumi.output(connection), dependencyGate(dependsOn)])
+      .all([pulumi.output(args), pulumi.output(connection), dependencyGate(dependsOn, args)])
       .apply<R>(([plainArgs, plainConnection]) =>
         promiseForm(plainArgs as A, {
           ...rest,

@@ -8,4 +8,10 @@ export const CONNECTION_DESCRIPTION =
   "`codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.";
 
 export const TRIGGERS_DESCRIPTION =
-  "Any value; changing it applies again (the platform cannot be read back, so this is how to force a re-apply).";
+  "Any value; a change applies the resource again (the platform cannot read it back, so this is how to " +
+  "force a re-apply).";
+
+export const PLATFORM_DESCRIPTION =
+  "The platform this resource was created on (the base URL of its connection then). When the connection " +
+  "later points to another platform, every step that would reach it stops until you move the stack on " +
+  "purpose with stack config `codesec:movedFrom` (docs/credentials.md).";

@@ -8,10 +8,15 @@ import { createStack, prepareProgram, requirePulumiCli, runPulumi } from "./supp
 const PROGRAM = path.join(__dirname, "programs/drift");
 
 /**
- * A reviewer of an infrastructure pull request reads `pulumi preview --diff`: after a refresh found a
- * change made on the platform, the update step must name the field that changed, not only the resource.
+ * A reviewer reads a drift diff the same way on every kind:
+ * - `pulumi refresh --preview-only` (the drift check) shows what the state recorded and what the platform
+ *   has now: `~ field: "recorded" => "platform"`;
+ * - `pulumi preview --diff` shows what the platform has now and what `pulumi up` makes it:
+ *   `~ field: "platform" => "after up"`. An SCM app cannot be changed back, so its update (which records
+ *   the platform's values) names no field as a change and says what it records instead.
+ * No internal field (`platformReported`, `appliedApp`) ever shows.
  */
-describe("drift found by refresh reads clearly in `pulumi preview --diff`", function () {
+describe("drift reads the same way on every kind", function () {
   let emulator: EmulatorHandle;
   let stack: Stack;
 
@@ -22,11 +27,20 @@ describe("drift found by refresh reads clearly in `pulumi preview --diff`", func
       .map((r) => `${r.operation}`);
   }
 
-  /** The lines of `pulumi preview --diff` output (ANSI colours off) about one resource's step. */
+  /** `pulumi <args> --diff` (ANSI colours off): exit code and output. */
+  async function withDiff(args: string[]): Promise<{ code: number | null; output: string }> {
+    return runPulumi(stack, [...args, "--diff", "--color", "never"], "e2e-diff");
+  }
+
   async function previewDiff(extra: string[] = []): Promise<string> {
-    const result = await runPulumi(stack, ["preview", "--diff", "--color", "never", ...extra], "e2e-diff");
+    const result = await withDiff(["preview", ...extra]);
     expect(result.code, result.output).to.equal(0);
     return result.output;
+  }
+
+  /** The drift check: `pulumi refresh --preview-only --expect-no-changes`. */
+  async function driftCheck(): Promise<{ code: number | null; output: string }> {
+    return withDiff(["refresh", "--preview-only", "--expect-no-changes"]);
   }
 
   before(async function () {
@@ -40,6 +54,7 @@ describe("drift found by refresh reads clearly in `pulumi preview --diff`", func
       "e2e:userId": { value: s.userId },
       "e2e:scmAppRequestId": { value: s.scmAppRequestId },
       "e2e:scmAppCode": { value: s.scmAppCode, secret: true },
+      "e2e:lookupRequestId": { value: "apprq-1001-done" },
     });
     await stack.up();
   });
@@ -48,41 +63,53 @@ describe("drift found by refresh reads clearly in `pulumi preview --diff`", func
     await emulator?.close();
   });
 
-  it("with no drift, preview --diff shows no change", async () => {
+  it("with no drift, the drift check passes and previews show no change and no internal field", async () => {
     emulator.control.clearRequests();
-    const output = await previewDiff(["--refresh"]);
-    expect(output).not.to.match(/~ .*update/);
-    expect(output).not.to.match(/to update/);
+    const check = await driftCheck();
+    expect(check.code, check.output).to.equal(0);
+    for (const output of [await previewDiff(), await previewDiff(["--refresh"])]) {
+      expect(output).not.to.match(/to update/);
+      // The lookup by id is read on every run: none of its internal fields may show.
+      expect(output).not.to.match(/platformReported|appliedApp/);
+    }
     expect(mutatingCalls()).to.deep.equal([]);
   });
 
-  it("names the SCM app's changed field after `pulumi refresh`, and with `preview --refresh`", async () => {
+  it("an SCM app renamed on the platform: recorded => platform in the drift check, no field to revert in preview", async () => {
     emulator.control.editScmApp(emulator.sample.scmAppRequestId, { scmName: "renamed-in-the-ui" });
-    const refreshed = await previewDiff(["--refresh"]);
-    expect(refreshed).to.match(/~ scmName\s*:\s*"[^"]*" => "renamed-in-the-ui"/);
+    const check = await driftCheck();
+    expect(check.code, "the drift check fails").not.to.equal(0);
+    expect(check.output).to.match(/~ scmName\s*:\s*"acme" => "renamed-in-the-ui"/);
+    // Only the changed field: a reviewer must not have to spot it among unchanged ones.
+    expect(check.output).not.to.match(/[~+-] slug\s*:/);
 
     await stack.refresh();
-    const afterRefresh = await previewDiff();
-    expect(afterRefresh).to.match(/~ scmName\s*:\s*"[^"]*" => "renamed-in-the-ui"/);
-    // Only the changed field: a reviewer must not have to spot it among unchanged ones.
-    expect(afterRefresh).not.to.match(/[~+-] slug\s*:/);
+    const preview = await previewDiff();
+    expect(preview).to.match(/~ 1 to update/);
+    // `up` cannot rename the app back: no line may read as a change of the platform, nor any internal field.
+    expect(preview).not.to.match(/scmName\s*:.*=>/);
+    expect(preview).not.to.match(/platformReported|appliedApp/);
 
-    // `up` records the change without calling the platform; then nothing is left to show.
+    // `up` records the platform's value without calling the platform, and says what it recorded.
     emulator.control.clearRequests();
-    await stack.up();
+    const up = await stack.up();
     expect(mutatingCalls()).to.deep.equal([]);
-    const settled = await previewDiff(["--refresh"]);
-    expect(settled).not.to.match(/scmName/);
-    expect(settled).not.to.match(/to update/);
+    expect(up.stdout).to.include(
+      'recorded the app as the platform now reports it (scmName "acme" -> "renamed-in-the-ui")',
+    );
+    const settled = await driftCheck();
+    expect(settled.code, settled.output).to.equal(0);
+    expect(await previewDiff(["--refresh"])).not.to.match(/to update/);
   });
 
-  it("names the caller's role when it was changed on the platform", async () => {
+  it("the caller's role changed on the platform: recorded => platform in the drift check, platform => declared in preview", async () => {
     emulator.control.setUserRole(emulator.sample.userId, {
       deploymentId: emulator.deploymentId,
       role: "ORG_ROLE_MEMBER",
     });
-    const refreshed = await previewDiff(["--refresh"]);
-    expect(refreshed).to.match(/~ role\s*:\s*"ORG_ROLE_MEMBER" => "ORG_ROLE_ADMIN"/);
+    const check = await driftCheck();
+    expect(check.code).not.to.equal(0);
+    expect(check.output).to.match(/~ role\s*:\s*"ORG_ROLE_ADMIN" => "ORG_ROLE_MEMBER"/);
 
     await stack.refresh();
     const afterRefresh = await previewDiff();

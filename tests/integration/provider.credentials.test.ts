@@ -107,7 +107,10 @@ describe("credentials at the provider's boundaries", () => {
           connection: { baseUrl: recorderUrl, token: "   " },
         } as never,
       );
-      expect(result.failures?.map((f) => f.property)).to.deep.equal(["connection.token"]);
+      // Named in the reason only: the engine would print the connection, token and all.
+      expect(result.failures?.map((f) => [f.property, (f as { path?: string }).path])).to.deep.equal([
+        ["", "connection.token"],
+      ]);
       expect(recorder.requests).to.deep.equal([]);
       expect(h.control.requests()).to.deep.equal([]);
     });
@@ -200,7 +203,7 @@ describe("credentials at the provider's boundaries", () => {
         } as never,
       );
       expect(result.failures).to.have.length(1);
-      expect(result.failures![0].property).to.equal("connection");
+      expect(result.failures![0]).to.include({ property: "", path: "connection" });
       expect(result.failures![0].reason)
         .to.include("names no connection defined")
         .and.include("defined: org2");

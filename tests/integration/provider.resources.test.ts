@@ -42,6 +42,7 @@ describe("dynamic providers against the emulator", () => {
         deploymentId: h.deploymentId,
         userId: member,
         role: "ORG_ROLE_READONLY",
+        platform: h.baseUrl,
       });
       expect(roleOf(h, member)).to.equal("ORG_ROLE_READONLY");
       expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
@@ -88,6 +89,7 @@ describe("dynamic providers against the emulator", () => {
         deploymentId: h.deploymentId,
         userId: h.sample.memberUserId,
         role: "ORG_ROLE_ADMIN" as const,
+        platform: h.baseUrl,
       };
       const result = await userRoleProvider.read!(`${h.deploymentId}/${state.userId}`, state);
       expect(result).to.deep.equal({ id: `${h.deploymentId}/${state.userId}`, props: state });
@@ -251,7 +253,12 @@ describe("dynamic providers against the emulator", () => {
 
     it("read keeps the state and delete makes no call", async () => {
       const h = emulator();
-      const state = { deploymentId: h.deploymentId, repoFileUrls: { "7001": "u" }, errors: [] };
+      const state = {
+        deploymentId: h.deploymentId,
+        repoFileUrls: { "7001": "u" },
+        errors: [],
+        platform: h.baseUrl,
+      };
       expect(await workflowProvisioningProvider.read!("1001/provisioning-x", state)).to.deep.equal({
         id: "1001/provisioning-x",
         props: state,
@@ -393,7 +400,7 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["getScmApp:404"]);
     });
 
-    it("read shows drift made out of band (the platform's UI)", async () => {
+    it("read shows drift made out of band (the platform's UI) in the outputs, as every kind does", async () => {
       const h = emulator();
       const created = await scmAppProvider.create({
         deploymentId: h.deploymentId,
@@ -404,16 +411,11 @@ describe("dynamic providers against the emulator", () => {
       const read = await scmAppProvider.read!(created.id, created.outs);
       expect(read.props!.scmName).to.equal("Renamed in the UI");
       expect(read.props!.codeAccess).to.equal(false);
-      // The old inputs name each drifted field with its applied value; the reported one rides along for
-      // check, so that \`pulumi preview --diff\` shows \`~ scmName: "acme" => "Renamed in the UI"\`.
-      expect(read.inputs).to.deep.include({
-        scmName: created.outs!.scmName,
-        codeAccess: created.outs!.codeAccess,
-        platformReported: { scmName: "Renamed in the UI", codeAccess: false },
-      });
-      expect(read.inputs).not.to.have.property("slug");
+      // `pulumi refresh` shows the outputs recorded => reported (`~ scmName: "acme" => "Renamed in the UI"`),
+      // as it shows a UserRole's role; the inputs the engine keeps are left alone (no internal fields).
+      expect(read).not.to.have.property("inputs");
       expect(read.id).to.equal(created.id);
-      // The drift is a change for the plan (so --expect-no-changes fails) until an update records it.
+      // The drift is a change for the plan (so a drift check fails) until an update records it.
       const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
       expect(read.props!.appliedApp).to.deep.equal(created.outs!.appliedApp);
       expect((await scmAppProvider.diff!(created.id, read.props!, inputs)).changes).to.equal(true);
@@ -425,27 +427,30 @@ describe("dynamic providers against the emulator", () => {
       expect((await scmAppProvider.diff!(created.id, updated.outs!, inputs)).changes).to.equal(false);
     });
 
-    it("a drift undone on the platform before any up resets the drift record of the kept inputs", async () => {
+    it("a drift undone on the platform before any up is no change any more", async () => {
       const h = emulator();
       const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
       const created = await scmAppProvider.create({ ...inputs, code: h.sample.scmAppCode });
       const original = created.outs!.scmName;
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: "renamed" });
       const drifted = await scmAppProvider.read!(created.id, created.outs);
-      expect(drifted.inputs).to.have.property("platformReported");
+      expect((await scmAppProvider.diff!(created.id, drifted.props!, inputs)).changes).to.equal(true);
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: original });
       const undone = await scmAppProvider.read!(created.id, drifted.props);
-      // The engine keeps read's inputs: without a reset, the old record would make a later (unrelated)
-      // update show and store scmName "renamed", a change the platform no longer has.
-      expect(undone.inputs).to.deep.equal(inputs);
       expect(undone.props!.scmName).to.equal(original);
       expect((await scmAppProvider.diff!(created.id, undone.props!, inputs)).changes).to.equal(false);
-      const check = await scmAppProvider.check!(undone.inputs!, inputs);
-      expect(check.failures ?? []).to.deep.equal([]);
+    });
+
+    it("a state written by 0.4.0 after a drift drops its internal fields on refresh", async () => {
+      const h = emulator();
+      const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
+      const created = await scmAppProvider.create({ ...inputs, code: h.sample.scmAppCode });
+      const legacy = { ...created.outs!, platformReported: { scmName: "renamed" } };
+      const read = await scmAppProvider.read!(created.id, legacy);
+      expect(read.props).not.to.have.property("platformReported");
+      // The program's inputs never carry them, so the next stored inputs are clean.
+      const check = await scmAppProvider.check!(legacy, inputs);
       expect(check.inputs).to.deep.equal(inputs);
-      // With no drift before or after, a refresh leaves the kept inputs alone.
-      const quiet = await scmAppProvider.read!(created.id, undone.props);
-      expect(quiet).not.to.have.property("inputs");
     });
 
     it("an app gone from the platform leaves the state on refresh; a malformed id fails clearly", async () => {

@@ -104,7 +104,11 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       const preview = await verdictOf(async () => {
         const result = await provider.check!({}, c.inputs);
         const failures = result.failures ?? [];
-        if (failures.length > 0) throw new CodeSecInputError(failures.map((f) => f.property).join(" "), "");
+        if (failures.length > 0)
+          throw new CodeSecInputError(
+            failures.map((f) => (f as unknown as { path: string }).path).join(" "),
+            "",
+          );
       });
       const root = c.field?.split(/[.[]/)[0];
       if (root !== undefined && !SENT_INPUTS[c.target].includes(root)) {

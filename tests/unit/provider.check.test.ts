@@ -8,7 +8,7 @@ import { configureStack } from "../support/stackConfig";
 
 async function failuresOf(provider: { check?: (o: never, n: never) => Promise<unknown> }, news: object) {
   const result = (await provider.check!({} as never, news as never)) as {
-    failures?: { property: string; reason: string }[];
+    failures?: { property: string; reason: string; path: string }[];
   };
   return result.failures ?? [];
 }
@@ -82,9 +82,9 @@ describe("check: every bad input fails with the property named", () => {
 
   it("rejects an unknown input and lists the allowed ones", async () => {
     const failures = await failuresOf(userRoleProvider, { ...role, rol: "x" });
-    expect(failures[0].property).to.equal("rol");
+    expect(failures[0]).to.include({ property: "", path: "rol" });
     expect(failures[0].reason).to.equal(
-      'rol is not an input of codesec:UserRole (did you mean "role"?); its inputs are deploymentId, userId, role, roleOnDestroy, connection',
+      'rol is not an input of codesec:UserRole (did you mean "role"?); its inputs are deploymentId, userId, role, roleOnDestroy, triggers, connection',
     );
   });
 
@@ -100,7 +100,7 @@ describe("check: every bad input fails with the property named", () => {
       ghaOptions: { pushBranches: "main" },
       excludeIds: [1],
     });
-    expect(failures.map((f) => f.property).sort()).to.deep.equal([
+    expect(failures.map((f) => f.path).sort()).to.deep.equal([
       "excludeIds[0]",
       "filters.bogus",
       "filters.codeAccess",
@@ -114,7 +114,7 @@ describe("check: every bad input fails with the property named", () => {
       deploymentId: "1001",
       filters: { lastScanSince: "yesterday" },
     });
-    expect(failures.map((f) => f.property)).to.deep.equal(["filters.lastScanSince"]);
+    expect(failures.map((f) => f.path)).to.deep.equal(["filters.lastScanSince"]);
   });
 
   it("accepts any triggers value", async () => {
@@ -135,7 +135,8 @@ describe("check: every bad input fails with the property named", () => {
       code: 12345678,
       connection: { baseUrl: "http://x", token: 987654321 },
     });
-    expect(failures.map((f) => f.property).sort()).to.deep.equal(["code", "connection.token"]);
+    expect(failures.map((f) => f.path).sort()).to.deep.equal(["code", "connection.token"]);
+    expect(failures.map((f) => f.property)).to.deep.equal(["", ""]);
     const text = JSON.stringify(failures);
     expect(text).not.to.include("12345678");
     expect(text).not.to.include("987654321");

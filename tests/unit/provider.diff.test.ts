@@ -4,12 +4,24 @@ import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebh
 import { userRoleProvider } from "../../provider/resources/userRole/provider";
 import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
 import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
+import { PlatformMismatchError } from "../../provider/ownership";
+import { configureStack } from "../support/stackConfig";
 
-const connection = { baseUrl: "http://127.0.0.1:1", token: "old-token" };
-const rotated = { baseUrl: "http://127.0.0.1:2", token: "new-token" };
+/** The platform every state below was created on (nobody listens there: diff makes no call). */
+const platform = "http://127.0.0.1:1";
+const connection = { baseUrl: platform, token: "old-token" };
+const rotated = { baseUrl: platform, token: "new-token" };
 
 describe("diff: identity replaces, mutable updates, credentials and outputs never differ", () => {
-  const role = { deploymentId: "1001", userId: "user-bob", role: "ORG_ROLE_MEMBER", connection };
+  const role = { deploymentId: "1001", userId: "user-bob", role: "ORG_ROLE_MEMBER", connection, platform };
+
+  before(async () => {
+    await configureStack({
+      "codesec:baseUrl": platform,
+      "codesec:token": "default-token",
+      "codesec:connections": JSON.stringify({ org2: connection, org3: rotated }),
+    });
+  });
 
   it("UserRole: no change for equal inputs", async () => {
     const result = await userRoleProvider.diff!(
@@ -53,12 +65,15 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
     expect(result.replaces).to.deep.equal(["userId"]);
   });
 
-  it("a rotated token or another base URL is never a diff", async () => {
+  it("a rotated token is never a diff", async () => {
     const cases: [typeof userRoleProvider, object][] = [
       [userRoleProvider, role],
-      [workflowProvisioningProvider as never, { deploymentId: "1001", connection }],
-      [scmWebhookSubscriptionProvider as never, { deploymentId: "1001", configId: "c1", connection }],
-      [scmAppProvider as never, { deploymentId: "1001", requestId: "r1", connection }],
+      [workflowProvisioningProvider as never, { deploymentId: "1001", connection, platform }],
+      [
+        scmWebhookSubscriptionProvider as never,
+        { deploymentId: "1001", configId: "c1", connection, platform },
+      ],
+      [scmAppProvider as never, { deploymentId: "1001", requestId: "r1", connection, platform }],
     ];
     for (const [provider, olds] of cases) {
       const changed = await provider.diff!("id", olds as never, { ...olds, connection: rotated } as never);
@@ -67,6 +82,36 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       const sameName = await provider.diff!("id", named as never, { ...named } as never);
       expect(sameName.changes).to.equal(false);
     }
+  });
+
+  it("another platform is no diff but a refusal, naming both platforms (provider/ownership.ts)", async () => {
+    const elsewhere = { baseUrl: "http://127.0.0.1:2", token: "old-token" };
+    for (const [provider, olds] of [
+      [userRoleProvider, role],
+      [workflowProvisioningProvider, { deploymentId: "1001", connection, platform }],
+      [scmWebhookSubscriptionProvider, { deploymentId: "1001", configId: "c1", connection, platform }],
+      [scmAppProvider, { deploymentId: "1001", requestId: "r1", connection, platform }],
+    ] as const) {
+      const error = await provider.diff!(
+        "id",
+        olds as never,
+        { ...olds, connection: elsewhere } as never,
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(PlatformMismatchError);
+      expect((error as Error).message)
+        .to.include(`created on the platform at ${platform}`)
+        .and.include("now points to http://127.0.0.1:2")
+        .and.include("pulumi config set codesec:movedFrom http://127.0.0.1:1");
+    }
+  });
+
+  it("a state that recorded no platform (before 0.5.0) is an update, which records it", async () => {
+    const { platform: _none, ...unrecorded } = role;
+    const result = await userRoleProvider.diff!("id", unrecorded as never, unrecorded as never);
+    expect(result).to.deep.include({ changes: true, replaces: [] });
   });
 
   it("moving to another connection source is an update, never a replacement (the stored token goes)", async () => {
@@ -94,6 +139,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       filters: { search: "pay", codeAccess: true },
       repoFileUrls: { "3001": "https://scm/x" },
       errors: [],
+      platform,
     };
     const same = await workflowProvisioningProvider.diff!("id", olds, {
       deploymentId: "1001",
@@ -118,7 +164,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("ScmWebhookSubscription: triggers update, configId replaces, events never differ", async () => {
-    const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"] };
+    const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"], platform };
     const news = { deploymentId: "1001", configId: "c1" };
     expect((await scmWebhookSubscriptionProvider.diff!("id", olds, news)).changes).to.equal(false);
     const triggered = await scmWebhookSubscriptionProvider.diff!("id", olds, { ...news, triggers: 1 });
@@ -129,7 +175,14 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
 
   it("ScmApp: a new code alone is no change; requestId replaces", async () => {
     const app = { id: "a1", slug: "x", requestId: "r1" };
-    const olds = { deploymentId: "1001", requestId: "r1", scmAppId: "a1", slug: "x", appliedApp: app };
+    const olds = {
+      deploymentId: "1001",
+      requestId: "r1",
+      scmAppId: "a1",
+      slug: "x",
+      appliedApp: app,
+      platform,
+    };
     const code = await scmAppProvider.diff!("id", olds as never, {
       deploymentId: "1001",
       requestId: "r1",

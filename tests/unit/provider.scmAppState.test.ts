@@ -50,6 +50,7 @@ describe("codesec.ScmApp: state written by 0.2.0 (nested `app`)", function () {
       scmName: APP.scmName,
       codeAccess: APP.codeAccess,
       tenantId: APP.tenantId,
+      platform: "http://127.0.0.1:9",
       appliedApp: APP,
     });
     expect((await scmAppProvider.diff!(ID, updated.outs!, INPUTS)).changes).to.equal(false);
@@ -65,17 +66,10 @@ describe("codesec.ScmApp: state written by 0.2.0 (nested `app`)", function () {
     expect(updated.outs).not.to.have.property("app");
   });
 
-  it("check carries a refresh's reported fields into the new inputs and leaves the code out", async () => {
+  it("check never carries a refresh's reported fields into the new inputs (0.4.0 did)", async () => {
     const olds = { ...INPUTS, scmName: "acme", platformReported: { scmName: "renamed-in-the-ui" } };
     const checked = await scmAppProvider.check!(olds, { ...INPUTS, code: "one-time-code" });
     expect(checked.failures).to.equal(undefined);
-    expect(checked.inputs).to.deep.equal({
-      ...INPUTS,
-      scmName: "renamed-in-the-ui",
-      platformReported: { scmName: "renamed-in-the-ui" },
-    });
-    // Another identity is a replacement, whose create needs the code: nothing is carried over.
-    const replaced = await scmAppProvider.check!(olds, { ...INPUTS, requestId: "apprq-other", code: "c0de" });
-    expect(replaced.inputs).to.deep.equal({ ...INPUTS, requestId: "apprq-other", code: "c0de" });
+    expect(checked.inputs).to.deep.equal({ ...INPUTS, code: "one-time-code" });
   });
 });

@@ -172,8 +172,8 @@ describe("lookups by id (static get)", function () {
         .to.include("cannot be looked up by id")
         .and.include("no operation that reads");
     }
-    // A refresh (a stored state) still keeps the state as it is.
-    const state = { deploymentId: "1001", configId: "c", triggers: 1 };
+    // A refresh (a stored state) still keeps the state as it is, calling nothing.
+    const state = { deploymentId: "1001", configId: "c", triggers: 1, platform: emulator().baseUrl };
     expect((await scmWebhookSubscriptionProvider.read!("1001/c", state as never)).props).to.deep.equal(state);
   });
 });

@@ -3,7 +3,7 @@
  * app back, so refresh finds drift, and a resource declared without a code adopts (imports) an app that
  * is already connected.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
 import type { ScmApp } from "../../../api/schemas/scm";
 import {
@@ -20,22 +20,21 @@ import { withoutEngineKeys } from "../../dynamic/inputValidation";
 import { isLookup } from "../../dynamic/lookup";
 import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
 import { isPlatformNotFound } from "../../dynamic/platformNotFound";
-import { clientForResource } from "../../dynamic/runtimeCredentials";
+import { clientForResource, ownershipOfResource, platformOfResource } from "../../dynamic/runtimeCredentials";
 import { withRotationAdvice } from "../../dynamic/staleCredentials";
 
 const TYPE = "codesec:ScmApp";
 
 /**
- * A key of the inputs the engine holds (never of the outputs), written by `read` when it finds drift:
- * the drifted fields as the platform now reports them. The dynamic-provider protocol of
- * `@pulumi/pulumi` passes no `detailedDiff` from `diff`, so `pulumi preview --diff` renders an update by
- * comparing the old inputs with the new ones. `read` therefore records each drifted field's applied
- * value in the old inputs and its reported value here, and `check` copies it into the new inputs: the
- * update step then reads `~ scmName: "applied" => "reported"`.
+ * Keys that 0.4.0 wrote into the inputs the engine keeps, to make `pulumi preview --diff` name drifted
+ * fields: the reported values under `platformReported`, and each drifted field's applied value. They read
+ * backwards next to every other kind (`~ scmName: "applied" => "reported"` meant "record the platform's
+ * value") and stayed in the inputs for good, so nothing writes them any more: the program's inputs never
+ * hold them, so the next update's stored inputs are clean; the outputs drop them on refresh.
  */
-export const PLATFORM_REPORTED = "platformReported";
+const LEGACY_INPUT_KEYS = ["platformReported"] as const;
 
-type AppFields = ScmAppOutputs;
+type AppFields = Omit<ScmAppOutputs, "platform">;
 
 /** The API's app as the flat output properties. */
 function flatFields(app: ScmApp): AppFields {
@@ -46,9 +45,12 @@ function flatFields(app: ScmApp): AppFields {
 /** The flat output properties of a state, back in the API's shape (for the applied baseline). */
 function appOfState(state: ScmAppState): ScmApp {
   const app = { id: state.scmAppId, requestId: state.requestId } as Record<string, unknown>;
-  for (const key of SCM_APP_OUTPUTS) if (key !== "scmAppId") app[key] = state[key];
+  for (const key of APP_FIELDS) if (key !== "scmAppId") app[key] = state[key];
   return app as ScmApp;
 }
+
+/** The output properties that come from the platform's app (all but `platform`). */
+const APP_FIELDS = SCM_APP_OUTPUTS.filter((key): key is keyof AppFields => key !== "platform");
 
 /**
  * The state in the current shape. A stack created by 0.2.0 holds the app nested under `app` (and
@@ -74,15 +76,15 @@ function identityAndConnection(inputs: Partial<ScmAppInputs>): Omit<ScmAppInputs
 }
 
 /** The outputs: the code is used once, by create; it is not kept. */
-function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp): ScmAppState {
-  return { ...identityAndConnection(inputs), ...flatFields(app), appliedApp: app };
+function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp, platform: string): ScmAppState {
+  return { ...identityAndConnection(inputs), ...flatFields(app), platform, appliedApp: app };
 }
 
 /** The flat fields whose reported value differs from the applied one (a change made on the platform). */
 function driftedFields(state: ScmAppState): (keyof AppFields)[] {
   if (state.appliedApp === undefined) return [];
   const applied = flatFields(state.appliedApp);
-  return SCM_APP_OUTPUTS.filter((key) => !sameValue(state[key], applied[key]));
+  return APP_FIELDS.filter((key) => !sameValue(state[key], applied[key]));
 }
 
 /**
@@ -111,52 +113,59 @@ async function resolveUnknownOutcome(
   }
 }
 
-/** The inputs as the program declared them, without what `check` carried over from a refresh. */
-function withoutReported(news: ScmAppInputs): ScmAppInputs {
-  const inputs = { ...news } as Record<string, unknown>;
-  delete inputs[PLATFORM_REPORTED];
-  for (const key of SCM_APP_OUTPUTS) delete inputs[key];
-  return inputs as ScmAppInputs;
+/** The app connected under the request (operation 4), for adoption: a missing one is an error saying what to do. */
+async function connectedApp(inputs: ScmAppInputs, where: string): Promise<ScmApp> {
+  const { deploymentId, requestId } = inputs;
+  try {
+    return await clientForResource(inputs).getScmApp({ deploymentId, requestId });
+  } catch (error) {
+    if (isPlatformNotFound(error)) {
+      throw new Error(
+        `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
+          `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The inputs as the program declared them, without the keys 0.4.0 kept in the inputs. */
+function withoutLegacyKeys<T extends object>(inputs: T): T {
+  const clean = { ...inputs } as Record<string, unknown>;
+  for (const key of [...LEGACY_INPUT_KEYS, ...SCM_APP_OUTPUTS]) delete clean[key];
+  return clean as T;
 }
 
 const inputRules = checkAndDiff(ScmAppInputs, TYPE, { replaceOn: SCM_APP_IDENTITY, updateOn: [] });
 
 export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAppState> = {
-  async check(olds, news) {
-    const result = await inputRules.check(olds, news);
-    const reported = (olds as Record<string, unknown>)[PLATFORM_REPORTED];
-    const sameIdentity = SCM_APP_IDENTITY.every((key) => sameValue(olds[key], news[key]));
-    if (result.failures !== undefined || reported === undefined || !sameIdentity) return result;
-    // A refresh found drift (see PLATFORM_REPORTED): the new inputs carry the reported values, so that
-    // the update step names each drifted field. The code is left out as read's inputs leave it out: it
-    // is only ever used by create, and with the same identity there is no create.
-    const { code: _code, ...inputs } = result.inputs as ScmAppInputs;
-    return { inputs: { ...inputs, ...(reported as object), [PLATFORM_REPORTED]: reported } };
-  },
+  check: inputRules.check,
 
   async diff(id, olds, news) {
     // `code` is write-once and `connection` is a credential: neither is ever a change. Drift found by
-    // refresh is one, so that a drift check sees it; the update records it. So is a state written by
-    // 0.2.0, once, so that `up` rewrites it with the flat outputs (with no call).
-    const result = await inputRules.diff(id, olds, withoutReported(news));
+    // refresh is one (the reported fields differ from the applied baseline), so that a drift check sees
+    // it; the update records it. So is a state written by 0.2.0, once, so that `up` rewrites it with the
+    // flat outputs (with no call).
+    const result = await inputRules.diff(id, olds, withoutLegacyKeys(news));
     const drifted = driftedFields(migrateState(olds)).length > 0 || isV020State(olds);
     return drifted ? { ...result, changes: true } : result;
   },
 
   async create(inputs) {
     const client = clientForResource(inputs);
+    const platform = platformOfResource(inputs);
     const id = formatResourceId(inputs.deploymentId, inputs.requestId);
-    const { deploymentId, requestId } = inputs;
     // Only an absent code means "adopt"; an empty one is refused by the client, as by check.
     if (inputs.code !== undefined) {
       try {
-        const app = await client.completeScmAppRequest({ requestId, code: inputs.code });
-        return { id, outs: stateOf(inputs, app) };
+        const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+        return { id, outs: stateOf(inputs, app, platform) };
       } catch (error) {
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
           // platform's record of the app (operation 4) says which.
-          return { id, outs: stateOf(inputs, await resolveUnknownOutcome(client, inputs, error)) };
+          const app = await resolveUnknownOutcome(client, inputs, error);
+          return { id, outs: stateOf(inputs, app, platform) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
@@ -165,61 +174,63 @@ export const scmAppProvider: pulumi.dynamic.ResourceProvider<ScmAppInputs, ScmAp
     }
     // No code (or a request already completed): adopt the app connected under this request id. (The
     // engine's `import` option cannot reach dynamic providers: pulumi/pulumi#16175.)
-    try {
-      return { id, outs: stateOf(inputs, await client.getScmApp({ deploymentId, requestId })) };
-    } catch (error) {
-      if (isPlatformNotFound(error)) {
-        throw new Error(
-          `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}. ` +
-            `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
-        );
-      }
-      throw error;
-    }
+    return { id, outs: stateOf(inputs, await connectedApp(inputs, ""), platform) };
   },
 
-  async update(_id, olds, news) {
-    // Nothing on the platform can be changed: record the app as the platform reports it (accepting
-    // drift found by refresh) with the new inputs.
-    return { outs: stateOf(news, appOfState(migrateState(olds))) };
+  async update(id, olds, news) {
+    const ownership = ownershipOfResource(olds.platform, news, { type: TYPE, id, step: "update" });
+    if (ownership.kind === "moving") {
+      // Moved on purpose: the app connected under the request on the new platform is the one to record.
+      const app = await connectedApp(news, ` on ${ownership.platform}`);
+      return { outs: stateOf(news, app, ownership.platform) };
+    }
+    // Nothing on the platform can be changed: record the app as the platform reports it (accepting drift
+    // found by refresh), saying what is recorded, since `pulumi preview --diff` cannot show it as a change
+    // of the platform (there is none: the platform cannot change an app back).
+    const state = migrateState(olds);
+    const drifted = driftedFields(state);
+    if (drifted.length > 0) {
+      const applied = flatFields(state.appliedApp);
+      const changes = drifted.map(
+        (key) => `${key} ${JSON.stringify(applied[key])} -> ${JSON.stringify(state[key])}`,
+      );
+      void pulumi.log.info(
+        `${TYPE} ${id}: recorded the app as the platform now reports it (${changes.join(", ")}), changed ` +
+          "outside Pulumi; the platform has no operation to change an SCM app back, so no call was made.",
+      );
+    }
+    return { outs: stateOf(news, appOfState(state), ownership.platform) };
   },
 
   async read(id, props) {
     const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
     const state = migrateState(props ?? {});
+    const ownership = ownershipOfResource(state.platform, state, { type: TYPE, id, step: "refresh" });
+    // Being moved: the platform it is moving to does not hold it yet; the move's `pulumi up` adopts it.
+    if (ownership.kind === "moving") return { id, props: state };
     let app: ScmApp;
     try {
       app = await withRotationAdvice(() => clientForResource(state).getScmApp({ deploymentId, requestId }));
     } catch (error) {
-      // Gone on the platform: an empty id tells the engine to drop it from state on refresh.
+      // Gone on the platform (its own answer, on the resource's own platform): an empty id tells the
+      // engine to drop it from state on refresh.
       if (isPlatformNotFound(error)) return {};
       throw error;
     }
-    // `appliedApp` stays as applied: a difference from the reported fields is the drift that diff reports.
-    const refreshed: ScmAppState = { ...state, deploymentId, requestId, ...flatFields(app) };
+    // `appliedApp` stays as applied: a difference from the reported fields is the drift that diff reports,
+    // which `pulumi refresh` shows as `~ scmName: "applied" => "reported"`, as on every kind.
+    const refreshed: ScmAppState = {
+      ...withoutLegacyKeys(state),
+      ...identityAndConnection(state),
+      deploymentId,
+      requestId,
+      ...flatFields(app),
+      platform: ownership.platform,
+      appliedApp: state.appliedApp ?? app,
+    };
     // A lookup by id (`ScmApp.get`) has no state yet: the app as read is its baseline.
-    if (isLookup(props)) return { id, props: { ...withoutEngineKeys(refreshed), appliedApp: app } };
-    const drifted = driftedFields(refreshed);
-    if (drifted.length === 0) {
-      // When the last refresh had found drift (the state says so: its fields differ from the baseline),
-      // the inputs the engine keeps still hold that refresh's record. The platform has since gone back:
-      // reset the record, or a later update would show (and store) a change the platform never made.
-      const hadDrift = driftedFields(state).length > 0;
-      if (!hadDrift) return { id, props: refreshed };
-      return { id, props: refreshed, inputs: identityAndConnection(refreshed) as unknown as ScmAppState };
-    }
-    // Drift: the old inputs get each drifted field's applied value, and the reported values to carry
-    // into the new inputs (see PLATFORM_REPORTED), so that `pulumi preview --diff` names the fields.
-    const applied = flatFields(refreshed.appliedApp);
-    const inputs: Record<string, unknown> = { ...identityAndConnection(refreshed) };
-    const reported: Record<string, unknown> = {};
-    for (const key of drifted) {
-      inputs[key] = applied[key];
-      reported[key] = refreshed[key];
-    }
-    inputs[PLATFORM_REPORTED] = reported;
-    // (`ReadResult` types its inputs as the outputs; these are the inputs the engine keeps.)
-    return { id, props: refreshed, inputs: inputs as unknown as ScmAppState };
+    if (isLookup(props)) return { id, props: { ...refreshed, appliedApp: app } };
+    return { id, props: refreshed };
   },
 
   async delete() {

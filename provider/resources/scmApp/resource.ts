@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import { SCM_APP_OUTPUTS, ScmAppInputs, type ScmAppOutputs } from "./shape";
-import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmApp}. */
@@ -73,6 +73,6 @@ export class ScmApp extends pulumi.dynamic.Resource {
       "codesec",
       "ScmApp",
     );
-    warnIfObjectConnection(this, args?.connection);
+    warnAboutArguments(this, args, opts);
   }
 }

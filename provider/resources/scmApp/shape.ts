@@ -6,6 +6,7 @@ import { NumericId, OpaqueId } from "../../../api/schemas/common";
 import { OneTimeCode, ScmApp } from "../../../api/schemas/scm";
 import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import { PLATFORM_OUTPUT, type RecordedPlatform } from "../platformOutput";
 import { CONNECTION_DESCRIPTION, DEPLOYMENT_ID_DESCRIPTION } from "../fieldDescriptions";
 
 export const ScmAppInputs = Type.Object(
@@ -31,6 +32,7 @@ export type ScmAppInputs = Static<typeof ScmAppInputs>;
 export const ScmAppOutputs = Type.Object({
   scmAppId: described(Type.String(), "The platform's id of the connected app (the API's `ScmApp.id`)."),
   ...Type.Omit(ScmApp, ["id", "requestId"]).properties,
+  ...PLATFORM_OUTPUT,
 });
 export type ScmAppOutputs = Static<typeof ScmAppOutputs>;
 
@@ -39,13 +41,15 @@ export const SCM_APP_OUTPUTS = outputKeys(ScmAppOutputs);
 
 /** What the state holds: the inputs but `code`, the app as the platform last reported it, and a baseline. */
 export type ScmAppState = Omit<ScmAppInputs, "code"> &
-  ScmAppOutputs & {
+  Omit<ScmAppOutputs, "platform"> &
+  RecordedPlatform & {
     /**
      * Internal, not an output property of the class: the app (as operation 4 returns it) as of the last
      * create, import or `pulumi up`. When a refresh finds the platform's app different from it (a change
-     * made in the platform's UI), the resource shows as an update, so drift fails
-     * `pulumi preview --refresh --expect-no-changes`; that update records the change (the platform has
-     * no operation to change an app back).
+     * made in the platform's UI), diff reports a change: `pulumi refresh` shows it field by field
+     * (`~ scmName: "applied" => "reported"`) and a drift check (`pulumi refresh --preview-only
+     * --expect-no-changes`) fails; `pulumi up` records it (the platform has no operation to change an app
+     * back).
      */
     appliedApp: ScmApp;
   };

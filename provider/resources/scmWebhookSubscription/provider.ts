@@ -14,11 +14,14 @@ import { sameValue } from "../../dynamic/diffing";
 import { withoutEngineKeys } from "../../dynamic/inputValidation";
 import { stateOnlyRead } from "../../dynamic/lookup";
 import { formatResourceId } from "../../dynamic/resourceIds";
-import { clientForResource } from "../../dynamic/runtimeCredentials";
+import { clientForResource, ownershipOfResource, platformOfResource } from "../../dynamic/runtimeCredentials";
 
 const TYPE = "codesec:ScmWebhookSubscription";
 
-async function subscribe(inputs: ScmWebhookSubscriptionInputs): Promise<ScmWebhookSubscriptionState> {
+async function subscribe(
+  inputs: ScmWebhookSubscriptionInputs,
+  platform: string,
+): Promise<ScmWebhookSubscriptionState> {
   const response = await clientForResource(inputs).subscribeScmWebhook({
     deploymentId: inputs.deploymentId,
     configId: inputs.configId,
@@ -27,6 +30,7 @@ async function subscribe(inputs: ScmWebhookSubscriptionInputs): Promise<ScmWebho
     ...withoutEngineKeys(inputs),
     scmUrl: response.subscription.scmUrl,
     events: response.subscription.events,
+    platform,
   };
 }
 
@@ -40,15 +44,19 @@ export const scmWebhookSubscriptionProvider: pulumi.dynamic.ResourceProvider<
   }),
 
   async create(inputs) {
-    return { id: formatResourceId(inputs.deploymentId, inputs.configId), outs: await subscribe(inputs) };
+    const id = formatResourceId(inputs.deploymentId, inputs.configId);
+    return { id, outs: await subscribe(inputs, platformOfResource(inputs)) };
   },
 
-  async update(_id, olds, news) {
-    // Only `triggers` asks for operation 5 again; a change of connection source is recorded as is.
-    if (sameValue(olds.triggers, news.triggers)) {
-      return { outs: { ...withoutEngineKeys(news), scmUrl: olds.scmUrl, events: olds.events } };
+  async update(id, olds, news) {
+    const ownership = ownershipOfResource(olds.platform, news, { type: TYPE, id, step: "update" });
+    // Only `triggers`, or a move to another platform, asks for operation 5 again; a change of connection
+    // source, or the platform of an older state, is recorded as is.
+    if (ownership.kind !== "moving" && sameValue(olds.triggers, news.triggers)) {
+      const { scmUrl, events } = olds;
+      return { outs: { ...withoutEngineKeys(news), scmUrl, events, platform: ownership.platform } };
     }
-    return { outs: await subscribe(news) };
+    return { outs: await subscribe(news, ownership.platform) };
   },
 
   // No read endpoint: a refresh keeps the state; a lookup by id is refused.

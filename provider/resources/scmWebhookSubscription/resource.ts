@@ -5,7 +5,7 @@ import {
   ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
 } from "./shape";
-import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
@@ -71,6 +71,6 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
       "codesec",
       "ScmWebhookSubscription",
     );
-    warnIfObjectConnection(this, args?.connection);
+    warnAboutArguments(this, args, opts);
   }
 }

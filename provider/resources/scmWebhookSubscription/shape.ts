@@ -5,6 +5,7 @@ import { outputKeys } from "../../dynamic/resourceProps";
 import { NumericId, OpaqueId } from "../../../api/schemas/common";
 import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import { PLATFORM_OUTPUT, type RecordedPlatform } from "../platformOutput";
 import {
   CONNECTION_DESCRIPTION,
   DEPLOYMENT_ID_DESCRIPTION,
@@ -28,9 +29,11 @@ export const ScmWebhookSubscriptionOutputs = Type.Object({
     Type.Array(Type.String()),
     "The subscribed SCM event names, as the platform chose them (e.g. `pull_request`, `push`).",
   ),
+  ...PLATFORM_OUTPUT,
 });
 export type ScmWebhookSubscriptionState = ScmWebhookSubscriptionInputs &
-  Static<typeof ScmWebhookSubscriptionOutputs>;
+  Omit<Static<typeof ScmWebhookSubscriptionOutputs>, "platform"> &
+  RecordedPlatform;
 
 export const SCM_WEBHOOK_SUBSCRIPTION_IDENTITY = ["deploymentId", "configId"] as const;
 export const SCM_WEBHOOK_SUBSCRIPTION_REAPPLY = ["triggers"] as const;

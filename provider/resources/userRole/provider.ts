@@ -5,53 +5,97 @@
 import * as pulumi from "@pulumi/pulumi";
 import { checkerFor } from "../../../api/schemaIssues";
 import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
-import { USER_ROLE_IDENTITY, USER_ROLE_MUTABLE, UserRoleInputs, type UserRoleState } from "./shape";
+import {
+  USER_ROLE_IDENTITY,
+  USER_ROLE_MUTABLE,
+  USER_ROLE_OUTPUTS,
+  UserRoleInputs,
+  type UserRoleState,
+} from "./shape";
+
+type Inputs = UserRoleInputs;
+import { declaredRoleOf, rememberDeclaredRole } from "./declaredRoles";
 import { checkAndDiff } from "../../dynamic/checkAndDiff";
-import { withoutEngineKeys } from "../../dynamic/inputValidation";
+import { sameValue } from "../../dynamic/diffing";
+import { containsUnknown, withoutEngineKeys } from "../../dynamic/inputValidation";
 import { isLookup, lookupRefused } from "../../dynamic/lookup";
 import { formatResourceId, parseResourceId } from "../../dynamic/resourceIds";
 import { isPlatformNotFound } from "../../dynamic/platformNotFound";
 import { currentUserOf, forgetCurrentUser } from "../../clients";
-import { clientForResource, verifyConnection } from "../../dynamic/runtimeCredentials";
+import {
+  clientForResource,
+  ownershipOfResource,
+  platformOfResource,
+  verifyConnection,
+} from "../../dynamic/runtimeCredentials";
 import { withRotationAdvice } from "../../dynamic/staleCredentials";
 
 const TYPE = "codesec:UserRole";
 
 /** Operation 1. The credentials' own role may be the one that changed: later reads ask the platform again. */
-async function setRole(state: UserRoleState, newRole: UserRoleState["role"]): Promise<void> {
-  const client = clientForResource(state);
+async function setRole(inputs: Inputs, newRole: UserRoleState["role"]): Promise<void> {
+  const client = clientForResource(inputs);
   try {
-    await client.updateUserRole({ deploymentId: state.deploymentId, userId: state.userId, newRole });
+    await client.updateUserRole({ deploymentId: inputs.deploymentId, userId: inputs.userId, newRole });
   } finally {
     forgetCurrentUser(client);
   }
 }
 
-export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, UserRoleState> = {
-  ...checkAndDiff(UserRoleInputs, TYPE, { replaceOn: USER_ROLE_IDENTITY, updateOn: USER_ROLE_MUTABLE }),
+/** The inputs of a state: what the engine keeps as the resource's inputs (no output such as `platform`). */
+function inputsOf(state: UserRoleState): Inputs {
+  const inputs: Record<string, unknown> = { ...state };
+  for (const key of USER_ROLE_OUTPUTS) delete inputs[key];
+  return inputs as Inputs;
+}
+
+const inputRules = checkAndDiff(UserRoleInputs, TYPE, {
+  replaceOn: USER_ROLE_IDENTITY,
+  updateOn: USER_ROLE_MUTABLE,
+});
+
+export const userRoleProvider: pulumi.dynamic.ResourceProvider<Inputs, UserRoleState> = {
+  ...inputRules,
+
+  async check(olds, news) {
+    const result = await inputRules.check(olds, news);
+    const inputs = result.inputs as Inputs | undefined;
+    // Every user this program declares, so that no delete of this run demotes one (declaredRoles.ts).
+    if (result.failures === undefined && inputs !== undefined && !containsUnknown(inputs)) {
+      rememberDeclaredRole(platformOfResource(inputs), inputs.deploymentId, inputs.userId, inputs.role);
+    }
+    return result;
+  },
 
   async create(inputs) {
     const { deploymentId, userId, role } = inputs;
+    const platform = platformOfResource(inputs);
     await setRole(inputs, role);
-    return { id: formatResourceId(deploymentId, userId), outs: withoutEngineKeys(inputs) };
+    return { id: formatResourceId(deploymentId, userId), outs: { ...withoutEngineKeys(inputs), platform } };
   },
 
-  async update(_id, olds, news) {
-    // roleOnDestroy alone is state: only a different role needs operation 1.
-    if (olds.role !== news.role) {
+  async update(id, olds, news) {
+    const ownership = ownershipOfResource(olds.platform, news, { type: TYPE, id, step: "update" });
+    // roleOnDestroy alone is state: a different role, new triggers (a re-assertion), or a move to another
+    // platform need operation 1. Recording the platform of an older state needs no call.
+    if (ownership.kind === "moving" || olds.role !== news.role || !sameValue(olds.triggers, news.triggers)) {
       await setRole(news, news.role);
     }
-    return { outs: withoutEngineKeys(news) };
+    return { outs: { ...withoutEngineKeys(news), platform: ownership.platform } };
   },
 
   async read(id, props) {
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
     const state = (props ?? {}) as UserRoleState;
+    const ownership = ownershipOfResource(state.platform, state, { type: TYPE, id, step: "refresh" });
+    // Being moved: the platform it is moving to does not hold it yet; the move's `pulumi up` applies it.
+    if (ownership.kind === "moving") return { id, props: state };
     const me = await withRotationAdvice(() => currentUserOf(clientForResource(state)));
+    const recorded = { ...state, platform: ownership.platform };
     // The platform reads back only the caller's own role: for anyone else the state is kept as it is,
     // and a lookup by id has no state to keep.
     if (me.id !== userId) {
-      if (!isLookup(props)) return { id, props: state };
+      if (!isLookup(props)) return { id, props: recorded };
       throw lookupRefused(
         TYPE,
         id,
@@ -67,18 +111,32 @@ export const userRoleProvider: pulumi.dynamic.ResourceProvider<UserRoleState, Us
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
+    const refreshed = { ...recorded, deploymentId, userId, role: me.orgRole };
     // The inputs too: `@pulumi/pulumi`'s dynamic providers cannot return a detailed diff, so
     // `pulumi preview --diff` names the fields whose old and new inputs differ. With the role read back
-    // into the old inputs, the update that sets the declared role again reads `~ role: "read" => "declared"`.
-    // (The outputs of a UserRole are its inputs, so they are the inputs to keep.)
-    return { id, props: refreshed, inputs: refreshed };
+    // into the old inputs, the update that sets the declared role again reads `~ role: "read" => "declared"`:
+    // what the platform has now, then what `pulumi up` makes it.
+    return { id, props: refreshed, inputs: inputsOf(refreshed) };
   },
 
-  async delete(_id, props) {
+  async delete(id, props) {
     // Only an absent roleOnDestroy means "keep the role"; any other value goes to the client, which checks it.
     if (props.roleOnDestroy === undefined) return;
     const { deploymentId, userId } = props;
+    const ownership = ownershipOfResource(props.platform, props, {
+      type: TYPE,
+      id,
+      step: `destroy (roleOnDestroy ${props.roleOnDestroy})`,
+    });
+    const declared = declaredRoleOf(ownership.platform, deploymentId, userId);
+    if (declared !== undefined) {
+      void pulumi.log.warn(
+        `${TYPE} ${deploymentId}/${userId}: roleOnDestroy (${props.roleOnDestroy}) was not applied, because ` +
+          `this program declares user ${userId}'s role in deployment ${deploymentId} again ` +
+          `(${declared.role}), in a replacement or another UserRole; the user keeps the declared role.`,
+      );
+      return;
+    }
     try {
       await withRotationAdvice(() => setRole(props, props.roleOnDestroy!));
     } catch (error) {

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import { USER_ROLE_OUTPUTS, UserRoleInputs, type UserRoleState } from "./shape";
-import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRole}. */
@@ -74,6 +74,6 @@ export class UserRole extends pulumi.dynamic.Resource {
       "codesec",
       "UserRole",
     );
-    warnIfObjectConnection(this, args?.connection);
+    warnAboutArguments(this, args, opts);
   }
 }

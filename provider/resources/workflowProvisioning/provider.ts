@@ -18,7 +18,7 @@ import { sameValue } from "../../dynamic/diffing";
 import { engineKeysOf, withoutEngineKeys } from "../../dynamic/inputValidation";
 import { stateOnlyRead } from "../../dynamic/lookup";
 import { formatResourceId } from "../../dynamic/resourceIds";
-import { clientForResource } from "../../dynamic/runtimeCredentials";
+import { clientForResource, ownershipOfResource, platformOfResource } from "../../dynamic/runtimeCredentials";
 
 const TYPE = "codesec:WorkflowProvisioning";
 
@@ -55,9 +55,18 @@ function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsAr
   return { deploymentId, filters, excludeIds, ghaOptions };
 }
 
-async function provision(id: string, inputs: WorkflowProvisioningInputs): Promise<WorkflowProvisioningState> {
+async function provision(
+  id: string,
+  inputs: WorkflowProvisioningInputs,
+  platform: string,
+): Promise<WorkflowProvisioningState> {
   const result: ProvisionResult = await clientForResource(inputs).provisionWorkflows(provisionArgs(inputs));
-  const state = { ...withoutEngineKeys(inputs), repoFileUrls: result.repoFileUrls, errors: result.errors };
+  const state = {
+    ...withoutEngineKeys(inputs),
+    repoFileUrls: result.repoFileUrls,
+    errors: result.errors,
+    platform,
+  };
   if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
     throw new ProvisioningPartialFailure(id, { ...state, ...engineKeysOf(inputs) });
   }
@@ -81,22 +90,23 @@ export const workflowProvisioningProvider: pulumi.dynamic.ResourceProvider<
   async create(inputs) {
     // Unique per resource: two WorkflowProvisioning resources may target the same deployment.
     const id = formatResourceId(inputs.deploymentId, `provisioning-${randomUUID()}`);
-    return { id, outs: await provision(id, inputs) };
+    return { id, outs: await provision(id, inputs, platformOfResource(inputs)) };
   },
 
   async update(id, olds, news) {
+    const ownership = ownershipOfResource(olds.platform, news, { type: TYPE, id, step: "update" });
     // A resource recorded with errors (a failed create or update) is applied again on the next `up`,
     // which the engine runs as an update with the same inputs: those errors must not be accepted silently.
     const failedBefore = (olds.errors ?? []).length > 0 && news.allowPartialFailure !== true;
     const reapply =
       failedBefore ||
-      WORKFLOW_PROVISIONING_REAPPLY.some(
-        (key) => !sameValue((olds as Record<string, unknown>)[key], (news as Record<string, unknown>)[key]),
-      );
+      ownership.kind === "moving" ||
+      WORKFLOW_PROVISIONING_REAPPLY.some((key) => !sameValue(olds[key], news[key]));
     if (!reapply) {
-      return { outs: { ...withoutEngineKeys(news), repoFileUrls: olds.repoFileUrls, errors: olds.errors } };
+      const { repoFileUrls, errors } = olds;
+      return { outs: { ...withoutEngineKeys(news), repoFileUrls, errors, platform: ownership.platform } };
     }
-    return { outs: await provision(id, news) };
+    return { outs: await provision(id, news, ownership.platform) };
   },
 
   // No read endpoint: a refresh keeps the state; a lookup by id is refused.

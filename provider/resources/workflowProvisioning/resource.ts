@@ -5,7 +5,7 @@ import {
   WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
 } from "./shape";
-import { declaredProps, resourceOptions, warnIfObjectConnection } from "../../dynamic/resourceProps";
+import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
@@ -76,6 +76,6 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
       "codesec",
       "WorkflowProvisioning",
     );
-    warnIfObjectConnection(this, args?.connection);
+    warnAboutArguments(this, args, opts);
   }
 }

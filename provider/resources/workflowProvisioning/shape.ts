@@ -6,6 +6,7 @@ import { NumericId } from "../../../api/schemas/common";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
 import { described } from "../../../api/schemaIssues";
 import { ConnectionInput } from "../../connection";
+import { PLATFORM_OUTPUT, type RecordedPlatform } from "../platformOutput";
 import {
   CONNECTION_DESCRIPTION,
   DEPLOYMENT_ID_DESCRIPTION,
@@ -52,9 +53,11 @@ export const WorkflowProvisioningResult = Type.Object({
     "Failures the platform reported in the last apply (`code`, `message`, `ids`); only kept when " +
       "`allowPartialFailure` is true, otherwise such an apply fails.",
   ),
+  ...PLATFORM_OUTPUT,
 });
 export type WorkflowProvisioningState = WorkflowProvisioningInputs &
-  Static<typeof WorkflowProvisioningResult>;
+  Omit<Static<typeof WorkflowProvisioningResult>, "platform"> &
+  RecordedPlatform;
 
 export const WORKFLOW_PROVISIONING_IDENTITY = ["deploymentId"] as const;
 /** A change to one of these provisions again (operation 2). */

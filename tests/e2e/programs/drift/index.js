@@ -17,3 +17,6 @@ new codesec.UserRole("me", {
   userId: cfg.require("userId"),
   role: "ORG_ROLE_ADMIN",
 });
+// A lookup by id of an app connected elsewhere: read on every run, never managed.
+const lookupRequestId = cfg.get("lookupRequestId");
+if (lookupRequestId) codesec.ScmApp.get("looked-up", `${deploymentId}/${lookupRequestId}`);

@@ -1,0 +1,117 @@
+/**
+ * Which platform a resource belongs to. Every resource records the platform it was created on (its
+ * `platform` output: the normalized base URL of the connection that created it). When the connection now
+ * resolves to another platform (stack config `codesec:baseUrl` re-pointed, a named connection edited, the
+ * environment changed), the resource is not that platform's: writing to it, reading it back or dropping
+ * it on that platform's word would act on another organization. So every step that would reach the
+ * platform stops with {@link PlatformMismatchError} until the user moves the stack on purpose: stack config
+ * `codesec:movedFrom` set to the recorded platform, then `pulumi up`, which applies each resource again
+ * on the new platform and records it there (docs/credentials.md, "Moving to another platform").
+ *
+ * The dynamic and the native provider both decide with {@link ownershipOf}.
+ */
+import { normalizeBaseUrl } from "../sdk/baseUrl";
+import { CodeSecConnectionError, type ResolvedConnection } from "./connection";
+
+/** Stack config key naming the platform a stack's resources are moving from (see the module comment). */
+export const CONFIG_MOVED_FROM = "codesec:movedFrom";
+
+/** The platform of a connection, as resources record it: its normalized base URL. */
+export function platformOf(connection: Pick<ResolvedConnection, "baseUrl">): string {
+  return normalizeBaseUrl(connection.baseUrl);
+}
+
+/**
+ * How a resource's recorded platform relates to where its connection points now:
+ * - `same`: the platform it was created on;
+ * - `unrecorded`: state written before 0.5.0, which recorded no platform: the current one is recorded
+ *   at the next `pulumi up` (an update with no API call) or refresh;
+ * - `moving`: another platform, and stack config `codesec:movedFrom` names the recorded one: the next
+ *   update applies the resource on the new platform and records it.
+ */
+export type Ownership =
+  | { readonly kind: "same"; readonly platform: string }
+  | { readonly kind: "unrecorded"; readonly platform: string }
+  | { readonly kind: "moving"; readonly platform: string; readonly from: string };
+
+/** What a mismatch message needs to name the resource. */
+export interface OwnedResource {
+  /** `codesec:UserRole` */
+  readonly type: string;
+  /** The resource's id, `1001/502`, when it has one. */
+  readonly id?: string;
+  /** What was about to happen: `preview`, `refresh`, `destroy (roleOnDestroy)`. */
+  readonly step: string;
+}
+
+/**
+ * The ownership of a resource recorded on `recorded` whose connection is now `connection`, or a thrown
+ * {@link PlatformMismatchError}. `movedFrom` is stack config `codesec:movedFrom`, when set.
+ */
+export function ownershipOf(
+  recorded: unknown,
+  connection: ResolvedConnection,
+  movedFrom: string | undefined,
+  resource: OwnedResource,
+): Ownership {
+  const platform = platformOf(connection);
+  if (typeof recorded !== "string" || recorded === "") return { kind: "unrecorded", platform };
+  if (recorded === platform) return { kind: "same", platform };
+  if (movedFrom !== undefined && normalizedOrNothing(movedFrom) === recorded) {
+    return { kind: "moving", platform, from: recorded };
+  }
+  throw new PlatformMismatchError(recorded, platform, connection, movedFrom, resource);
+}
+
+function normalizedOrNothing(baseUrl: string): string | undefined {
+  try {
+    return normalizeBaseUrl(baseUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stack config `codesec:movedFrom`, checked: a base URL (normalized), or undefined when unset. A value
+ * that is not a base URL fails with the setting named, as every other setting does.
+ */
+export function movedFromSetting(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  try {
+    return normalizeBaseUrl(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CodeSecConnectionError(CONFIG_MOVED_FROM, `stack config ${CONFIG_MOVED_FROM}: ${reason}`);
+  }
+}
+
+/**
+ * A resource recorded on one platform whose connection now points to another: nothing was read, written
+ * or removed. The message names both platforms, the setting the connection came from, and both ways on.
+ */
+export class PlatformMismatchError extends CodeSecConnectionError {
+  constructor(
+    readonly recorded: string,
+    readonly current: string,
+    connection: ResolvedConnection,
+    movedFrom: string | undefined,
+    resource: OwnedResource,
+  ) {
+    const subject = resource.id === undefined ? resource.type : `${resource.type} ${resource.id}`;
+    const ignoredMove =
+      movedFrom === undefined
+        ? ""
+        : ` (stack config ${CONFIG_MOVED_FROM} is ${JSON.stringify(movedFrom)}, which is not the platform ` +
+          "this resource was created on)";
+    super(
+      connection.fields.baseUrl,
+      `${subject} was created on the platform at ${recorded}, but its connection (${connection.source}) ` +
+        `now points to ${current}${ignoredMove}. A resource is only ever read, written or removed on its ` +
+        `own platform, so the ${resource.step} stopped here and nothing was sent to either platform. If the ` +
+        `connection is wrong, set it back to ${recorded}. To move this stack's resources to ${current} on ` +
+        `purpose, run \`pulumi config set ${CONFIG_MOVED_FROM} ${recorded}\`, then \`pulumi up\`: it applies ` +
+        `each resource again on ${current} and records it there (docs/credentials.md, "Moving to another ` +
+        'platform").',
+    );
+  }
+}

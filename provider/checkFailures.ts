@@ -8,7 +8,6 @@
  * path itself and never quotes a secret, says it all. The dynamic and the native provider both use it.
  */
 import type { TObject } from "@sinclair/typebox";
-import { SECRET_INPUTS } from "./secretInputs";
 
 /** A failure as both providers report it (`pulumi.dynamic.CheckFailure` and the gRPC CheckFailure). */
 export interface CheckFailure {
@@ -22,11 +21,16 @@ export interface CheckFailure {
   readonly path: string;
 }
 
-/** The failure for a problem at `path` (dotted, as the formatter words it) of inputs of `shape`. */
-export function checkFailure(shape: TObject, path: string, reason: string): CheckFailure {
-  return { property: printableProperty(shape, path) ? path : "", reason, path };
-}
-
-function printableProperty(shape: TObject, path: string): boolean {
-  return Object.hasOwn(shape.properties, path) && !(SECRET_INPUTS as readonly string[]).includes(path);
+/**
+ * The failure for a problem at `path` (dotted, as the formatter words it) of inputs of `shape`, whose
+ * fields named in `secrets` hold secrets (for some or all values).
+ */
+export function checkFailure(
+  shape: TObject,
+  secrets: readonly string[],
+  path: string,
+  reason: string,
+): CheckFailure {
+  const printable = Object.hasOwn(shape.properties, path) && !secrets.includes(path);
+  return { property: printable ? path : "", reason, path };
 }

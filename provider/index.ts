@@ -19,7 +19,7 @@ export {
   type ScmWebhookSubscriptionArgs,
 } from "./resources/scmWebhookSubscription/resource";
 export { ScmApp, type ScmAppArgs } from "./resources/scmApp/resource";
-export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/provider";
+export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/implementation";
 
 export { OrgRole } from "./enums";
 

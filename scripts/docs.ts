@@ -23,11 +23,13 @@ import {
   GetNotificationRulesResult,
   NotificationRule,
 } from "../api/schemas/notificationRules";
+import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import {
-  RESOURCE_KINDS,
-  RESOURCE_KIND_NAMES,
-  type ResourceKindDefinition,
-} from "../provider/resources/registry";
+  inputShape,
+  outputShape,
+  type OnChange,
+  type ResourceDefinition,
+} from "../provider/resources/definition";
 
 /** One generated doc: where its prose comes from, where it goes, and the tables its markers name. */
 export interface DocEntry {
@@ -73,17 +75,19 @@ const FUNCTION_SCHEMA_FILES: Readonly<Record<string, string>> = {
 export function docEntries(): DocEntry[] {
   const resources = RESOURCE_KIND_NAMES.map((kind): DocEntry => {
     const folder = `provider/resources/${kind[0].toLowerCase()}${kind.slice(1)}`;
-    const definition: ResourceKindDefinition = RESOURCE_KINDS[kind];
+    const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
     return {
       source: `${folder}/docs.md`,
       target: `docs/resources/${kind}.md`,
-      schemaFiles: [`${folder}/shape.ts`],
+      schemaFiles: [`${folder}/definition.ts`],
       tables: {
-        inputs: fieldTable(definition.inputs, "input", (field) => onChange(definition.changes, field)),
+        inputs: fieldTable(inputShape(definition), "input", (field) =>
+          onChangeWords(definition.inputs[field].onChange),
+        ),
         outputs:
-          Object.keys(definition.outputs.properties).length === 0
+          Object.keys(definition.outputs).length === 0
             ? "No outputs beyond the inputs (as applied)."
-            : fieldTable(definition.outputs, "output"),
+            : fieldTable(outputShape(definition), "output"),
       },
     };
   });
@@ -141,13 +145,18 @@ export function staleDocs(root: string): string[] {
   return [...stale, ...orphans];
 }
 
-type Changes = ResourceKindDefinition["changes"];
-
-function onChange(changes: Changes, field: string): string {
-  if (changes.replace.includes(field)) return "replace";
-  if (changes.updateInPlace.includes(field)) return "update in place";
-  if (changes.stateOnly.includes(field)) return "state only";
-  return "never a diff";
+/** The docs' "on change" column: what the definition's `onChange` does, in words. */
+export function onChangeWords(onChange: OnChange): string {
+  switch (onChange) {
+    case "replace":
+      return "replace";
+    case "update":
+      return "update in place";
+    case "record":
+      return "update, recorded only (no API call)";
+    case "never":
+      return "never a diff";
+  }
 }
 
 function fieldTable(shape: TObject, noun: string, change?: (field: string) => string): string {

@@ -7,20 +7,19 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { rememberStackConfig } from "./runtimeCredentials";
-import { resourceKind } from "../resources/registry";
+import { dynamicProviderOf, resourceDefinition, type ResourceKind } from "../resources/registry";
 
 export type { ResourceKind } from "../resources/registry";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
 export function provider(kind: string): pulumi.dynamic.ResourceProvider<any, any> {
-  const found = resourceKind(kind)?.provider;
-  if (!found) {
+  if (resourceDefinition(kind) === undefined) {
     throw new Error(
       `pulumi-codesec: this stack holds a codesec:${kind} resource, which the installed pulumi-codesec does not ` +
         `know. Install the version that created it (or a newer one) in the program's node_modules.`,
     );
   }
-  return found;
+  return dynamicProviderOf(kind as ResourceKind);
 }
 
 type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure">;

@@ -1,35 +1,37 @@
-/** What every codesec resource class hands to `pulumi.dynamic.Resource`. */
+/** What every codesec resource class hands to `pulumi.dynamic.Resource`, derived from the kind's definition. */
 import * as pulumi from "@pulumi/pulumi";
-import type { Static, TObject } from "@sinclair/typebox";
 import type { ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
-import { SECRET_INPUTS } from "../secretInputs";
+import { outputNames, secretFields, type ResourceDefinition } from "../resources/definition";
 import { lookupProps } from "./lookup";
 
 /**
  * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),
  * plus every output-only property as `undefined`, which is how a dynamic resource declares its outputs.
- * A connection given by name holds no credential and stays readable in diffs.
+ * A field that holds a secret only for some values (a connection given by name holds no credential and
+ * stays readable in diffs) is wrapped when its value is one of those, or not yet known.
  */
-export function resourceProps(args: object, outputKeys: readonly string[]): pulumi.Inputs {
+function resourceProps(definition: ResourceDefinition, args: object): pulumi.Inputs {
   const props: pulumi.Inputs = { ...args };
-  for (const key of SECRET_INPUTS) {
+  for (const key of secretFields(definition)) {
     const value: unknown = props[key];
-    if (value !== undefined && !(key === "connection" && typeof value === "string")) {
-      props[key] = pulumi.secret(props[key]);
-    }
+    if (value === undefined) continue;
+    const secret = definition.inputs[key]?.secret;
+    const known = !pulumi.Output.isInstance(value) && !(value instanceof Promise);
+    if (typeof secret !== "function" || !known || secret(value)) props[key] = pulumi.secret(value);
   }
-  for (const key of outputKeys) props[key] = undefined;
+  for (const key of outputNames(definition)) props[key] = undefined;
   return props;
 }
 
 /** The options, with the secret inputs also listed as secret outputs. */
 export function resourceOptions(
+  definition: ResourceDefinition,
   opts: pulumi.CustomResourceOptions | undefined,
 ): pulumi.CustomResourceOptions {
   return {
     ...opts,
-    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_INPUTS],
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretFields(definition)],
   };
 }
 
@@ -71,19 +73,12 @@ function warnIfObjectConnection(resource: pulumi.Resource, connection: unknown):
   });
 }
 
-/** The output properties a kind declares: the keys of its outputs shape (written once, in shape.ts). */
-export function outputKeys<S extends TObject>(outputs: S): (keyof Static<S> & string)[] {
-  return Object.keys(outputs.properties);
-}
-
 /**
  * The props a resource class hands to the engine: its args (see {@link resourceProps}), or, for a lookup
  * by id (`X.get`), every input and output declared and none set (see `lookupProps`).
  */
-export function declaredProps(
-  args: object | undefined,
-  inputs: TObject,
-  outputKeys: readonly string[],
-): pulumi.Inputs {
-  return args === undefined ? lookupProps(inputs, outputKeys) : resourceProps(args, outputKeys);
+export function declaredProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
+  return args === undefined
+    ? lookupProps([...Object.keys(definition.inputs), ...outputNames(definition)])
+    : resourceProps(definition, args);
 }

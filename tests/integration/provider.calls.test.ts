@@ -5,10 +5,10 @@
  * connection is one this process has not used yet.
  */
 import { expect } from "chai";
+import { userRoleProvider } from "../support/dynamicProviders";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator } from "../../emulator/index";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
 import { useEmulator } from "../support/emulator";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
 import { configureStack } from "../support/stackConfig";
@@ -41,7 +41,7 @@ describe("calls at organization scale", () => {
     const users = h.control.state().users.map((u) => u.id);
     expect(users.length).to.be.greaterThan(2);
     const results = await Promise.all(
-      users.map((userId) => userRoleProvider.read!(`${h.deploymentId}/${userId}`, role(h, userId))),
+      users.map((userId) => userRoleProvider.read(`${h.deploymentId}/${userId}`, role(h, userId))),
     );
     expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
     // The caller's own role is still read back from that one answer; the others keep their state.
@@ -56,9 +56,9 @@ describe("calls at organization scale", () => {
     const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
     h.control.addFault({ operation: "getCurrentUser", status: 503, count: 1 });
     let failed = false;
-    await userRoleProvider.read!(id, admin).catch(() => (failed = true));
+    await userRoleProvider.read(id, admin).catch(() => (failed = true));
     expect(failed).to.equal(true);
-    const after = await userRoleProvider.read!(id, admin);
+    const after = await userRoleProvider.read(id, admin);
     expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
     expect(operations(h)).to.deep.equal(["getCurrentUser:503", "getCurrentUser:200"]);
   });
@@ -68,11 +68,11 @@ describe("calls at organization scale", () => {
     await freshConnection(h);
     const id = `${h.deploymentId}/${h.sample.userId}`;
     const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
-    await userRoleProvider.read!(id, admin);
+    await userRoleProvider.read(id, admin);
     // Another admin first, so the platform lets the caller step down.
     h.control.setUserRole(h.sample.memberUserId, { deploymentId: h.deploymentId, role: "ORG_ROLE_ADMIN" });
-    await userRoleProvider.update!(id, admin, { ...admin, role: "ORG_ROLE_MEMBER" });
-    const after = await userRoleProvider.read!(id, { ...admin, role: "ORG_ROLE_MEMBER" });
+    await userRoleProvider.update(id, admin, { ...admin, role: "ORG_ROLE_MEMBER" });
+    const after = await userRoleProvider.read(id, { ...admin, role: "ORG_ROLE_MEMBER" });
     expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
     expect(operations(h)).to.deep.equal(["getCurrentUser:200", "updateUserRole:200", "getCurrentUser:200"]);
   });
@@ -84,12 +84,12 @@ describe("calls at organization scale", () => {
     await Promise.all(
       users.map(async (userId) => {
         const olds = role(h, userId);
-        await userRoleProvider.diff!("id", olds, { ...olds });
-        await userRoleProvider.diff!("id", olds, { ...olds, role: "ORG_ROLE_READONLY" });
+        await userRoleProvider.diff("id", olds, { ...olds });
+        await userRoleProvider.diff("id", olds, { ...olds, role: "ORG_ROLE_READONLY" });
       }),
     );
     expect(operations(h)).to.deep.equal([]);
-    await Promise.all(users.map((userId) => userRoleProvider.check!(role(h, userId), role(h, userId))));
+    await Promise.all(users.map((userId) => userRoleProvider.check(role(h, userId), role(h, userId))));
     expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
   });
 });
@@ -148,7 +148,7 @@ describe("one client-side rate limiter per platform for the whole process", () =
         "codesec:maxInFlight": "1",
       });
       const reads = ["a", "b", "a", "b"].map((connection, i) =>
-        userRoleProvider.read!(`1001/u-${i}`, {
+        userRoleProvider.read(`1001/u-${i}`, {
           deploymentId: "1001",
           userId: `u-${i}`,
           role: "ORG_ROLE_MEMBER",

@@ -5,11 +5,10 @@
  * unknown role on refresh).
  */
 import { expect } from "chai";
+import { scmWebhookSubscriptionProvider, userRoleProvider } from "../support/dynamicProviders";
 import * as pulumi from "@pulumi/pulumi";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
 import { CodeSecConnectionError, getCurrentUser, getScan, getNotificationRules } from "../../provider";
 import { CodeSecInputError } from "../../sdk";
 import { useEmulator } from "../support/emulator";
@@ -98,7 +97,7 @@ describe("credentials at the provider's boundaries", () => {
     it("a UserRole whose connection.token is blank fails check, sending nothing", async () => {
       const h = emulator();
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
-      const result = await userRoleProvider.check!(
+      const result = await userRoleProvider.check(
         {} as never,
         {
           deploymentId: h.deploymentId,
@@ -130,7 +129,7 @@ describe("credentials at the provider's boundaries", () => {
         role: "ORG_ROLE_READONLY" as const,
         connection: "org2",
       };
-      expect((await userRoleProvider.check!({} as never, inputs)).failures ?? []).to.deep.equal([]);
+      expect((await userRoleProvider.check({} as never, inputs)).failures ?? []).to.deep.equal([]);
       await userRoleProvider.create(inputs);
       const role = h.control.state().users.find((u) => u.id === h.sample.memberUserId)!.roles[h.deploymentId];
       expect(role).to.equal("ORG_ROLE_READONLY");
@@ -164,14 +163,14 @@ describe("credentials at the provider's boundaries", () => {
         connection: { baseUrl: h.baseUrl, token: h.apiToken },
       };
       const news = { ...olds, connection: "org2" };
-      const diff = await userRoleProvider.diff!(
+      const diff = await userRoleProvider.diff(
         `${h.deploymentId}/${h.sample.memberUserId}`,
         olds as never,
         news as never,
       );
       expect(diff.changes).to.equal(true);
       expect(diff.replaces).to.deep.equal([]);
-      const updated = await userRoleProvider.update!("id", olds as never, news as never);
+      const updated = await userRoleProvider.update("id", olds as never, news as never);
       expect(updated.outs).to.deep.include({ connection: "org2" });
       expect(JSON.stringify(updated.outs)).not.to.include(h.apiToken);
       const hooks = {
@@ -180,7 +179,7 @@ describe("credentials at the provider's boundaries", () => {
         scmUrl: "u",
         events: ["push"],
       };
-      await scmWebhookSubscriptionProvider.update!(
+      await scmWebhookSubscriptionProvider.update(
         "id",
         { ...hooks, connection: olds.connection },
         { ...hooks, connection: "org2" },
@@ -193,7 +192,7 @@ describe("credentials at the provider's boundaries", () => {
       await configureStack({
         "codesec:connections": JSON.stringify({ org2: { baseUrl: h.baseUrl, token: h.apiToken } }),
       });
-      const result = await userRoleProvider.check!(
+      const result = await userRoleProvider.check(
         {} as never,
         {
           deploymentId: h.deploymentId,
@@ -226,7 +225,7 @@ describe("credentials at the provider's boundaries", () => {
     it("fails check on a token the platform refuses, with one read and no write", async () => {
       const h = emulator();
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": "cst_1001_not_a_real_token" });
-      const error = await rejectionOf(userRoleProvider.check!({} as never, inputs(h)));
+      const error = await rejectionOf(userRoleProvider.check({} as never, inputs(h)));
       expect(error).to.be.instanceOf(CodeSecConnectionError);
       expect(error.message)
         .to.include("HTTP 401")
@@ -245,7 +244,7 @@ describe("credentials at the provider's boundaries", () => {
         "codesec:token": h.apiToken,
         "codesec:retries": "0",
       });
-      const error = await rejectionOf(userRoleProvider.check!({} as never, inputs(h)));
+      const error = await rejectionOf(userRoleProvider.check({} as never, inputs(h)));
       expect(error.message).to.include("http://127.0.0.1:9").and.include("could not use the credentials");
     });
 
@@ -258,7 +257,7 @@ describe("credentials at the provider's boundaries", () => {
         kind: "apiToken",
       });
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": credential });
-      await Promise.all(Array.from({ length: 8 }, () => userRoleProvider.check!({} as never, inputs(h))));
+      await Promise.all(Array.from({ length: 8 }, () => userRoleProvider.check({} as never, inputs(h))));
       expect(h.control.requests().map((r) => r.operation)).to.deep.equal(["getCurrentUser"]);
     });
 
@@ -269,7 +268,7 @@ describe("credentials at the provider's boundaries", () => {
         "codesec:token": "cst_1001_not_a_real_token_either",
         "codesec:skipCredentialsValidation": "true",
       });
-      expect((await userRoleProvider.check!({} as never, inputs(h))).failures ?? []).to.deep.equal([]);
+      expect((await userRoleProvider.check({} as never, inputs(h))).failures ?? []).to.deep.equal([]);
       expect(h.control.requests()).to.deep.equal([]);
     });
 
@@ -283,7 +282,7 @@ describe("credentials at the provider's boundaries", () => {
         ["codesec:maxInFlight", "1.5"],
       ]) {
         await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken, [key]: value });
-        const error = await rejectionOf(userRoleProvider.check!({} as never, inputs(h)));
+        const error = await rejectionOf(userRoleProvider.check({} as never, inputs(h)));
         expect(error, key).to.be.instanceOf(CodeSecConnectionError);
         expect((error as CodeSecConnectionError).field).to.equal(key);
       }
@@ -296,7 +295,7 @@ describe("credentials at the provider's boundaries", () => {
       const h = emulator();
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
       h.control.setUserRole(h.sample.memberUserId, { deploymentId: h.deploymentId, role: null });
-      await userRoleProvider.delete!(`${h.deploymentId}/${h.sample.memberUserId}`, {
+      await userRoleProvider.delete(`${h.deploymentId}/${h.sample.memberUserId}`, {
         deploymentId: h.deploymentId,
         userId: h.sample.memberUserId,
         role: "ORG_ROLE_ADMIN",
@@ -311,7 +310,7 @@ describe("credentials at the provider's boundaries", () => {
       recorder.answer = () => ({ status: 404, body: "<html><body>Not Found</body></html>" });
       await configureStack({ "codesec:baseUrl": `${recorderUrl}/wrong-prefix`, "codesec:token": "t" });
       const error = await rejectionOf(
-        userRoleProvider.delete!("1001/502", {
+        userRoleProvider.delete("1001/502", {
           deploymentId: "1001",
           userId: "502",
           role: "ORG_ROLE_ADMIN",
@@ -330,7 +329,7 @@ describe("credentials at the provider's boundaries", () => {
       });
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": credential });
       const error = await rejectionOf(
-        userRoleProvider.delete!(`${h.deploymentId}/${h.sample.userId}`, {
+        userRoleProvider.delete(`${h.deploymentId}/${h.sample.userId}`, {
           deploymentId: h.deploymentId,
           userId: h.sample.userId,
           role: "ORG_ROLE_ADMIN",
@@ -356,7 +355,7 @@ describe("credentials at the provider's boundaries", () => {
       });
       await configureStack({ "codesec:baseUrl": recorderUrl, "codesec:token": "recorder-token" });
       const state = { deploymentId: "1001", userId: "u-1", role: "ORG_ROLE_ADMIN" };
-      const error = await rejectionOf(userRoleProvider.read!("1001/u-1", state as never));
+      const error = await rejectionOf(userRoleProvider.read("1001/u-1", state as never));
       expect(error.message).to.include('"ORG_ROLE_OWNER"').and.include("ORG_ROLE_ADMIN, ORG_ROLE_MEMBER");
     });
 
@@ -365,7 +364,7 @@ describe("credentials at the provider's boundaries", () => {
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": "cst_1001_revoked_long_ago" });
       const state = { deploymentId: h.deploymentId, userId: h.sample.userId, role: "ORG_ROLE_ADMIN" };
       const error = await rejectionOf(
-        userRoleProvider.read!(`${h.deploymentId}/${h.sample.userId}`, state as never),
+        userRoleProvider.read(`${h.deploymentId}/${h.sample.userId}`, state as never),
       );
       expect(error.message).to.include("HTTP 401").and.include("pulumi up").and.include("--run-program");
     });

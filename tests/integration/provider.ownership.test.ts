@@ -4,13 +4,15 @@
  * (`codesec:movedFrom`). Two emulators stand for two organizations' platforms.
  */
 import { expect } from "chai";
+import {
+  scmAppProvider,
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+  workflowProvisioningProvider,
+} from "../support/dynamicProviders";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
 import { PlatformMismatchError } from "../../provider/ownership";
-import { scmAppProvider } from "../../provider/resources/scmApp/provider";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
-import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
 import { configureStack } from "../support/stackConfig";
 
 function calls(handle: EmulatorHandle): string[] {
@@ -98,32 +100,29 @@ describe("ownership: a resource is only ever read, written or removed on its own
     await pointAt(b);
 
     const steps: [string, Promise<unknown>][] = [
-      ["UserRole diff", userRoleProvider.diff!(role.id, role.outs!, withoutPlatform(role.outs!))],
+      ["UserRole diff", userRoleProvider.diff(role.id, role.outs!, withoutPlatform(role.outs!))],
       [
         "WorkflowProvisioning diff",
-        workflowProvisioningProvider.diff!(provisioning.id, provisioning.outs!, provisioningInputs()),
+        workflowProvisioningProvider.diff(provisioning.id, provisioning.outs!, provisioningInputs()),
       ],
       [
         "ScmWebhookSubscription diff",
-        scmWebhookSubscriptionProvider.diff!(hooks.id, hooks.outs!, {
+        scmWebhookSubscriptionProvider.diff(hooks.id, hooks.outs!, {
           deploymentId: a.deploymentId,
           configId: a.sample.scmConfigId,
         }),
       ],
       [
         "ScmApp diff",
-        scmAppProvider.diff!(app.id, app.outs!, {
+        scmAppProvider.diff(app.id, app.outs!, {
           deploymentId: a.deploymentId,
           requestId: a.sample.scmAppRequestId,
         }),
       ],
-      ["UserRole refresh", userRoleProvider.read!(role.id, role.outs)],
-      ["ScmApp refresh (would drop it after a 404 there)", scmAppProvider.read!(app.id, app.outs)],
-      [
-        "WorkflowProvisioning refresh",
-        workflowProvisioningProvider.read!(provisioning.id, provisioning.outs),
-      ],
-      ["UserRole destroy (roleOnDestroy)", userRoleProvider.delete!(role.id, role.outs!)],
+      ["UserRole refresh", userRoleProvider.read(role.id, role.outs)],
+      ["ScmApp refresh (would drop it after a 404 there)", scmAppProvider.read(app.id, app.outs)],
+      ["WorkflowProvisioning refresh", workflowProvisioningProvider.read(provisioning.id, provisioning.outs)],
+      ["UserRole destroy (roleOnDestroy)", userRoleProvider.delete(role.id, role.outs!)],
     ];
     for (const [label, step] of steps) {
       const error = await rejection(step);
@@ -142,9 +141,9 @@ describe("ownership: a resource is only ever read, written or removed on its own
   it("a delete that calls nothing (no delete endpoint) still removes the resource, with nothing sent", async () => {
     const { provisioning, hooks, app } = await createAllOnA();
     await pointAt(b);
-    await workflowProvisioningProvider.delete!(provisioning.id, provisioning.outs!);
-    await scmWebhookSubscriptionProvider.delete!(hooks.id, hooks.outs!);
-    await scmAppProvider.delete!(app.id, app.outs!);
+    await workflowProvisioningProvider.delete(provisioning.id, provisioning.outs!);
+    await scmWebhookSubscriptionProvider.delete(hooks.id, hooks.outs!);
+    await scmAppProvider.delete(app.id, app.outs!);
     expect(calls(b)).to.deep.equal([]);
   });
 
@@ -166,22 +165,22 @@ describe("ownership: a resource is only ever read, written or removed on its own
       role: "ORG_ROLE_ADMIN" as const,
       roleOnDestroy: "ORG_ROLE_MEMBER" as const,
     };
-    expect((await userRoleProvider.diff!(role.id, role.outs!, roleInputs)).changes).to.equal(true);
+    expect((await userRoleProvider.diff(role.id, role.outs!, roleInputs)).changes).to.equal(true);
     // A refresh while moving reads nothing: the new platform does not hold the resource yet.
-    expect((await userRoleProvider.read!(role.id, role.outs)).props).to.deep.equal(role.outs);
+    expect((await userRoleProvider.read(role.id, role.outs)).props).to.deep.equal(role.outs);
     expect(calls(b)).to.deep.equal([]);
 
-    const movedRole = await userRoleProvider.update!(role.id, role.outs!, roleInputs);
-    const movedProvisioning = await workflowProvisioningProvider.update!(
+    const movedRole = await userRoleProvider.update(role.id, role.outs!, roleInputs);
+    const movedProvisioning = await workflowProvisioningProvider.update(
       provisioning.id,
       provisioning.outs!,
       provisioningInputs(),
     );
-    const movedHooks = await scmWebhookSubscriptionProvider.update!(hooks.id, hooks.outs!, {
+    const movedHooks = await scmWebhookSubscriptionProvider.update(hooks.id, hooks.outs!, {
       deploymentId: a.deploymentId,
       configId: a.sample.scmConfigId,
     });
-    const movedApp = await scmAppProvider.update!(app.id, app.outs!, {
+    const movedApp = await scmAppProvider.update(app.id, app.outs!, {
       deploymentId: a.deploymentId,
       requestId: a.sample.scmAppRequestId,
     });
@@ -196,13 +195,13 @@ describe("ownership: a resource is only ever read, written or removed on its own
     ]);
     expect(roleOf(b, b.sample.memberUserId)).to.equal("ORG_ROLE_ADMIN");
     // Recorded on B now: no change, whatever movedFrom still says.
-    expect((await userRoleProvider.diff!(role.id, movedRole.outs!, roleInputs)).changes).to.equal(false);
+    expect((await userRoleProvider.diff(role.id, movedRole.outs!, roleInputs)).changes).to.equal(false);
   });
 
   it("codesec:movedFrom naming a third platform moves nothing", async () => {
     const { role } = await createAllOnA();
     await pointAt(b, { "codesec:movedFrom": "https://elsewhere.example.com" });
-    const error = await rejection(userRoleProvider.delete!(role.id, role.outs!));
+    const error = await rejection(userRoleProvider.delete(role.id, role.outs!));
     expect(error).to.be.instanceOf(PlatformMismatchError);
     expect((error as Error).message).to.include(
       'stack config codesec:movedFrom is "https://elsewhere.example.com", which is not the platform',
@@ -217,8 +216,8 @@ describe("ownership: a resource is only ever read, written or removed on its own
       userId: a.sample.memberUserId,
       role: "ORG_ROLE_MEMBER" as const,
     };
-    expect((await userRoleProvider.diff!("1001/502", inputs, inputs)).changes).to.equal(true);
-    const updated = await userRoleProvider.update!("1001/502", inputs, inputs);
+    expect((await userRoleProvider.diff("1001/502", inputs, inputs)).changes).to.equal(true);
+    const updated = await userRoleProvider.update("1001/502", inputs, inputs);
     expect(updated.outs).to.deep.equal({ ...inputs, platform: a.baseUrl });
     expect(calls(a)).to.deep.equal([]);
   });
@@ -247,10 +246,10 @@ describe("a delete never demotes a user that the same run declares", () => {
   it("a replacement (or a move without an alias) declared in this run keeps the declared role", async () => {
     const old = await userRoleProvider.create(member());
     // The engine checks the program's resources, creates the replacement, then deletes the old one.
-    await userRoleProvider.check!({} as never, member());
+    await userRoleProvider.check({} as never, member());
     await userRoleProvider.create(member());
     h.control.clearRequests();
-    await userRoleProvider.delete!(old.id, old.outs!);
+    await userRoleProvider.delete(old.id, old.outs!);
     expect(calls(h), "no demotion sent").to.deep.equal([]);
     expect(roleOf(h, h.sample.memberUserId)).to.equal("ORG_ROLE_ADMIN");
   });
@@ -258,8 +257,8 @@ describe("a delete never demotes a user that the same run declares", () => {
   it("a user the program no longer declares is demoted", async () => {
     const old = await userRoleProvider.create(member());
     // Another user is declared; this one is not.
-    await userRoleProvider.check!({} as never, { ...member(), userId: h.sample.userId });
-    await userRoleProvider.delete!(old.id, old.outs!);
+    await userRoleProvider.check({} as never, { ...member(), userId: h.sample.userId });
+    await userRoleProvider.delete(old.id, old.outs!);
     expect(roleOf(h, h.sample.memberUserId)).to.equal("ORG_ROLE_READONLY");
   });
 
@@ -267,11 +266,11 @@ describe("a delete never demotes a user that the same run declares", () => {
     const other = await startEmulator({ quiet: true });
     try {
       const old = await userRoleProvider.create(member());
-      await userRoleProvider.check!({} as never, {
+      await userRoleProvider.check({} as never, {
         ...member(),
         connection: { baseUrl: other.baseUrl, token: other.apiToken },
       });
-      await userRoleProvider.delete!(old.id, old.outs!);
+      await userRoleProvider.delete(old.id, old.outs!);
       expect(roleOf(h, h.sample.memberUserId)).to.equal("ORG_ROLE_READONLY");
     } finally {
       await other.close();
@@ -303,15 +302,14 @@ describe("UserRole triggers: a re-assertion of a role the platform cannot read b
     h.control.setUserRole(h.sample.memberUserId, { deploymentId: h.deploymentId, role: "ORG_ROLE_READONLY" });
     h.control.clearRequests();
     expect(
-      (await userRoleProvider.diff!(created.id, created.outs!, { ...inputs, triggers: "2026-11-01" }))
-        .changes,
+      (await userRoleProvider.diff(created.id, created.outs!, { ...inputs, triggers: "2026-11-01" })).changes,
     ).to.equal(false);
     const next = { ...inputs, triggers: "2026-11-23" };
-    expect(await userRoleProvider.diff!(created.id, created.outs!, next)).to.deep.include({
+    expect(await userRoleProvider.diff(created.id, created.outs!, next)).to.deep.include({
       changes: true,
       replaces: [],
     });
-    await userRoleProvider.update!(created.id, created.outs!, next);
+    await userRoleProvider.update(created.id, created.outs!, next);
     expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
     expect(roleOf(h, h.sample.memberUserId)).to.equal("ORG_ROLE_ADMIN");
   });

@@ -1,9 +1,11 @@
 import { expect } from "chai";
-import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/provider";
-import { scmAppProvider } from "../../provider/resources/scmApp/provider";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
-import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
+import {
+  scmAppProvider,
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+  workflowProvisioningProvider,
+} from "../support/dynamicProviders";
+import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator/index";
@@ -55,9 +57,9 @@ describe("dynamic providers against the emulator", () => {
         userId: h.sample.memberUserId,
         role: "ORG_ROLE_MEMBER" as const,
       };
-      await userRoleProvider.update!("id", olds, { ...olds, roleOnDestroy: "ORG_ROLE_READONLY" });
+      await userRoleProvider.update("id", olds, { ...olds, roleOnDestroy: "ORG_ROLE_READONLY" });
       expect(calls(h)).to.deep.equal([]);
-      const result = await userRoleProvider.update!("id", olds, { ...olds, role: "ORG_ROLE_ADMIN" });
+      const result = await userRoleProvider.update("id", olds, { ...olds, role: "ORG_ROLE_ADMIN" });
       expect(result.outs?.role).to.equal("ORG_ROLE_ADMIN");
       expect(roleOf(h, olds.userId)).to.equal("ORG_ROLE_ADMIN");
       expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
@@ -78,7 +80,7 @@ describe("dynamic providers against the emulator", () => {
         role: "ORG_ROLE_MEMBER" as const,
         connection: { baseUrl: h.baseUrl, token: credential },
       };
-      const result = await userRoleProvider.read!(`${h.deploymentId}/${member}`, state);
+      const result = await userRoleProvider.read(`${h.deploymentId}/${member}`, state);
       expect(result.props?.role).to.equal("ORG_ROLE_READONLY");
       expect(result.props?.connection).to.deep.equal(state.connection);
     });
@@ -91,7 +93,7 @@ describe("dynamic providers against the emulator", () => {
         role: "ORG_ROLE_ADMIN" as const,
         platform: h.baseUrl,
       };
-      const result = await userRoleProvider.read!(`${h.deploymentId}/${state.userId}`, state);
+      const result = await userRoleProvider.read(`${h.deploymentId}/${state.userId}`, state);
       expect(result).to.deep.equal({ id: `${h.deploymentId}/${state.userId}`, props: state });
       expect(calls(h)).to.deep.equal(["getCurrentUser:200"]);
     });
@@ -99,14 +101,14 @@ describe("dynamic providers against the emulator", () => {
     it("delete applies roleOnDestroy, and without it makes no call", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
-      await userRoleProvider.delete!("id", {
+      await userRoleProvider.delete("id", {
         deploymentId: h.deploymentId,
         userId: member,
         role: "ORG_ROLE_MEMBER",
       });
       expect(calls(h)).to.deep.equal([]);
       expect(roleOf(h, member)).to.equal("ORG_ROLE_MEMBER");
-      await userRoleProvider.delete!("id", {
+      await userRoleProvider.delete("id", {
         deploymentId: h.deploymentId,
         userId: member,
         role: "ORG_ROLE_MEMBER",
@@ -207,7 +209,7 @@ describe("dynamic providers against the emulator", () => {
         allowPartialFailure: true,
       });
       expect(result.outs!.repoFileUrls).to.have.property("7001");
-      expect(result.outs!.errors.map((e) => e.ids).flat()).to.include("7004");
+      expect(result.outs!.errors.map((e: { ids: string[] }) => e.ids).flat()).to.include("7004");
     });
 
     it("update provisions again only when what it provisions changes", async () => {
@@ -218,19 +220,19 @@ describe("dynamic providers against the emulator", () => {
       });
       h.control.clearRequests();
       const olds = created.outs!;
-      const same = await workflowProvisioningProvider.update!(created.id, olds, {
+      const same = await workflowProvisioningProvider.update(created.id, olds, {
         ...olds,
         allowPartialFailure: true,
       });
       expect(calls(h)).to.deep.equal([]);
       expect(same.outs!.repoFileUrls).to.deep.equal(olds.repoFileUrls);
-      const again = await workflowProvisioningProvider.update!(created.id, olds, {
+      const again = await workflowProvisioningProvider.update(created.id, olds, {
         deploymentId: h.deploymentId,
         filters: { ids: ["7001", "7002"] },
       });
       expect(Object.keys(again.outs!.repoFileUrls).sort()).to.deep.equal(["7001", "7002"]);
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200"]);
-      await workflowProvisioningProvider.update!(created.id, again.outs!, {
+      await workflowProvisioningProvider.update(created.id, again.outs!, {
         ...again.outs!,
         triggers: "rotate",
       });
@@ -245,7 +247,7 @@ describe("dynamic providers against the emulator", () => {
         repoFileUrls: {},
         errors: [{ code: "UPDATE_ERROR_CODE_NO_CODE_ACCESS", message: "no code access", ids: ["7001"] }],
       };
-      const result = await workflowProvisioningProvider.update!("1001/provisioning-x", olds, inputs);
+      const result = await workflowProvisioningProvider.update("1001/provisioning-x", olds, inputs);
       expect(calls(h)).to.deep.equal(["provisionWorkflows:200"]);
       expect(result.outs!.errors).to.deep.equal([]);
       expect(result.outs!.repoFileUrls).to.have.property("7001");
@@ -259,11 +261,11 @@ describe("dynamic providers against the emulator", () => {
         errors: [],
         platform: h.baseUrl,
       };
-      expect(await workflowProvisioningProvider.read!("1001/provisioning-x", state)).to.deep.equal({
+      expect(await workflowProvisioningProvider.read("1001/provisioning-x", state)).to.deep.equal({
         id: "1001/provisioning-x",
         props: state,
       });
-      await workflowProvisioningProvider.delete!("1001/provisioning-x", state);
+      await workflowProvisioningProvider.delete("1001/provisioning-x", state);
       expect(calls(h)).to.deep.equal([]);
     });
   });
@@ -286,7 +288,7 @@ describe("dynamic providers against the emulator", () => {
       const h = emulator();
       const inputs = { deploymentId: h.deploymentId, configId: h.sample.scmConfigId };
       const created = await scmWebhookSubscriptionProvider.create(inputs);
-      await scmWebhookSubscriptionProvider.update!(created.id, created.outs!, { ...inputs, triggers: 2 });
+      await scmWebhookSubscriptionProvider.update(created.id, created.outs!, { ...inputs, triggers: 2 });
       expect(calls(h)).to.deep.equal(["subscribeScmWebhook:200", "subscribeScmWebhook:200"]);
     });
 
@@ -383,7 +385,7 @@ describe("dynamic providers against the emulator", () => {
       });
       expect(result.id).to.equal(`${h.deploymentId}/apprq-1001-done`);
       expect(result.outs!.slug).to.equal("codesec-acme-legacy");
-      expect(result.outs!.appliedApp.slug).to.equal("codesec-acme-legacy");
+      expect(result.outs!.appliedApp!.slug).to.equal("codesec-acme-legacy");
       expect(calls(h)).to.deep.equal(["getScmApp:200"]);
     });
 
@@ -408,7 +410,7 @@ describe("dynamic providers against the emulator", () => {
         code: h.sample.scmAppCode,
       });
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: "Renamed in the UI", codeAccess: false });
-      const read = await scmAppProvider.read!(created.id, created.outs);
+      const read = await scmAppProvider.read(created.id, created.outs);
       expect(read.props!.scmName).to.equal("Renamed in the UI");
       expect(read.props!.codeAccess).to.equal(false);
       // `pulumi refresh` shows the outputs recorded => reported (`~ scmName: "acme" => "Renamed in the UI"`),
@@ -418,13 +420,13 @@ describe("dynamic providers against the emulator", () => {
       // The drift is a change for the plan (so a drift check fails) until an update records it.
       const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
       expect(read.props!.appliedApp).to.deep.equal(created.outs!.appliedApp);
-      expect((await scmAppProvider.diff!(created.id, read.props!, inputs)).changes).to.equal(true);
+      expect((await scmAppProvider.diff(created.id, read.props!, inputs)).changes).to.equal(true);
       h.control.clearRequests();
-      const updated = await scmAppProvider.update!(created.id, read.props!, inputs);
-      expect(updated.outs!.appliedApp.scmName).to.equal("Renamed in the UI");
+      const updated = await scmAppProvider.update(created.id, read.props!, inputs);
+      expect(updated.outs!.appliedApp!.scmName).to.equal("Renamed in the UI");
       expect(updated.outs!).not.to.have.property("platformReported");
       expect(calls(h)).to.deep.equal([]);
-      expect((await scmAppProvider.diff!(created.id, updated.outs!, inputs)).changes).to.equal(false);
+      expect((await scmAppProvider.diff(created.id, updated.outs!, inputs)).changes).to.equal(false);
     });
 
     it("a drift undone on the platform before any up is no change any more", async () => {
@@ -433,12 +435,12 @@ describe("dynamic providers against the emulator", () => {
       const created = await scmAppProvider.create({ ...inputs, code: h.sample.scmAppCode });
       const original = created.outs!.scmName;
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: "renamed" });
-      const drifted = await scmAppProvider.read!(created.id, created.outs);
-      expect((await scmAppProvider.diff!(created.id, drifted.props!, inputs)).changes).to.equal(true);
+      const drifted = await scmAppProvider.read(created.id, created.outs);
+      expect((await scmAppProvider.diff(created.id, drifted.props!, inputs)).changes).to.equal(true);
       h.control.editScmApp(h.sample.scmAppRequestId, { scmName: original });
-      const undone = await scmAppProvider.read!(created.id, drifted.props);
+      const undone = await scmAppProvider.read(created.id, drifted.props);
       expect(undone.props!.scmName).to.equal(original);
-      expect((await scmAppProvider.diff!(created.id, undone.props!, inputs)).changes).to.equal(false);
+      expect((await scmAppProvider.diff(created.id, undone.props!, inputs)).changes).to.equal(false);
     });
 
     it("a state written by 0.4.0 after a drift drops its internal fields on refresh", async () => {
@@ -446,23 +448,23 @@ describe("dynamic providers against the emulator", () => {
       const inputs = { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId };
       const created = await scmAppProvider.create({ ...inputs, code: h.sample.scmAppCode });
       const legacy = { ...created.outs!, platformReported: { scmName: "renamed" } };
-      const read = await scmAppProvider.read!(created.id, legacy);
+      const read = await scmAppProvider.read(created.id, legacy);
       expect(read.props).not.to.have.property("platformReported");
       // The program's inputs never carry them, so the next stored inputs are clean.
-      const check = await scmAppProvider.check!(legacy, inputs);
+      const check = await scmAppProvider.check(legacy, inputs);
       expect(check.inputs).to.deep.equal(inputs);
     });
 
     it("an app gone from the platform leaves the state on refresh; a malformed id fails clearly", async () => {
       const h = emulator();
-      const gone = await scmAppProvider.read!(`${h.deploymentId}/apprq-missing`, {
+      const gone = await scmAppProvider.read(`${h.deploymentId}/apprq-missing`, {
         deploymentId: h.deploymentId,
         requestId: "apprq-missing",
         appliedApp: {} as never,
       } as never);
       expect(gone.id).to.equal(undefined);
       let error: Error | undefined;
-      await scmAppProvider.read!("not-an-id", undefined).catch((e: Error) => (error = e));
+      await scmAppProvider.read("not-an-id", undefined).catch((e: Error) => (error = e));
       expect(error?.message).to.include("<deploymentId>/<requestId>");
     });
   });

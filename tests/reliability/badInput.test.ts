@@ -11,7 +11,7 @@ import * as codesec from "../../provider";
 import { clientFor, clientSettingsFrom } from "../../provider/clients";
 import { CodeSecConnectionError, resolveConnection } from "../../provider/connection";
 import { run } from "../../provider/dynamic";
-import { RESOURCE_KINDS, type ResourceKind } from "../../provider/resources/registry";
+import { RESOURCE_KIND_NAMES, dynamicProviderOf, type ResourceKind } from "../../provider/resources/registry";
 import { CodeSecClient, CodeSecInputError } from "../../sdk";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
 import { ACCEPTED, REJECTED, type CatalogueCase } from "./badInputCatalogue";
@@ -21,7 +21,7 @@ type Verdict =
   { kind: "rejected"; field: string } | { kind: "accepted" } | { kind: "notApplicable"; why: string };
 
 const PROVIDERS = Object.fromEntries(
-  Object.entries(RESOURCE_KINDS).map(([kind, definition]) => [kind, definition.provider]),
+  RESOURCE_KIND_NAMES.map((kind) => [kind, dynamicProviderOf(kind)]),
 ) as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;
 
 /** Inputs a resource sends to the platform (a field outside these is checked by `check` alone). */

@@ -10,7 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as codesec from "../../provider";
 import { FUNCTION_DOCS, docEntries, staleDocs } from "../../scripts/docs";
-import { RESOURCE_KINDS } from "../../provider/resources/registry";
+import { RESOURCE_DEFINITIONS } from "../../provider/resources/registry";
+import { inputShape, outputShape, type ResourceDefinition } from "../../provider/resources/definition";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -43,7 +44,8 @@ describe("generated reference docs", function () {
 
   it("every resource kind and every exported function has a generated doc", () => {
     const targets = docEntries().map((entry) => entry.target);
-    for (const kind of Object.keys(RESOURCE_KINDS)) expect(targets).to.include(`docs/resources/${kind}.md`);
+    for (const kind of Object.keys(RESOURCE_DEFINITIONS))
+      expect(targets).to.include(`docs/resources/${kind}.md`);
     const functions = Object.keys(codesec).filter(
       (name) => /^get[A-Z]/.test(name) && !name.endsWith("Output"),
     );
@@ -52,7 +54,10 @@ describe("generated reference docs", function () {
 
   it("every field of every table has a description", () => {
     const shapes = [
-      ...Object.values(RESOURCE_KINDS).flatMap((kind) => [kind.inputs, kind.outputs]),
+      ...Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS).flatMap((kind) => [
+        inputShape(kind),
+        outputShape(kind),
+      ]),
       ...Object.values(FUNCTION_DOCS).flatMap((fn) => [fn.args, fn.result, ...Object.values(fn.more ?? {})]),
     ];
     const undescribed = shapes
@@ -89,7 +94,7 @@ describe("generated reference docs", function () {
   });
 
   it("a changed field description in a shape makes its doc stale, and only that one", () => {
-    const role = RESOURCE_KINDS.UserRole.inputs.properties.role;
+    const role = inputShape(RESOURCE_DEFINITIONS.UserRole).properties.role;
     const original = role.description;
     role.description = "A description the committed doc does not have.";
     try {

@@ -1,9 +1,11 @@
 import { expect } from "chai";
-import { scmAppProvider } from "../../provider/resources/scmApp/provider";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
-import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
-import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
+import {
+  scmAppProvider,
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+  workflowProvisioningProvider,
+} from "../support/dynamicProviders";
+import { UNKNOWN_VALUE } from "../../provider/resources/lifecycle";
 import { configureStack } from "../support/stackConfig";
 
 async function failuresOf(provider: { check?: (o: never, n: never) => Promise<unknown> }, news: object) {
@@ -27,7 +29,7 @@ describe("check: every bad input fails with the property named", () => {
   const role = { deploymentId: "1001", userId: "user-bob", role: "ORG_ROLE_MEMBER" };
 
   it("accepts valid UserRole inputs and drops the engine's __provider key", async () => {
-    const result = await userRoleProvider.check!({} as never, { ...role, __provider: "stub" } as never);
+    const result = await userRoleProvider.check({} as never, { ...role, __provider: "stub" } as never);
     expect(result.failures ?? []).to.deep.equal([]);
     expect(result.inputs).to.deep.equal(role);
   });

@@ -7,8 +7,12 @@
  */
 import { expect } from "chai";
 import * as codesec from "../../provider";
-import { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
-import { SECRET_INPUTS } from "../../provider/secretInputs";
+import {
+  RESOURCE_DEFINITIONS,
+  RESOURCE_KIND_NAMES,
+  dynamicProviderOf,
+} from "../../provider/resources/registry";
+import { secretFields } from "../../provider/resources/definition";
 import { configureStack } from "../support/stackConfig";
 
 const MARK = "otc-SECRETMARK-Kx4Vm1Rc";
@@ -58,13 +62,12 @@ describe("check: no failure carries a secret to the engine", () => {
   });
 
   for (const kind of RESOURCE_KIND_NAMES) {
-    const { provider, inputs: shape } = RESOURCE_KINDS[kind];
-    const secretFields = SECRET_INPUTS.filter((field) => Object.hasOwn(shape.properties, field));
-    for (const field of secretFields) {
+    const provider = dynamicProviderOf(kind);
+    for (const field of secretFields(RESOURCE_DEFINITIONS[kind])) {
       for (const [label, bad] of badSecretInputs(field)) {
         it(`${kind}: ${label}`, async () => {
           const news = { ...VALID[kind], ...bad };
-          const result = (await provider.check!({} as never, news as never)) as {
+          const result = (await provider.check!({}, news)) as {
             failures?: { property: string; reason: string }[];
           };
           const failures = result.failures ?? [];
@@ -83,8 +86,8 @@ describe("check: no failure carries a secret to the engine", () => {
   }
 
   it("names a declared, non-secret top-level input, so the engine shows its (safe) value", async () => {
-    const { provider } = RESOURCE_KINDS.UserRole;
-    const result = await provider.check!({} as never, { ...VALID.UserRole, role: "ORG_ROLE_OWNER" } as never);
+    const provider = dynamicProviderOf("UserRole");
+    const result = await provider.check!({}, { ...VALID.UserRole, role: "ORG_ROLE_OWNER" });
     expect(result.failures).to.deep.equal([
       {
         property: "role",
@@ -96,8 +99,8 @@ describe("check: no failure carries a secret to the engine", () => {
   });
 
   it("reports a nested path without a property (the engine would print a value it cannot find)", async () => {
-    const { provider } = RESOURCE_KINDS.WorkflowProvisioning;
-    const result = await provider.check!({} as never, { deploymentId: "1001", filters: { ids: ["x"] } });
+    const provider = dynamicProviderOf("WorkflowProvisioning");
+    const result = await provider.check!({}, { deploymentId: "1001", filters: { ids: ["x"] } });
     expect(result.failures).to.deep.equal([
       {
         property: "",
@@ -108,21 +111,15 @@ describe("check: no failure carries a secret to the engine", () => {
   });
 
   it("refuses keys that start with __ with a did-you-mean, as any unknown key", async () => {
-    const { provider } = RESOURCE_KINDS.UserRole;
-    const result = await provider.check!(
-      {} as never,
-      { ...VALID.UserRole, __role: "ORG_ROLE_ADMIN" } as never,
-    );
+    const provider = dynamicProviderOf("UserRole");
+    const result = await provider.check!({}, { ...VALID.UserRole, __role: "ORG_ROLE_ADMIN" });
     expect(result.failures).to.have.length(1);
     expect(result.failures![0].property).to.equal("");
     expect(result.failures![0].reason).to.match(
       /^__role is not an input of codesec:UserRole \(did you mean "role"\?\)/,
     );
     // The engine's own key is not an input: it is dropped, not refused.
-    const withProvider = await provider.check!(
-      {} as never,
-      { ...VALID.UserRole, __provider: "stub" } as never,
-    );
+    const withProvider = await provider.check!({}, { ...VALID.UserRole, __provider: "stub" });
     expect(withProvider.failures ?? []).to.deep.equal([]);
   });
 });

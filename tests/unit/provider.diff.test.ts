@@ -1,9 +1,11 @@
 import { expect } from "chai";
-import { scmAppProvider } from "../../provider/resources/scmApp/provider";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
-import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
-import { UNKNOWN_VALUE } from "../../provider/dynamic/inputValidation";
+import {
+  scmAppProvider,
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+  workflowProvisioningProvider,
+} from "../support/dynamicProviders";
+import { UNKNOWN_VALUE } from "../../provider/resources/lifecycle";
 import { PlatformMismatchError } from "../../provider/ownership";
 import { configureStack } from "../support/stackConfig";
 
@@ -24,7 +26,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("UserRole: no change for equal inputs", async () => {
-    const result = await userRoleProvider.diff!(
+    const result = await userRoleProvider.diff(
       "1001/user-bob",
       role as never,
       { ...role, __provider: "x" } as never,
@@ -33,7 +35,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("UserRole: a role change is an in-place update", async () => {
-    const result = await userRoleProvider.diff!(
+    const result = await userRoleProvider.diff(
       "1001/user-bob",
       role as never,
       { ...role, role: "ORG_ROLE_ADMIN" } as never,
@@ -42,13 +44,13 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("UserRole: userId or deploymentId changes replace", async () => {
-    const a = await userRoleProvider.diff!(
+    const a = await userRoleProvider.diff(
       "1001/user-bob",
       role as never,
       { ...role, userId: "user-carol" } as never,
     );
     expect(a.replaces).to.deep.equal(["userId"]);
-    const b = await userRoleProvider.diff!(
+    const b = await userRoleProvider.diff(
       "1001/user-bob",
       role as never,
       { ...role, deploymentId: "2002" } as never,
@@ -57,7 +59,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   });
 
   it("UserRole: an identity value unknown at preview is a possible replacement", async () => {
-    const result = await userRoleProvider.diff!(
+    const result = await userRoleProvider.diff(
       "1001/user-bob",
       role as never,
       { ...role, userId: UNKNOWN_VALUE } as never,
@@ -76,10 +78,10 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       [scmAppProvider as never, { deploymentId: "1001", requestId: "r1", connection, platform }],
     ];
     for (const [provider, olds] of cases) {
-      const changed = await provider.diff!("id", olds as never, { ...olds, connection: rotated } as never);
+      const changed = await provider.diff("id", olds as never, { ...olds, connection: rotated } as never);
       expect(changed.changes).to.equal(false);
       const named = { ...olds, connection: "org2" };
-      const sameName = await provider.diff!("id", named as never, { ...named } as never);
+      const sameName = await provider.diff("id", named as never, { ...named } as never);
       expect(sameName.changes).to.equal(false);
     }
   });
@@ -92,14 +94,12 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       [scmWebhookSubscriptionProvider, { deploymentId: "1001", configId: "c1", connection, platform }],
       [scmAppProvider, { deploymentId: "1001", requestId: "r1", connection, platform }],
     ] as const) {
-      const error = await provider.diff!(
-        "id",
-        olds as never,
-        { ...olds, connection: elsewhere } as never,
-      ).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await provider
+        .diff("id", olds as never, { ...olds, connection: elsewhere } as never)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).to.be.instanceOf(PlatformMismatchError);
       expect((error as Error).message)
         .to.include(`created on the platform at ${platform}`)
@@ -110,22 +110,18 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
 
   it("a state that recorded no platform (before 0.5.0) is an update, which records it", async () => {
     const { platform: _none, ...unrecorded } = role;
-    const result = await userRoleProvider.diff!("id", unrecorded as never, unrecorded as never);
+    const result = await userRoleProvider.diff("id", unrecorded as never, unrecorded as never);
     expect(result).to.deep.include({ changes: true, replaces: [] });
   });
 
   it("moving to another connection source is an update, never a replacement (the stored token goes)", async () => {
     const olds = { ...role, connection };
     for (const next of ["org2", undefined]) {
-      const result = await userRoleProvider.diff!(
-        "id",
-        olds as never,
-        { ...olds, connection: next } as never,
-      );
+      const result = await userRoleProvider.diff("id", olds as never, { ...olds, connection: next } as never);
       expect(result.changes, String(next)).to.equal(true);
       expect(result.replaces, String(next)).to.deep.equal([]);
     }
-    const renamed = await userRoleProvider.diff!(
+    const renamed = await userRoleProvider.diff(
       "id",
       { ...role, connection: "org2" } as never,
       { ...role, connection: "org3" } as never,
@@ -141,7 +137,7 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       errors: [],
       platform,
     };
-    const same = await workflowProvisioningProvider.diff!("id", olds, {
+    const same = await workflowProvisioningProvider.diff("id", olds, {
       deploymentId: "1001",
       filters: { codeAccess: true, search: "pay" },
     });
@@ -152,24 +148,24 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       { ghaOptions: { prEnabled: true } },
       { triggers: "2" },
     ]) {
-      const result = await workflowProvisioningProvider.diff!("id", olds, {
+      const result = await workflowProvisioningProvider.diff("id", olds, {
         deploymentId: "1001",
         filters: olds.filters,
         ...change,
       });
       expect(result, JSON.stringify(change)).to.deep.include({ changes: true, replaces: [] });
     }
-    const moved = await workflowProvisioningProvider.diff!("id", olds, { ...olds, deploymentId: "2002" });
+    const moved = await workflowProvisioningProvider.diff("id", olds, { ...olds, deploymentId: "2002" });
     expect(moved.replaces).to.deep.equal(["deploymentId"]);
   });
 
   it("ScmWebhookSubscription: triggers update, configId replaces, events never differ", async () => {
     const olds = { deploymentId: "1001", configId: "c1", scmUrl: "https://scm", events: ["push"], platform };
     const news = { deploymentId: "1001", configId: "c1" };
-    expect((await scmWebhookSubscriptionProvider.diff!("id", olds, news)).changes).to.equal(false);
-    const triggered = await scmWebhookSubscriptionProvider.diff!("id", olds, { ...news, triggers: 1 });
+    expect((await scmWebhookSubscriptionProvider.diff("id", olds, news)).changes).to.equal(false);
+    const triggered = await scmWebhookSubscriptionProvider.diff("id", olds, { ...news, triggers: 1 });
     expect(triggered).to.deep.include({ changes: true, replaces: [] });
-    const other = await scmWebhookSubscriptionProvider.diff!("id", olds, { ...news, configId: "c2" });
+    const other = await scmWebhookSubscriptionProvider.diff("id", olds, { ...news, configId: "c2" });
     expect(other.replaces).to.deep.equal(["configId"]);
   });
 
@@ -183,13 +179,13 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
       appliedApp: app,
       platform,
     };
-    const code = await scmAppProvider.diff!("id", olds as never, {
+    const code = await scmAppProvider.diff("id", olds as never, {
       deploymentId: "1001",
       requestId: "r1",
       code: "new",
     });
     expect(code.changes).to.equal(false);
-    const other = await scmAppProvider.diff!("id", olds as never, { deploymentId: "1001", requestId: "r2" });
+    const other = await scmAppProvider.diff("id", olds as never, { deploymentId: "1001", requestId: "r2" });
     expect(other.replaces).to.deep.equal(["requestId"]);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { scmAppProvider } from "../../provider/resources/scmApp/provider";
+import { scmAppProvider } from "../support/dynamicProviders";
 import type { ScmApp } from "../../api/schemas/scm";
 import { configureStack } from "../support/stackConfig";
 
@@ -35,11 +35,11 @@ describe("codesec.ScmApp: state written by 0.2.0 (nested `app`)", function () {
 
   it("diff shows a one-time update (no drift) that update turns into the flat shape, with no call", async () => {
     const olds = stateV020(APP, APP);
-    const diff = await scmAppProvider.diff!(ID, olds as never, INPUTS);
+    const diff = await scmAppProvider.diff(ID, olds as never, INPUTS);
     expect(diff.changes).to.equal(true);
     expect(diff.replaces).to.deep.equal([]);
 
-    const updated = await scmAppProvider.update!(ID, olds as never, INPUTS);
+    const updated = await scmAppProvider.update(ID, olds as never, INPUTS);
     expect(updated.outs).to.deep.equal({
       ...INPUTS,
       scmAppId: APP.id,
@@ -53,14 +53,14 @@ describe("codesec.ScmApp: state written by 0.2.0 (nested `app`)", function () {
       platform: "http://127.0.0.1:9",
       appliedApp: APP,
     });
-    expect((await scmAppProvider.diff!(ID, updated.outs!, INPUTS)).changes).to.equal(false);
+    expect((await scmAppProvider.diff(ID, updated.outs!, INPUTS)).changes).to.equal(false);
   });
 
   it("a drift refreshed into 0.2.0 state is kept: the update records the reported app", async () => {
     const renamed = { ...APP, scmName: "renamed-in-the-ui" };
     const olds = stateV020(renamed, APP);
-    expect((await scmAppProvider.diff!(ID, olds as never, INPUTS)).changes).to.equal(true);
-    const updated = await scmAppProvider.update!(ID, olds as never, INPUTS);
+    expect((await scmAppProvider.diff(ID, olds as never, INPUTS)).changes).to.equal(true);
+    const updated = await scmAppProvider.update(ID, olds as never, INPUTS);
     expect(updated.outs!.scmName).to.equal("renamed-in-the-ui");
     expect(updated.outs!.appliedApp).to.deep.equal(renamed);
     expect(updated.outs).not.to.have.property("app");
@@ -68,7 +68,7 @@ describe("codesec.ScmApp: state written by 0.2.0 (nested `app`)", function () {
 
   it("check never carries a refresh's reported fields into the new inputs (0.4.0 did)", async () => {
     const olds = { ...INPUTS, scmName: "acme", platformReported: { scmName: "renamed-in-the-ui" } };
-    const checked = await scmAppProvider.check!(olds, { ...INPUTS, code: "one-time-code" });
+    const checked = await scmAppProvider.check(olds, { ...INPUTS, code: "one-time-code" });
     expect(checked.failures).to.equal(undefined);
     expect(checked.inputs).to.deep.equal({ ...INPUTS, code: "one-time-code" });
   });

@@ -6,14 +6,16 @@
  * the functions themselves call a real emulator over HTTP.
  */
 import { expect } from "chai";
+import {
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+  workflowProvisioningProvider,
+} from "../support/dynamicProviders";
 import * as pulumi from "@pulumi/pulumi";
 import * as codesec from "../../provider";
 import { ORG_ROLES } from "../../api/schemas/common";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
-import { userRoleProvider } from "../../provider/resources/userRole/provider";
-import { workflowProvisioningProvider } from "../../provider/resources/workflowProvisioning/provider";
-import { scmWebhookSubscriptionProvider } from "../../provider/resources/scmWebhookSubscription/provider";
 
 /** An Output's value, whether it is known, and the resources it depends on. */
 async function inspect<T>(output: pulumi.Output<T>): Promise<{ value: T; known: boolean; deps: unknown[] }> {
@@ -149,15 +151,14 @@ describe("lookups by id (static get)", function () {
 
   it("UserRole.get yields the credentials' own user's role", async () => {
     const { userId } = emulator().sample;
-    const result = await userRoleProvider.read!(`1001/${userId}`, lookup as never);
+    const result = await userRoleProvider.read(`1001/${userId}`, lookup as never);
     expect(result.props).to.include({ deploymentId: "1001", userId, role: "ORG_ROLE_ADMIN" });
   });
 
   it("UserRole.get refuses another user, whose role the platform cannot read", async () => {
-    const error = await userRoleProvider.read!(
-      `1001/${emulator().sample.memberUserId}`,
-      lookup as never,
-    ).catch((e: Error) => e);
+    const error = await userRoleProvider
+      .read(`1001/${emulator().sample.memberUserId}`, lookup as never)
+      .catch((e: Error) => e);
     expect(error).to.be.instanceOf(Error);
     expect((error as Error).message)
       .to.include("cannot be looked up by id")
@@ -166,7 +167,7 @@ describe("lookups by id (static get)", function () {
 
   it("state-only kinds refuse a lookup, saying the platform cannot read them back", async () => {
     for (const provider of [workflowProvisioningProvider, scmWebhookSubscriptionProvider]) {
-      const error = await provider.read!("1001/anything", lookup as never).catch((e: Error) => e);
+      const error = await provider.read("1001/anything", lookup as never).catch((e: Error) => e);
       expect(error).to.be.instanceOf(Error);
       expect((error as Error).message)
         .to.include("cannot be looked up by id")
@@ -174,6 +175,6 @@ describe("lookups by id (static get)", function () {
     }
     // A refresh (a stored state) still keeps the state as it is, calling nothing.
     const state = { deploymentId: "1001", configId: "c", triggers: 1, platform: emulator().baseUrl };
-    expect((await scmWebhookSubscriptionProvider.read!("1001/c", state as never)).props).to.deep.equal(state);
+    expect((await scmWebhookSubscriptionProvider.read("1001/c", state as never)).props).to.deep.equal(state);
   });
 });

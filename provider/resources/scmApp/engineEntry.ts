@@ -4,6 +4,7 @@
  * provider object itself. Do not rename or move without keeping that subpath: stacks store it.
  */
 import { engineEntry } from "../../dynamic/engineEntry";
-import { scmAppProvider } from "./provider";
+import { dynamicProvider } from "../../dynamic/dynamicProvider";
+import { scmAppDefinition } from "./definition";
 
-export = engineEntry("ScmApp", scmAppProvider);
+export = engineEntry("ScmApp", dynamicProvider(scmAppDefinition));

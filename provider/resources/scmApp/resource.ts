@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
-import { SCM_APP_OUTPUTS, ScmAppInputs, type ScmAppOutputs } from "./shape";
+import { scmAppDefinition, type ScmAppInputs, type ScmAppState } from "./definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
@@ -8,7 +8,7 @@ import { stubProvider } from "../../dynamic/stubProvider";
 export type ScmAppArgs = PulumiArgs<ScmAppInputs>;
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface ScmApp extends PulumiOutputs<Omit<ScmAppInputs, "code"> & ScmAppOutputs> {}
+export interface ScmApp extends PulumiOutputs<Omit<ScmAppState, "code" | "appliedApp">> {}
 
 /**
  * An SCM app connected to a deployment: create completes the SCM app request with its one-time `code`
@@ -68,8 +68,8 @@ export class ScmApp extends pulumi.dynamic.Resource {
     super(
       stubProvider("ScmApp"),
       name,
-      declaredProps(args, ScmAppInputs, SCM_APP_OUTPUTS),
-      resourceOptions(opts),
+      declaredProps(scmAppDefinition, args),
+      resourceOptions(scmAppDefinition, opts),
       "codesec",
       "ScmApp",
     );

@@ -4,6 +4,7 @@
  * provider object itself. Do not rename or move without keeping that subpath: stacks store it.
  */
 import { engineEntry } from "../../dynamic/engineEntry";
-import { scmWebhookSubscriptionProvider } from "./provider";
+import { dynamicProvider } from "../../dynamic/dynamicProvider";
+import { scmWebhookSubscriptionDefinition } from "./definition";
 
-export = engineEntry("ScmWebhookSubscription", scmWebhookSubscriptionProvider);
+export = engineEntry("ScmWebhookSubscription", dynamicProvider(scmWebhookSubscriptionDefinition));

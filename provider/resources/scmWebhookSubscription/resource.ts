@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
-  SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS,
-  ScmWebhookSubscriptionInputs,
+  scmWebhookSubscriptionDefinition,
+  type ScmWebhookSubscriptionInputs,
   type ScmWebhookSubscriptionState,
-} from "./shape";
+} from "./definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
@@ -66,8 +66,8 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
     super(
       stubProvider("ScmWebhookSubscription"),
       name,
-      declaredProps(args, ScmWebhookSubscriptionInputs, SCM_WEBHOOK_SUBSCRIPTION_OUTPUTS),
-      resourceOptions(opts),
+      declaredProps(scmWebhookSubscriptionDefinition, args),
+      resourceOptions(scmWebhookSubscriptionDefinition, opts),
       "codesec",
       "ScmWebhookSubscription",
     );

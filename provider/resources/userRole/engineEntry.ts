@@ -4,6 +4,7 @@
  * provider object itself. Do not rename or move without keeping that subpath: stacks store it.
  */
 import { engineEntry } from "../../dynamic/engineEntry";
-import { userRoleProvider } from "./provider";
+import { dynamicProvider } from "../../dynamic/dynamicProvider";
+import { userRoleDefinition } from "./definition";
 
-export = engineEntry("UserRole", userRoleProvider);
+export = engineEntry("UserRole", dynamicProvider(userRoleDefinition));

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
-import { USER_ROLE_OUTPUTS, UserRoleInputs, type UserRoleState } from "./shape";
+import { userRoleDefinition, type UserRoleInputs, type UserRoleState } from "./definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
@@ -69,8 +69,8 @@ export class UserRole extends pulumi.dynamic.Resource {
     super(
       stubProvider("UserRole"),
       name,
-      declaredProps(args, UserRoleInputs, USER_ROLE_OUTPUTS),
-      resourceOptions(opts),
+      declaredProps(userRoleDefinition, args),
+      resourceOptions(userRoleDefinition, opts),
       "codesec",
       "UserRole",
     );

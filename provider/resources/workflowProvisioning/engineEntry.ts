@@ -4,6 +4,7 @@
  * provider object itself. Do not rename or move without keeping that subpath: stacks store it.
  */
 import { engineEntry } from "../../dynamic/engineEntry";
-import { workflowProvisioningProvider } from "./provider";
+import { dynamicProvider } from "../../dynamic/dynamicProvider";
+import { workflowProvisioningDefinition } from "./definition";
 
-export = engineEntry("WorkflowProvisioning", workflowProvisioningProvider);
+export = engineEntry("WorkflowProvisioning", dynamicProvider(workflowProvisioningDefinition));

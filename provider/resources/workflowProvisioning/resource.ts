@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs, PulumiOutputs } from "../../pulumiTypes";
 import {
-  WORKFLOW_PROVISIONING_OUTPUTS,
-  WorkflowProvisioningInputs,
+  workflowProvisioningDefinition,
+  type WorkflowProvisioningInputs,
   type WorkflowProvisioningState,
-} from "./shape";
+} from "./definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 
@@ -71,8 +71,8 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
     super(
       stubProvider("WorkflowProvisioning"),
       name,
-      declaredProps(args, WorkflowProvisioningInputs, WORKFLOW_PROVISIONING_OUTPUTS),
-      resourceOptions(opts),
+      declaredProps(workflowProvisioningDefinition, args),
+      resourceOptions(workflowProvisioningDefinition, opts),
       "codesec",
       "WorkflowProvisioning",
     );

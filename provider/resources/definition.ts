@@ -1,0 +1,161 @@
+/**
+ * The form of the one definition of a resource kind (`provider/resources/<kind>/definition.ts`), in the
+ * manner of pulumi-go-provider's `infer`: each field is declared once with its type, description, secret
+ * mark and what a change to it does; the kind's implementation sits beside it. Everything else is derived
+ * from it and from nothing else:
+ * - the inputs' and outputs' shapes (the rules of `check`, the types of the classes);
+ * - the diff of both providers (replace / update / record-only / never), and whether an update calls;
+ * - `schema.json` (types, secrets, `replaceOnChanges`), the generated TypeScript with TSDoc on every field,
+ *   and the reference docs' "on change" column.
+ * Tests derive each of them from the definitions, so none can drift from another.
+ */
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { Type } from "../../api/typeBuilder";
+import { described } from "../../api/schemaIssues";
+import type { KindImplementation } from "./kindImplementation";
+
+/**
+ * What a change to an input does:
+ * - `replace`: the resource is replaced (an identity field);
+ * - `update`: an update that applies the resource again on the platform;
+ * - `record`: an update that only records the new value (no API call; used at destroy, or a credential
+ *   source);
+ * - `never`: no diff at all (a write-once secret such as the one-time `code`).
+ */
+export type OnChange = "replace" | "update" | "record" | "never";
+
+/** One input: its schema (type and rules), why it exists, and what a change to it does. */
+export interface InputField<S extends TSchema = TSchema> {
+  readonly schema: S;
+  readonly description: string;
+  readonly onChange: OnChange;
+  /**
+   * Stored and shown only as a secret: always, or only for the values a test picks (the deprecated object
+   * form of `connection` holds a token; a connection name holds none and stays readable in diffs).
+   */
+  readonly secret?: boolean | ((value: unknown) => boolean);
+  /**
+   * Whether two values differ, when that is not plain structural equality (a connection changes only when
+   * its source does: a new token in the same place is no change).
+   */
+  readonly differs?: (old: unknown, next: unknown) => boolean;
+}
+
+/** One output beyond the inputs. */
+export interface OutputField<S extends TSchema = TSchema> {
+  readonly schema: S;
+  readonly description: string;
+  readonly secret?: boolean;
+}
+
+/** How the engine's `import` (and a lookup by id) reaches a kind. */
+export type ImportRule =
+  | { readonly kind: "read" }
+  /** Refused at once: why, and what to do instead. */
+  | { readonly kind: "refused"; readonly why: string };
+
+export interface ResourceDefinition<
+  I extends Record<string, InputField> = Record<string, InputField>,
+  O extends Record<string, OutputField> = Record<string, OutputField>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the state type of any kind
+  S = any,
+> {
+  /** `UserRole`: the class, `codesec:index:UserRole`, `pulumi-nodejs:dynamic/codesec:UserRole`. */
+  readonly name: string;
+  /** What the resource is, for the class's TSDoc, the schema and the docs (Markdown). */
+  readonly description: string;
+  /** The platform operations it uses and their maturity, e.g. `operation 1 (experimental)`. */
+  readonly operations: string;
+  /** The id's parts, in order: `<deploymentId>/<userId>`. */
+  readonly idParts: readonly [keyof I & string, string];
+  readonly inputs: I;
+  readonly outputs: O;
+  readonly importRule: ImportRule;
+  /** The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally. */
+  readonly implementation: KindImplementation<InputsOf<I>, S>;
+}
+
+/** The TypeBox shape of a field map. */
+type ShapeOf<F extends Record<string, { schema: TSchema }>> = TObject<{
+  -readonly [K in keyof F]: F[K]["schema"];
+}>;
+
+/** The inputs' values. */
+export type InputsOf<I extends Record<string, InputField>> = Static<ShapeOf<I>>;
+/**
+ * What the state holds: the inputs (as applied) and the outputs. `platform` is optional: state written
+ * before 0.5.0 has none until the next `pulumi up` or refresh records it.
+ */
+export type StateOf<
+  I extends Record<string, InputField>,
+  O extends Record<string, OutputField>,
+> = InputsOf<I> & Omit<Static<ShapeOf<O>>, "platform"> & { platform?: string };
+
+/** Declares a kind; the identity of its argument is kept so that every derivation is typed. */
+export function defineResource<
+  I extends Record<string, InputField>,
+  O extends Record<string, OutputField>,
+  S extends InputsOf<I> & { platform?: string },
+>(definition: ResourceDefinition<I, O, S>): ResourceDefinition<I, O, S> {
+  return definition;
+}
+
+const shapes = new WeakMap<object, TObject>();
+
+function shapeOf(fields: Record<string, { schema: TSchema; description: string }>, closed: boolean): TObject {
+  let shape = shapes.get(fields);
+  if (shape === undefined) {
+    shape = Type.Object(
+      Object.fromEntries(
+        Object.entries(fields).map(([name, field]) => [name, described(field.schema, field.description)]),
+      ),
+      closed ? { additionalProperties: false } : {},
+    );
+    shapes.set(fields, shape);
+  }
+  return shape;
+}
+
+/** The inputs' shape: the rules of `check` (no unknown key) and the type of the class's args. */
+export function inputShape<I extends Record<string, InputField>>(
+  definition: ResourceDefinition<I>,
+): ShapeOf<I> {
+  return shapeOf(definition.inputs, true) as ShapeOf<I>;
+}
+
+/** The outputs' shape (beyond the inputs). */
+export function outputShape<O extends Record<string, OutputField>>(
+  definition: ResourceDefinition<Record<string, InputField>, O>,
+): ShapeOf<O> {
+  return shapeOf(definition.outputs, false) as ShapeOf<O>;
+}
+
+/** The names of the inputs whose change does `what`, in declaration order. */
+export function inputsWhoseChange(definition: ResourceDefinition, what: OnChange): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, field]) => field.onChange === what)
+    .map(([name]) => name);
+}
+
+/** The names of the inputs and outputs that hold secrets (always, or for some values). */
+export function secretFields(definition: ResourceDefinition): string[] {
+  return [...Object.entries(definition.inputs), ...Object.entries(definition.outputs)]
+    .filter(([, field]) => field.secret !== undefined && field.secret !== false)
+    .map(([name]) => name);
+}
+
+/** Whether `value` of the input or output `name` is a secret. */
+export function isSecretValue(definition: ResourceDefinition, name: string, value: unknown): boolean {
+  const secret = (definition.inputs[name] ?? definition.outputs[name])?.secret;
+  return typeof secret === "function" ? secret(value) : secret === true;
+}
+
+/** The output property names, in declaration order. */
+export function outputNames(definition: ResourceDefinition): string[] {
+  return Object.keys(definition.outputs);
+}
+
+/** `codesec:UserRole`: how messages name a kind (both providers). */
+export function typeLabel(definition: Pick<ResourceDefinition, "name">): string {
+  return `codesec:${definition.name}`;
+}

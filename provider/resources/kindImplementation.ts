@@ -1,0 +1,58 @@
+/**
+ * What a kind implements beside its definition: the calls to the platform. Both providers (the dynamic
+ * resources and the native plugin) call these, through the generic check, diff and lifecycle steps
+ * (provider/resources/lifecycle.ts), so one implementation serves both.
+ */
+import type { ProviderContext } from "../providerContext";
+import type { Ownership } from "../ownership";
+
+/** What the generic update decided before calling the kind. */
+export interface UpdatePlan {
+  /**
+   * Whether to apply the resource again on the platform: an input whose change applies again (`update`)
+   * changed, the resource is moving to another platform, or the state asks for it (a failed apply).
+   */
+  readonly reapply: boolean;
+  /** Where the resource belongs (provider/ownership.ts). */
+  readonly ownership: Ownership;
+}
+
+/** What a read found. */
+export type ReadOutcome<State> =
+  | {
+      readonly state: State;
+      /**
+       * The inputs the engine should keep, when they must change with the state (a UserRole's role read
+       * back: the plan then reads `~ role: "read" => "declared"`).
+       */
+      readonly inputs?: Record<string, unknown>;
+    }
+  /** Gone from the platform (its own answer): refresh drops it. */
+  | { readonly gone: true };
+
+export interface KindImplementation<Inputs, State> {
+  /** After a valid `check` (both providers): e.g. UserRole records the users the program declares. */
+  checked?(inputs: Inputs, ctx: ProviderContext): void;
+  /** Request bodies to check for size at `check`, as the client will at apply (WorkflowProvisioning). */
+  requestBodies?(inputs: Inputs): [import("../../api/operations").OperationKey, unknown][];
+  /**
+   * A change the state itself asks for, whatever the inputs: drift recorded by refresh that `up` records
+   * (ScmApp), an older state's shape, a failed apply to apply again. Listed under these property names.
+   */
+  pendingChanges?(state: State, news: Inputs): string[];
+  create(inputs: Inputs, ctx: ProviderContext): Promise<{ id: string; state: Omit<State, "platform"> }>;
+  update(
+    id: string,
+    olds: State,
+    news: Inputs,
+    plan: UpdatePlan,
+    ctx: ProviderContext,
+  ): Promise<Omit<State, "platform">>;
+  /** `state` is undefined for an import (a lookup by id), which the kind's import rule allows. */
+  read(
+    id: string,
+    state: State | undefined,
+    ctx: ProviderContext,
+  ): Promise<ReadOutcome<Omit<State, "platform">>>;
+  delete(id: string, state: State, ctx: ProviderContext): Promise<void>;
+}

@@ -1,0 +1,289 @@
+/**
+ * The steps of every kind, derived from its definition, for both providers: `check` validates the inputs
+ * with the client's own schemas and formatter (what preview accepts, apply accepts), `diff` classifies
+ * changes by each field's `onChange`, and create, read, update and delete wrap the kind's implementation
+ * with what every kind does the same way: the platform a resource belongs to (provider/ownership.ts),
+ * recorded on create and checked before anything reaches a platform.
+ */
+import type { TObject } from "@sinclair/typebox";
+import { Type } from "../../api/typeBuilder";
+import { issueMessage, schemaIssues } from "../../api/schemaIssues";
+import { CodeSecInputError } from "../../sdk";
+import { serializeRequestBody } from "../../sdk/requestBody";
+import { checkFailure, type CheckFailure } from "../checkFailures";
+import { CodeSecConnectionError } from "../connection";
+import {
+  checkConnectionOf,
+  ownershipOfResource,
+  platformOfResource,
+  type ProviderContext,
+} from "../providerContext";
+import {
+  inputShape,
+  inputsWhoseChange,
+  secretFields,
+  typeLabel,
+  type InputField,
+  type ResourceDefinition,
+} from "./definition";
+import type { ReadOutcome } from "./kindImplementation";
+
+/** The engine's placeholder for a value not known until apply (an output of another resource). */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN_VALUE) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+type Props = Record<string, unknown>;
+
+/** What `check` found: the inputs to use, and every problem (none when absent). */
+export interface CheckOutcome {
+  readonly inputs: Props;
+  readonly failures?: CheckFailure[];
+}
+
+/**
+ * Validates `inputs` against the kind's shape with the client's field schemas and message formatter, so a
+ * value that `check` accepts at preview is one the client accepts at apply, and the reverse. Values still
+ * unknown at preview are accepted as they are. `connection` is resolved as the client will resolve it
+ * (naming the exact setting at fault); unless something is unknown or invalid, the credentials are then
+ * proven with one read per connection per process.
+ */
+export async function checkResource(
+  definition: ResourceDefinition,
+  inputs: Props,
+  ctx: ProviderContext,
+): Promise<CheckOutcome> {
+  const shape = inputShape(definition);
+  const secrets = secretFields(definition);
+  const failure = (path: string, reason: string) => checkFailure(shape, secrets, path, reason);
+  const failures: CheckFailure[] = [];
+  const subject = { name: typeLabel(definition), noun: "input" as const, secretFields: secrets };
+  for (const issue of schemaIssues(shapeWithAnyConnection(shape), inputs)) {
+    if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
+    failures.push(failure(issue.path, issueMessage(issue, subject)));
+  }
+  if (failures.length === 0 && !containsUnknown(inputs)) {
+    for (const [operation, body] of definition.implementation.requestBodies?.(inputs) ?? []) {
+      try {
+        serializeRequestBody(operation, body);
+      } catch (error) {
+        if (!(error instanceof CodeSecInputError)) throw error;
+        failures.push(failure(error.field, error.message));
+      }
+    }
+  }
+  const done = () => (failures.length > 0 ? { inputs, failures } : { inputs });
+  if (containsUnknown(inputs.connection)) return done();
+  try {
+    // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
+    await checkConnectionOf(ctx, inputs, { verify: failures.length === 0 });
+  } catch (error) {
+    if (!(error instanceof CodeSecConnectionError)) throw error;
+    // A problem in the resource's own `connection` input is a property failure; one in the provider's
+    // config (a client setting, the default connection) or the environment concerns the whole stack, so
+    // it fails the check as an error naming the setting.
+    const own = error.field.startsWith("connection") || error.field.startsWith("codesec:connections");
+    if (inputs.connection === undefined || !own) throw error;
+    failures.push(failure(error.field.startsWith("connection") ? error.field : "connection", error.message));
+  }
+  if (failures.length === 0 && !containsUnknown(inputs)) {
+    definition.implementation.checked?.(inputs, ctx);
+  }
+  return done();
+}
+
+const anyConnection = new WeakMap<TObject, TObject>();
+
+/**
+ * The shape with `connection` accepting anything: resolveConnection checks it, naming the exact field
+ * or stack config key at fault, where a union's schema error could only say "connection is wrong".
+ */
+function shapeWithAnyConnection(shape: TObject): TObject {
+  let relaxed = anyConnection.get(shape);
+  if (!relaxed) {
+    relaxed = Type.Object(
+      { ...shape.properties, connection: Type.Optional(Type.Unknown()) },
+      { additionalProperties: false },
+    );
+    anyConnection.set(shape, relaxed);
+  }
+  return relaxed;
+}
+
+/** Whether `path` (dotted, with [i] indexes) lies under a value that is still unknown. */
+function isUnderUnknown(root: unknown, path: string): boolean {
+  let node = root;
+  for (const segment of path.split(/[.[\]]/).filter(Boolean)) {
+    if (node === UNKNOWN_VALUE) return true;
+    if (node === null || typeof node !== "object") return false;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node === UNKNOWN_VALUE;
+}
+
+/** A changed property, and what its change does. */
+export interface PropertyChange {
+  readonly name: string;
+  readonly kind: "replace" | "update";
+  /**
+   * A change the state asks for rather than an input (drift that `up` records, the platform of an older
+   * state): it makes an update, but it is no difference between old and new inputs, so a per-property
+   * diff does not list it.
+   */
+  readonly fromState?: true;
+}
+
+/** What `diff` found. */
+export interface DiffPlan {
+  readonly changes: boolean;
+  /** The changed properties that replace the resource. */
+  readonly replaces: string[];
+  /** Identity properties that did not change (the engine's `stables`). */
+  readonly stables: string[];
+  /** Every changed property, for a per-property diff (the native provider's `detailedDiff`). */
+  readonly changed: PropertyChange[];
+}
+
+/**
+ * The diff of a resource from its state (`olds`) to new inputs (`news`): each input by its field's
+ * `onChange`; the platform it belongs to (another one stops here, naming both: provider/ownership.ts);
+ * and whatever change the state itself asks for (the kind's `pendingChanges`).
+ */
+export function diffResource(
+  definition: ResourceDefinition,
+  id: string,
+  olds: Props,
+  news: Props,
+  ctx: ProviderContext,
+): DiffPlan {
+  const changed: PropertyChange[] = [];
+  for (const [name, field] of Object.entries(definition.inputs)) {
+    if (field.onChange === "never" || !fieldChanged(field, olds[name], news[name])) continue;
+    changed.push({ name, kind: field.onChange === "replace" ? "replace" : "update" });
+  }
+  for (const name of definition.implementation.pendingChanges?.(olds, news) ?? []) {
+    if (!changed.some((change) => change.name === name))
+      changed.push({ name, kind: "update", fromState: true });
+  }
+  // A connection still unknown at preview is checked at apply, when this runs again.
+  if (!containsUnknown(news.connection)) {
+    const ownership = ownershipOfResource(ctx, olds.platform, news, {
+      type: typeLabel(definition),
+      id,
+      step: "plan",
+    });
+    // Recording the platform of an older state, and a move asked for, are updates (what each costs: the kind's update).
+    if (ownership.kind !== "same") changed.push({ name: "platform", kind: "update", fromState: true });
+  }
+  const replaces = changed.filter((change) => change.kind === "replace").map((change) => change.name);
+  const stables = inputsWhoseChange(definition, "replace").filter((name) => !replaces.includes(name));
+  return { changes: changed.length > 0, replaces, stables, changed };
+}
+
+function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {
+  if (containsUnknown(next)) return true;
+  return field.differs ? field.differs(old, next) : !sameValue(old, next);
+}
+
+/** Structural equality that ignores key order and treats a missing field like `undefined`. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .filter(([, inner]) => inner !== undefined)
+              .sort(([x], [y]) => x.localeCompare(y)),
+          )
+        : v,
+    ) ?? "undefined"
+  );
+}
+
+/** Creates the resource and records the platform it was created on. */
+export async function createResource(
+  definition: ResourceDefinition,
+  inputs: Props,
+  ctx: ProviderContext,
+): Promise<{ id: string; state: Props }> {
+  const platform = platformOfResource(ctx, inputs);
+  const { id, state } = await definition.implementation.create(inputs, ctx);
+  return { id, state: { ...(state as Props), platform } };
+}
+
+/**
+ * Updates the resource: on the platform it belongs to, applying it again when an input whose change
+ * applies again changed or the resource moves to another platform; recording its platform.
+ */
+export async function updateResource(
+  definition: ResourceDefinition,
+  id: string,
+  olds: Props,
+  news: Props,
+  ctx: ProviderContext,
+): Promise<Props> {
+  const ownership = ownershipOfResource(ctx, olds.platform, news, {
+    type: typeLabel(definition),
+    id,
+    step: "update",
+  });
+  const reapply =
+    ownership.kind === "moving" ||
+    inputsWhoseChange(definition, "update").some((name) =>
+      fieldChanged(definition.inputs[name], olds[name], news[name]),
+    );
+  const state = await definition.implementation.update(id, olds, news, { reapply, ownership }, ctx);
+  return { ...(state as Props), platform: ownership.platform };
+}
+
+/**
+ * Reads the resource back (a refresh), or, with no state, imports it by id (which the kind's import rule
+ * must allow). A resource being moved to another platform is not read there: the move's `pulumi up`
+ * applies it first.
+ */
+export async function readResource(
+  definition: ResourceDefinition,
+  id: string,
+  state: Props | undefined,
+  ctx: ProviderContext,
+): Promise<ReadOutcome<Props>> {
+  if (state === undefined) {
+    if (definition.importRule.kind === "refused") {
+      throw new Error(
+        `${typeLabel(definition)} ${id} cannot be looked up by id or imported: ${definition.importRule.why}`,
+      );
+    }
+    const found = await definition.implementation.read(id, undefined, ctx);
+    if ("gone" in found) return found;
+    const platform = platformOfResource(ctx, found.state as Props);
+    return { ...found, state: { ...(found.state as Props), platform } };
+  }
+  const ownership = ownershipOfResource(ctx, state.platform, state, {
+    type: typeLabel(definition),
+    id,
+    step: "refresh",
+  });
+  if (ownership.kind === "moving") return { state };
+  const found = await definition.implementation.read(id, state, ctx);
+  if ("gone" in found) return found;
+  return { ...found, state: { ...(found.state as Props), platform: ownership.platform } };
+}
+
+/** Deletes the resource (the kind checks ownership before any call it makes). */
+export async function deleteResource(
+  definition: ResourceDefinition,
+  id: string,
+  state: Props,
+  ctx: ProviderContext,
+): Promise<void> {
+  await definition.implementation.delete(id, state, ctx);
+}

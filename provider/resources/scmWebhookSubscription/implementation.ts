@@ -1,0 +1,45 @@
+/**
+ * The calls behind `codesec.ScmWebhookSubscription` (its definition: ./definition.ts): operation 5 on
+ * create and when it is applied again. No read or delete endpoint: state is kept on refresh and destroy
+ * only forgets it.
+ */
+import { clientOf, type ProviderContext } from "../../providerContext";
+import { formatResourceId } from "../resourceIds";
+import type { KindImplementation } from "../kindImplementation";
+import type { ScmWebhookSubscriptionInputs, ScmWebhookSubscriptionState } from "./definition";
+
+async function subscribe(ctx: ProviderContext, inputs: ScmWebhookSubscriptionInputs) {
+  const response = await clientOf(ctx, inputs).subscribeScmWebhook({
+    deploymentId: inputs.deploymentId,
+    configId: inputs.configId,
+  });
+  return { ...inputs, scmUrl: response.subscription.scmUrl, events: response.subscription.events };
+}
+
+export const scmWebhookSubscriptionImplementation: KindImplementation<
+  ScmWebhookSubscriptionInputs,
+  ScmWebhookSubscriptionState
+> = {
+  async create(inputs, ctx) {
+    return {
+      id: formatResourceId(inputs.deploymentId, inputs.configId),
+      state: await subscribe(ctx, inputs),
+    };
+  },
+
+  async update(_id, olds, news, plan, ctx) {
+    // Only new triggers, or a move to another platform, subscribe again; a change of connection source is
+    // recorded as is.
+    if (!plan.reapply) return { ...news, scmUrl: olds.scmUrl ?? "", events: olds.events ?? [] };
+    return subscribe(ctx, news);
+  },
+
+  // No read endpoint: a refresh keeps the state (an import is refused by the definition's import rule).
+  async read(_id, state) {
+    return { state: state! };
+  },
+
+  async delete() {
+    // No unsubscribe endpoint: the subscription stays on the platform; the resource leaves the state.
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * `codesec.UserRole`: the organization role of one user in a deployment. Its one definition: every field,
+ * what a change to it does, its id and import rule, and its implementation (./implementation.ts).
+ */
+import { Type } from "../../../api/typeBuilder";
+import { OpaqueId, OrgRole } from "../../../api/schemas/common";
+import { defineResource, type InputsOf, type StateOf } from "../definition";
+import { connectionField, deploymentIdField, platformOutput, triggersField } from "../commonFields";
+import { userRoleImplementation } from "./implementation";
+
+const inputs = {
+  deploymentId: deploymentIdField,
+  userId: {
+    schema: OpaqueId,
+    description: "The user whose organization role is managed.",
+    onChange: "replace",
+  },
+  role: {
+    schema: OrgRole,
+    description: "The organization role the user holds (set with operation 1).",
+    onChange: "update",
+  },
+  roleOnDestroy: {
+    schema: Type.Optional(OrgRole),
+    description:
+      "When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise " +
+      "the resource only leaves the stack and the user keeps the role. Not applied when the same run " +
+      "declares the user's role again (a replacement, a move, a second UserRole).",
+    onChange: "record",
+  },
+  triggers: {
+    ...triggersField("sets the declared role again"),
+    description:
+      `${triggersField("sets the declared role again").description} The platform reads back only the ` +
+      "caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/" +
+      'UserRole.md, "Re-asserting roles on a schedule").',
+  },
+  connection: connectionField,
+} as const;
+
+const outputs = { platform: platformOutput } as const;
+
+export type UserRoleInputs = InputsOf<typeof inputs>;
+export type UserRoleState = StateOf<typeof inputs, typeof outputs>;
+
+export const userRoleDefinition = defineResource({
+  name: "UserRole",
+  description:
+    "The organization role of one user in a deployment. Create and update set it (operation 1); refresh " +
+    "reads it back only when the user is the credentials' own (operation 8: the platform reads back no " +
+    "other user's role); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.",
+  operations:
+    "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
+    "refresh: operation 8 (`GET /api/auth/users/current`, experimental)",
+  idParts: ["deploymentId", "userId"],
+  inputs,
+  outputs,
+  importRule: { kind: "read" },
+  implementation: userRoleImplementation,
+});

@@ -1,0 +1,122 @@
+/**
+ * The calls behind `codesec.UserRole` (its definition: ./definition.ts): operation 1 sets the role,
+ * operation 8 reads it back when the user is the caller, and destroy optionally demotes.
+ */
+import { checkerFor } from "../../../api/schemaIssues";
+import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
+import { currentUserOf, forgetCurrentUser } from "../../clients";
+import { formatResourceId, parseResourceId } from "../resourceIds";
+import { isPlatformNotFound } from "../platformNotFound";
+import { withRotationAdvice } from "../staleCredentials";
+import {
+  clientOf,
+  ownershipOfResource,
+  platformOfResource,
+  verifyConnectionOf,
+  type ProviderContext,
+} from "../../providerContext";
+import type { KindImplementation } from "../kindImplementation";
+import type { UserRoleInputs, UserRoleState } from "./definition";
+import { declaredRoleOf, rememberDeclaredRole } from "./declaredRoles";
+
+const TYPE = "codesec:UserRole";
+
+/** Operation 1. The credentials' own role may be the one that changed: later reads ask the platform again. */
+async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {
+  const client = clientOf(ctx, inputs);
+  try {
+    await client.updateUserRole({ deploymentId: inputs.deploymentId, userId: inputs.userId, newRole });
+  } finally {
+    forgetCurrentUser(client);
+  }
+}
+
+/** The inputs of a state: what the engine keeps as the resource's inputs (no output such as `platform`). */
+function inputsOf(state: Partial<UserRoleState>): Record<string, unknown> {
+  const { platform: _platform, ...inputs } = state;
+  return inputs;
+}
+
+export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRoleState> = {
+  checked(inputs, ctx) {
+    // Every user this program declares, so that no delete of this run demotes one (declaredRoles.ts).
+    rememberDeclaredRole(platformOfResource(ctx, inputs), inputs.deploymentId, inputs.userId, inputs.role);
+  },
+
+  async create(inputs, ctx) {
+    await setRole(ctx, inputs, inputs.role);
+    return { id: formatResourceId(inputs.deploymentId, inputs.userId), state: inputs };
+  },
+
+  async update(_id, _olds, news, plan, ctx) {
+    // roleOnDestroy alone is state: only a different role, new triggers (a re-assertion) or a move to
+    // another platform need operation 1.
+    if (plan.reapply) await setRole(ctx, news, news.role);
+    return news;
+  },
+
+  async read(id, state, ctx) {
+    const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
+    const me = await withRotationAdvice(() => currentUserOf(clientOf(ctx, state ?? {})));
+    // The platform reads back only the caller's own role: for anyone else a refresh keeps the state as
+    // it is, and an import has no state to keep.
+    if (me.id !== userId) {
+      if (state !== undefined) return { state };
+      throw new Error(
+        `${TYPE} ${id} cannot be looked up by id or imported: the platform reads back only the role of the ` +
+          "credentials' own user (operation 8), " +
+          `and user ${userId} is not that user (the credentials are user ${me.id}'s), so there is nothing ` +
+          "to read it from. Declare the role in the program instead: creating the resource sets it " +
+          `(operation 1), whatever it was. Only the caller's own role imports (${deploymentId}/${me.id}).`,
+      );
+    }
+    // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
+    if (!checkerFor(OrgRole).Check(me.orgRole)) {
+      throw new Error(
+        `${TYPE} ${id}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ` +
+          `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +
+          "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
+      );
+    }
+    const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
+    // The inputs too: with the role read back into the old inputs, the update that sets the declared role
+    // again reads `~ role: "read" => "declared"` in `pulumi preview --diff`: what the platform has now,
+    // then what `pulumi up` makes it (the dynamic provider cannot return a per-property diff).
+    return { state: refreshed, inputs: inputsOf(refreshed) };
+  },
+
+  async delete(id, state, ctx) {
+    // Only an absent roleOnDestroy means "keep the role"; any other value goes to the client, which checks it.
+    if (state.roleOnDestroy === undefined) return;
+    const { deploymentId, userId } = state;
+    const ownership = ownershipOfResource(ctx, state.platform, state, {
+      type: TYPE,
+      id,
+      step: `destroy (roleOnDestroy ${state.roleOnDestroy})`,
+    });
+    const declared = declaredRoleOf(ownership.platform, deploymentId, userId);
+    if (declared !== undefined) {
+      ctx.log(
+        "warning",
+        `${TYPE} ${deploymentId}/${userId}: roleOnDestroy (${state.roleOnDestroy}) was not applied, because ` +
+          `this program declares user ${userId}'s role in deployment ${deploymentId} again ` +
+          `(${declared.role}), in a replacement or another UserRole; the user keeps the declared role.`,
+      );
+      return;
+    }
+    try {
+      await withRotationAdvice(() => setRole(ctx, state, state.roleOnDestroy!));
+    } catch (error) {
+      // A user who left the organization has no role left to demote: nothing stands in destroy's way
+      // (as terraform-provider-github's membership does on a 404). roleOnDestroy guards access, so the
+      // 404 must be the platform's own answer, from a connection proven to reach the platform.
+      if (!isPlatformNotFound(error)) throw error;
+      await verifyConnectionOf(ctx, state);
+      ctx.log(
+        "warning",
+        `${TYPE} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
+          `so roleOnDestroy (${state.roleOnDestroy}) was not applied; the resource is removed from the stack.`,
+      );
+    }
+  },
+};

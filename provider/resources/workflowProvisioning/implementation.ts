@@ -1,0 +1,94 @@
+/**
+ * The calls behind `codesec.WorkflowProvisioning` (its definition: ./definition.ts): operation 2 on create
+ * and whenever what it provisions changes. The platform has no read or delete for it: state is kept on
+ * refresh and destroy only forgets it.
+ */
+import { randomUUID } from "node:crypto";
+import { provisionBody } from "../../../sdk/operations/provisioning";
+import type { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
+import { clientOf, type ProviderContext } from "../../providerContext";
+import { formatResourceId } from "../resourceIds";
+import { ResourceInitError } from "../initFailure";
+import type { KindImplementation } from "../kindImplementation";
+import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
+
+const TYPE = "codesec:WorkflowProvisioning";
+
+/**
+ * Thrown when the platform reports errors and `allowPartialFailure` is not set. The engine records its
+ * `properties` as a resource that failed to initialize: the repositories that were provisioned stay in
+ * state (and the next `pulumi up` applies again) instead of being lost.
+ */
+export class ProvisioningPartialFailure extends ResourceInitError {
+  declare readonly properties: Omit<WorkflowProvisioningState, "platform"> & Record<string, unknown>;
+
+  constructor(id: string, properties: Omit<WorkflowProvisioningState, "platform">) {
+    const reasons = properties.errors.map(
+      (e) => `${e.code}: ${e.message}${e.ids.length > 0 ? ` (ids: ${e.ids.join(", ")})` : ""}`,
+    );
+    const provisioned = Object.keys(properties.repoFileUrls ?? {}).length;
+    super(
+      id,
+      properties,
+      reasons,
+      `${TYPE}: the platform reported ${reasons.length} error(s) while provisioning ` +
+        `(${provisioned} repositor${provisioned === 1 ? "y was" : "ies were"} provisioned):\n  - ` +
+        reasons.join("\n  - ") +
+        `\nFix the filters or the projects and run \`pulumi up\` again, or set allowPartialFailure: true ` +
+        `to record these errors in the resource's \`errors\` output instead of failing.`,
+    );
+  }
+}
+
+/** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
+function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
+  const { deploymentId, filters, excludeIds, ghaOptions } = inputs;
+  return { deploymentId, filters, excludeIds, ghaOptions };
+}
+
+async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {
+  const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
+  const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
+  if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
+    throw new ProvisioningPartialFailure(id, state);
+  }
+  return state;
+}
+
+/** A resource recorded with errors (a failed create or update) whose errors are not to be accepted. */
+function failedBefore(state: WorkflowProvisioningState, news: WorkflowProvisioningInputs): boolean {
+  return (state.errors ?? []).length > 0 && news.allowPartialFailure !== true;
+}
+
+export const workflowProvisioningImplementation: KindImplementation<
+  WorkflowProvisioningInputs,
+  WorkflowProvisioningState
+> = {
+  requestBodies: (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs))]],
+
+  // A resource recorded with errors is applied again on the next `up`, which the engine runs as an update
+  // with the same inputs: those errors must not be accepted silently.
+  pendingChanges: (state, news) => (failedBefore(state, news) ? ["errors"] : []),
+
+  async create(inputs, ctx) {
+    // Unique per resource: two WorkflowProvisioning resources may target the same deployment.
+    const id = formatResourceId(inputs.deploymentId, `provisioning-${randomUUID()}`);
+    return { id, state: await provision(ctx, id, inputs) };
+  },
+
+  async update(id, olds, news, plan, ctx) {
+    if (!plan.reapply && !failedBefore(olds, news)) {
+      return { ...news, repoFileUrls: olds.repoFileUrls ?? {}, errors: olds.errors ?? [] };
+    }
+    return provision(ctx, id, news);
+  },
+
+  // No read endpoint: a refresh keeps the state (an import is refused by the definition's import rule).
+  async read(_id, state) {
+    return { state: state! };
+  },
+
+  async delete() {
+    // No delete endpoint: the workflow files stay in the repositories; the resource leaves the state.
+  },
+};

@@ -4,6 +4,7 @@
  * operation catalogue, so a new operation fails to compile here until it has a call.
  */
 import type { CodeSecClient, OperationKey } from "../../sdk";
+import { SAMPLES } from "./fakeServer";
 
 /** The one-time code operation 3 sends (a secret: redacted from anything echoed back). */
 export const SCM_APP_CODE = "otc-1001-b-Kx4Vm1Rc";
@@ -28,3 +29,17 @@ export const OPERATION_CALLS: Readonly<Record<OperationKey, OperationCall>> = {
 };
 
 export const OPERATION_KEYS = Object.keys(OPERATION_CALLS) as OperationKey[];
+
+/** A valid answer (2xx body) of each operation. */
+export const OPERATION_ANSWERS: Readonly<Record<OperationKey, Record<string, unknown>>> = {
+  updateUserRole: {},
+  provisionWorkflows: SAMPLES.provision,
+  completeScmAppRequest: { app: SAMPLES.app },
+  getScmApp: { app: SAMPLES.app },
+  subscribeScmWebhook: SAMPLES.subscription,
+  getScan: { scan: SAMPLES.scan },
+  getBranch: { branch: SAMPLES.branch },
+  getCurrentUser: { user: SAMPLES.user },
+  listJoinableOrganizations: SAMPLES.orgs,
+  listNotificationRules: { notification_rules: [SAMPLES.rule(1)] },
+};

@@ -15,8 +15,8 @@ import {
   type OperationKey,
 } from "../../sdk";
 import { MAX_RETRY_AFTER_MS, parseRetryAfterMs } from "../../sdk/retryPolicy";
-import { FakeServer, SAMPLES } from "../support/fakeServer";
-import { OPERATION_CALLS, OPERATION_KEYS } from "../support/operationCalls";
+import { FakeServer } from "../support/fakeServer";
+import { OPERATION_ANSWERS, OPERATION_CALLS, OPERATION_KEYS } from "../support/operationCalls";
 
 /** Waits longer than any client waits on its own: the call fails at once with the time to wait. */
 const ABOVE_CAP = [
@@ -51,20 +51,6 @@ const UNREADABLE = [
   "2026-01-01T00:00:00Z",
   "Thu, 01 Jan 10000 00:00:00 GMT",
 ];
-
-/** A valid answer of each operation, for the attempt after a wait. */
-const OK: Record<string, unknown> = {
-  updateUserRole: {},
-  provisionWorkflows: SAMPLES.provision,
-  completeScmAppRequest: { app: SAMPLES.app },
-  getScmApp: { app: SAMPLES.app },
-  subscribeScmWebhook: SAMPLES.subscription,
-  getScan: { scan: SAMPLES.scan },
-  getBranch: { branch: SAMPLES.branch },
-  getCurrentUser: { user: SAMPLES.user },
-  listJoinableOrganizations: SAMPLES.orgs,
-  listNotificationRules: { notification_rules: [SAMPLES.rule(1)] },
-};
 
 async function failure(call: Promise<unknown>): Promise<Error> {
   try {
@@ -128,7 +114,10 @@ describe("CodeSecClient and every Retry-After value", () => {
       it("a date in the past is honoured as no wait", async () => {
         for (const value of PAST) {
           server.requests.splice(0);
-          server.sequence({ status: 429, headers: { "retry-after": value } }, { json: OK[operation] });
+          server.sequence(
+            { status: 429, headers: { "retry-after": value } },
+            { json: OPERATION_ANSWERS[operation] },
+          );
           await call(client(1, 5));
           expect(server.requests, value).to.have.length(2);
         }

@@ -118,7 +118,8 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
           path: ctx.path,
           ...(requestId === undefined ? {} : { requestId: ctx.clean(requestId, 100) }),
         },
-        failure.problem,
+        // The problem may quote a header (an unknown Content-Encoding): server text.
+        ctx.clean(failure.problem, 200),
       );
     }
     case "status":

@@ -19,7 +19,9 @@ export function validateResponse<S extends TSchema>(
   // Bounded first: the caller's JSON.stringify or Pulumi's serialization would overflow on a deeper answer.
   const issue = nestingIssue(result.body) ?? firstSchemaIssue(schema, result.body);
   if (issue === undefined) return result.body;
-  const where = issue.path === "" ? "the response body" : issue.path;
+  // The path holds the answer's own keys (of a record, or an unknown field): server text like any other.
+  const path = result.sanitize(issue.path, 200);
+  const where = path === "" ? "the response body" : path;
   const found =
     issue.kind === "missing"
       ? "it is missing"
@@ -32,7 +34,7 @@ export function validateResponse<S extends TSchema>(
     operation,
     result,
     `${where} must be ${issue.expected}, but ${found}`,
-    issue.path,
+    path,
     issue.expected,
   );
 }

@@ -7,3 +7,4 @@
 export * from "./operations";
 export * from "./schemas";
 export * from "./schemaIssues";
+export * from "./nestingDepth";

@@ -19,7 +19,8 @@ export interface SchemaIssue {
   readonly expected: string;
   /** The offending value (undefined when missing). */
   readonly value: unknown;
-  readonly kind: "missing" | "notAllowed" | "invalid";
+  /** `tooDeep`: an object or array nested deeper than the bound (api/nestingDepth.ts). */
+  readonly kind: "missing" | "notAllowed" | "invalid" | "tooDeep";
   /** For `notAllowed`: the fields the enclosing object accepts. */
   readonly allowed?: readonly string[];
   /** For `invalid`: the JSON type the schema wants, when the value has another one. */
@@ -28,6 +29,8 @@ export interface SchemaIssue {
   readonly rule?: string;
   /** The value is a secret (its schema is marked with `secretValue`): messages never show it. */
   readonly secret?: true;
+  /** For `tooDeep`: the nesting level of the value at `path` (the checked value is level 1). */
+  readonly depth?: number;
 }
 
 /** Says which of a schema's rules a value of the right type breaks (`must not contain "/"`), if any. */
@@ -182,6 +185,9 @@ export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string 
         ? `${subject.noun} ${path}`
         : path;
   if (issue.kind === "missing") return `${label} is required (${issue.expected})`;
+  if (issue.kind === "tooDeep") {
+    return `${label} must be ${issue.expected}, got ${articleFor(jsonTypeOf(issue.value))} at level ${issue.depth}`;
+  }
   if (issue.kind === "notAllowed") {
     const { parent, key } = splitPath(path);
     const allowed = issue.allowed ?? [];

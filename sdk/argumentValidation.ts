@@ -1,13 +1,15 @@
 /**
  * Checks of a method's argument object against its schema (api/schemas), before any request. Callers
  * may be untyped JavaScript or values straight from Pulumi config, so nothing is trusted: a missing
- * argument object, a wrong type, a bad id, an unknown (misspelt) argument all fail with a
- * `CodeSecInputError` naming the field. The provider's `check` validates resource inputs with the same
- * field schemas and the same message formatter, so preview and apply give one verdict.
+ * argument object, a wrong type, a bad id, an unknown (misspelt) argument, a value nested deeper than
+ * MAX_NESTING_DEPTH levels all fail with a `CodeSecInputError` naming the field. The provider's `check`
+ * validates resource inputs with the same field schemas and the same message formatter, so preview and
+ * apply give one verdict.
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import { CodeSecInputError, type OperationRef } from "./errors";
 import { OPERATIONS, type OperationKey } from "../api/operations";
+import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue, issueMessage } from "../api/schemaIssues";
 
 /** Who is checked: a client method (with its operation) or a provider function. */
@@ -68,7 +70,8 @@ export function validateArguments<S extends TObject>(
       subject.ref,
     );
   }
-  const issue = firstSchemaIssue(schema, value);
+  // Bounded first: a value nested thousands of levels deep must not reach a recursive walk.
+  const issue = nestingIssue(value) ?? firstSchemaIssue(schema, value);
   if (issue === undefined) return value as Static<S>;
   const message = issueMessage(issue, {
     name: subject.name,

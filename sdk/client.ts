@@ -80,10 +80,10 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
 /**
  * Client for the code-security platform's web API.
  *
- * Every method validates its arguments before sending anything (a bad id or enum, or a body above the
- * platform's 64 KiB limit, throws {@link CodeSecInputError} naming the argument), checks the response
- * against the schema (a mismatch throws {@link CodeSecResponseError} naming the field; unknown extra
- * fields are kept), and maps every failure to a {@link CodeSecError} subclass whose message names the
+ * Every method validates its arguments before sending anything (a bad id or enum, a value nested more
+ * than 64 levels deep, or a body above the platform's 64 KiB limit, throws {@link CodeSecInputError}
+ * naming the argument), checks the response against the schema (a mismatch or a value nested too deeply
+ * throws {@link CodeSecResponseError} naming the field; unknown extra fields are kept), and maps every failure to a {@link CodeSecError} subclass whose message names the
  * operation, the status, what the platform said and what to do.
  *
  * Time: each attempt has `timeoutMs` (default 10 s) for connecting, sending, the headers and the whole

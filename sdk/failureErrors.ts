@@ -18,7 +18,7 @@ import {
 import type { AnswerHeaders, HttpOutcome } from "./http";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { responseError } from "./responseValidation";
-import { parseRetryAfterMs, type RetryWait } from "./retryPolicy";
+import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 
 /** The failure of the last attempt, with what the message needs: the attempt's own outcome where it says enough. */
 export type CallFailure =
@@ -118,7 +118,8 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
           path: ctx.path,
           ...(requestId === undefined ? {} : { requestId: ctx.clean(requestId, 100) }),
         },
-        failure.problem,
+        // The problem may quote a header (an unknown Content-Encoding): server text.
+        ctx.clean(failure.problem, 200),
       );
     }
     case "status":
@@ -180,7 +181,11 @@ function statusError(
 
 /** What the platform's `Retry-After` means for the caller, given why the retries stopped. */
 function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string, stop?: RetryStop): string {
-  const asked = `The platform asks to wait ${Math.ceil(retryAfterMs / 1000)} s (until ${retryAt})`;
+  // A longer wait was read as the cap (retryPolicy.ts): say so rather than quote a number it did not send.
+  const asked =
+    retryAfterMs >= MAX_RETRY_AFTER_MS
+      ? `The platform asks to wait ${MAX_RETRY_AFTER_MS / 1000} s or more (until ${retryAt} or later)`
+      : `The platform asks to wait ${Math.ceil(retryAfterMs / 1000)} s (until ${retryAt})`;
   if (stop?.kind === "retryAfterAboveCap") {
     return (
       ` ${asked}, longer than this client waits on its own (maxRetryDelayMs ${ctx.options.maxRetryDelayMs} ms). ` +

@@ -227,6 +227,8 @@ function decoderFor(response: http.IncomingMessage, header: string | undefined):
     case "br":
       return response.pipe(zlib.createBrotliDecompress());
     default:
-      throw new Error(`unsupported Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}`);
+      // The header as it came (not cut, lower-cased or escaped): the caller redacts and cleans it, and an
+      // altered echo of a secret could not be recognized.
+      throw new Error(`unsupported Content-Encoding "${header}"`);
   }
 }

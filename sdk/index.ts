@@ -59,4 +59,5 @@ export {
   type ListNotificationRulesArgs,
   type NotificationRulesPage,
 } from "./operations/notificationRules";
+export { MAX_NESTING_DEPTH } from "../api/nestingDepth";
 export * from "../api/schemas";

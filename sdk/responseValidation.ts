@@ -1,11 +1,12 @@
 /**
  * Checks a 2xx body against the operation's response schema. A mismatch fails loudly, naming the
- * field, rather than handing Pulumi state a half-shaped object. The body is returned as it came:
+ * field, rather than handing Pulumi state a half-shaped object (or one nested too deeply to serialize). The body is returned as it came:
  * unknown extra fields are kept (TypeBox's Check never strips), so newer platform fields survive.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CodeSecResponseError } from "./errors";
 import { OPERATIONS, type OperationKey } from "../api/operations";
+import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
 
@@ -15,20 +16,25 @@ export function validateResponse<S extends TSchema>(
   result: CallResult,
   operation: OperationKey,
 ): Static<S> {
-  const issue = firstSchemaIssue(schema, result.body);
+  // Bounded first: the caller's JSON.stringify or Pulumi's serialization would overflow on a deeper answer.
+  const issue = nestingIssue(result.body) ?? firstSchemaIssue(schema, result.body);
   if (issue === undefined) return result.body;
-  const where = issue.path === "" ? "the response body" : issue.path;
+  // The path holds the answer's own keys (of a record, or an unknown field): server text like any other.
+  const path = result.sanitize(issue.path, 200);
+  const where = path === "" ? "the response body" : path;
   const found =
     issue.kind === "missing"
       ? "it is missing"
       : issue.kind === "notAllowed"
         ? "it is not a known field"
-        : `got ${describeFound(issue.value, 60, result.sanitize)}`;
+        : issue.kind === "tooDeep"
+          ? `got ${describeFound(issue.value)} at level ${issue.depth}`
+          : `got ${describeFound(issue.value, 60, result.sanitize)}`;
   throw responseError(
     operation,
     result,
     `${where} must be ${issue.expected}, but ${found}`,
-    issue.path,
+    path,
     issue.expected,
   );
 }

@@ -10,6 +10,7 @@
  * oversized 2xx answer, a name that does not resolve (ENOTFOUND), a TLS failure.
  */
 import type { RetryClass } from "../api/operations";
+import { parseHttpDate } from "./httpDate";
 
 /** Statuses worth another attempt of a `read` or `idempotentWrite` operation. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -95,7 +96,16 @@ export function backoffDelayMs(attempt: number, capMs: number, random: () => num
 }
 
 /**
- * `Retry-After` in ms: delta-seconds (`"120"`) or an HTTP date. Undefined when absent or unreadable,
+ * The longest `Retry-After` read as it is: 2^31 seconds (about 68 years), the value RFC 9111 (section
+ * 1.2.2) says to use for any larger delta-seconds. Any wait is at most this, so the moment it ends is
+ * always a valid date (a wait of 8.64e12 s or more would overflow `Date`), and any wait this long is far
+ * above what a client waits on its own: the call fails at once, saying when to come back.
+ */
+export const MAX_RETRY_AFTER_MS = 2 ** 31 * 1000;
+
+/**
+ * `Retry-After` in ms: delta-seconds (`"120"`) or an HTTP date (RFC 9110's three forms), at most
+ * {@link MAX_RETRY_AFTER_MS}. Undefined when absent or unreadable (negative, fractional, any other text),
  * so the caller falls back to backoff. A date in the past means "now" (0).
  */
 export function parseRetryAfterMs(
@@ -105,12 +115,14 @@ export function parseRetryAfterMs(
   if (header === null || header === undefined) return undefined;
   const value = header.trim();
   if (value === "") return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // Only an HTTP date: Date.parse would also accept things like "1.5" or "-3" as dates.
-  if (!/[a-z]/i.test(value)) return undefined;
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  // Any number of digits: Number() of a very long run is Infinity, which the cap brings back.
+  if (/^\d+$/.test(value)) return capped(Number(value) * 1000);
+  const at = parseHttpDate(value, now);
+  return at === undefined ? undefined : capped(Math.max(0, at - now));
+}
+
+function capped(ms: number): number {
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 /** What to do before the next attempt. */

@@ -15,7 +15,7 @@ import {
 import { requestTarget, sendHttpAttempt, type HttpOutcome, type RequestTarget } from "./http";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { serializeRequestBody } from "./requestBody";
-import { sanitize } from "./redaction";
+import { mentionsSecret, sanitize } from "./redaction";
 import { responseError } from "./responseValidation";
 import type { RateLimiter } from "./rateLimiter";
 import { decideRetry, planRetryWait } from "./retryPolicy";
@@ -262,12 +262,10 @@ const BLANK = /^\s*$/;
 
 // A request id is echoed into errors, so it is sanitized; the common form (a UUID, a short token of
 // word characters) cannot hold a bearer credential, a control character or a cut, so only the secrets
-// themselves need looking for.
+// themselves, in any of their forms (a hex or base64url echo is word characters too), need looking for.
 const PLAIN_ID = /^[\w.-]{1,100}$/;
 function cleanRequestId(id: string, secrets: readonly string[], clean: CallResult["sanitize"]): string {
-  return PLAIN_ID.test(id) && !secrets.some((secret) => secret !== "" && id.includes(secret))
-    ? id
-    : clean(id, 100);
+  return PLAIN_ID.test(id) && !mentionsSecret(id, secrets) ? id : clean(id, 100);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -8,6 +8,7 @@
 import type { TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
+import { nestingIssue } from "../../api/nestingDepth";
 import { CodeSecInputError } from "../../sdk";
 import { serializeRequestBody } from "../../sdk/requestBody";
 import { checkFailure, type CheckFailure } from "../checkFailures";
@@ -63,6 +64,10 @@ export async function checkResource(
   const failure = (path: string, reason: string) => checkFailure(shape, secrets, path, reason);
   const failures: CheckFailure[] = [];
   const subject = { name: typeLabel(definition), noun: "input" as const, secretFields: secrets };
+  // First: every walk below (the checks, unknown values, the engine's own serialization) recurses.
+  const tooDeep = nestingIssue(inputs);
+  if (tooDeep !== undefined)
+    return { inputs, failures: [failure(tooDeep.path, issueMessage(tooDeep, subject))] };
   for (const issue of schemaIssues(shapeWithAnyConnection(shape), inputs)) {
     if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
     failures.push(failure(issue.path, issueMessage(issue, subject)));

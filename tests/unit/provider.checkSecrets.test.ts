@@ -157,3 +157,42 @@ describe("functions: no error quotes a secret passed in the wrong shape", () => 
     }
   }
 });
+
+describe("check: an input nested too deep is a failure, never a RangeError", () => {
+  before(async () => {
+    await configureStack({
+      "codesec:baseUrl": "http://127.0.0.1:9",
+      "codesec:token": "unused-token",
+      "codesec:skipCredentialsValidation": "true",
+    });
+  });
+
+  /** 10,000 levels: past the call stack of every recursive walk (checks, JSON.stringify, the engine's). */
+  function deep(leaf: unknown, arrays: boolean): unknown {
+    let value = leaf;
+    for (let i = 0; i < 10_000; i++) value = arrays ? [value] : { next: value };
+    return value;
+  }
+
+  const cases: [ResourceKind, string, Record<string, unknown>][] = [
+    ["WorkflowProvisioning", "filters", { deploymentId: "1001", filters: deep("x", false) }],
+    ["WorkflowProvisioning", "excludeIds", { deploymentId: "1001", excludeIds: deep("7001", true) }],
+    ["WorkflowProvisioning", "triggers", { deploymentId: "1001", triggers: deep(1, false) }],
+    ["UserRole", "connection", { ...VALID.UserRole, connection: deep(MARK, false) }],
+    ["ScmApp", "code", { ...VALID.ScmApp, code: deep(MARK, true) }],
+  ];
+  for (const [kind, field, news] of cases) {
+    it(`${kind}.${field}`, async () => {
+      const result = (await dynamicProviderOf(kind).check!({} as never, news as never)) as {
+        failures?: { property: string; reason: string; path: string }[];
+      };
+      expect(result.failures).to.have.length(1);
+      const [failure] = result.failures!;
+      // Never named: the engine would print the whole value.
+      expect(failure.property).to.equal("");
+      expect(failure.path.startsWith(field)).to.equal(true);
+      expect(failure.reason).to.match(/must be within 64 levels of nested objects and arrays/);
+      expect(failure.reason).not.to.include("SECRETMARK");
+    });
+  }
+});

@@ -11,6 +11,7 @@ import {
   RESOURCE_DEFINITIONS,
   RESOURCE_KIND_NAMES,
   dynamicProviderOf,
+  type ResourceKind,
 } from "../../provider/resources/registry";
 import { secretFields } from "../../provider/resources/definition";
 import { configureStack } from "../support/stackConfig";
@@ -183,7 +184,7 @@ describe("check: an input nested too deep is a failure, never a RangeError", () 
   ];
   for (const [kind, field, news] of cases) {
     it(`${kind}.${field}`, async () => {
-      const result = (await dynamicProviderOf(kind).check!({} as never, news as never)) as {
+      const result = (await dynamicProviderOf(kind).check!({}, news)) as {
         failures?: { property: string; reason: string; path: string }[];
       };
       expect(result.failures).to.have.length(1);

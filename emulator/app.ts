@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { OperationKey } from "pulumi-codesec/api";
 import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
+import { allowedHostNames, hostRefusal } from "./allowedHosts";
 import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
 import { pathOf, type EmulatorContext } from "./operationRoute";
@@ -15,6 +16,12 @@ import { RequestCounter } from "./requestCounts";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
 import { schemaValidatorCompiler } from "./requestValidation";
 import { RequestTracker } from "./requestTracking";
+import {
+  closeSilentConnections,
+  resolveTimeouts,
+  serverTimeoutOptions,
+  type ConnectionTimeouts,
+} from "./timeouts";
 import { registerNotificationRuleRoutes } from "./routes/notificationRules";
 import { registerProvisioningRoutes } from "./routes/provisioning";
 import { registerScanRoutes } from "./routes/scans";
@@ -44,6 +51,10 @@ export interface EmulatorOutput {
 export interface EmulatorAppOptions {
   /** Requests per second per credential on the ten operations; absent: no limit. */
   rateLimit?: number;
+  /** The host names it answers to (`Host` header), normalized (./allowedHosts); default: loopback only. */
+  allowedHosts?: ReadonlySet<string>;
+  /** Connection time limits; default DEFAULT_TIMEOUTS. */
+  timeouts?: ConnectionTimeouts;
 }
 
 function isControlPath(path: string): boolean {
@@ -57,7 +68,9 @@ export function createEmulatorApp(
   options: EmulatorAppOptions = {},
 ): EmulatorApp {
   const { report, warn } = output;
+  const allowedHosts = options.allowedHosts ?? allowedHostNames("127.0.0.1");
   const app = Fastify({
+    ...serverTimeoutOptions(options.timeouts ?? resolveTimeouts()),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
@@ -69,6 +82,11 @@ export function createEmulatorApp(
     // Errors raised while routing (before any hook runs), e.g. a path that is not valid percent-encoding.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
+      const misdirected = hostRefusal(request.headers.host, allowedHosts);
+      if (misdirected) {
+        void sendApiError(request, reply, misdirected);
+        return;
+      }
       // No hook runs for these requests, so they enter the request log here.
       if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, null);
       const message =
@@ -81,6 +99,7 @@ export function createEmulatorApp(
   // Requests are checked by the API's own TypeBox checks and worded by its one formatter, as the client
   // checks and words its arguments (no Ajv: it would be a second rule set with its own words).
   app.setValidatorCompiler(schemaValidatorCompiler);
+  closeSilentConnections(app.server);
 
   const requestLog = new RequestLog();
   const requestCounter = new RequestCounter();
@@ -142,6 +161,9 @@ export function createEmulatorApp(
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // Before anything else: a request addressed to another host (DNS rebinding) reads and logs nothing.
+    const misdirected = hostRefusal(request.headers.host, allowedHosts);
+    if (misdirected) throw misdirected;
     // Logged on arrival, so that no request is lost whatever happens to its answer or connection.
     if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, operationOf(request));
   });

@@ -7,9 +7,11 @@
  * human-readable banner goes to stdout; it never shows a credential.
  */
 import { parseArgs } from "node:util";
+import { isHostName } from "./allowedHosts";
 import { exampleFixturesPath } from "./fixtures";
 import { describeRate, rateLimitProblem } from "./rateLimit";
 import { startEmulator, type EmulatorHandle } from "./index";
+import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from "./timeouts";
 
 const HELP = () => `Usage: codesec-emulator [options]
 
@@ -24,14 +26,37 @@ Options:
   --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
   --rate-limit N   answer 429 with Retry-After beyond N requests per second per credential, as the
                    platform does (the ten operations only; default: no limit)
+  --allow-host NAME
+                   answer requests addressed to NAME too (repeatable). By default only requests whose
+                   Host header is 127.0.0.1, localhost, [::1] or the --host value are answered; any
+                   other answers 421, so that a web page cannot reach the emulator (DNS rebinding)
+  --headers-timeout MS
+                   a request head must arrive within MS milliseconds, else 408 and the connection is
+                   closed (default ${DEFAULT_TIMEOUTS.headersMs})
+  --request-timeout MS
+                   a whole request, head and body, within MS (default ${DEFAULT_TIMEOUTS.requestMs}; else 408, closed)
+  --keep-alive-timeout MS
+                   close a kept-alive connection idle for MS between requests (default ${DEFAULT_TIMEOUTS.keepAliveMs})
+  --socket-timeout MS
+                   close a connection on which nothing moves for MS, whatever its state: a stalled
+                   answer, a client that reads nothing (default ${DEFAULT_TIMEOUTS.socketIdleMs})
   --json           when ready, print exactly one line of JSON (baseUrl, apiToken, jwt, deploymentId,
                    sample) on stdout and nothing else there
   --quiet          do not log requests to stderr
   --help           show this help
 
 Control surface for tests and demos (no credential needed) under <baseUrl>/__emulator/:
-GET <baseUrl>/__emulator/ lists its routes (method, path, what each does) as JSON.
+GET <baseUrl>/__emulator/ lists its routes (method, path, what each does) as JSON. Every
+route but a GET changes state and needs "content-type: application/json".
 `;
+
+/** The time-limit flags and the limit each one sets. */
+const TIMEOUT_FLAGS: Readonly<Record<string, keyof ConnectionTimeouts>> = {
+  "headers-timeout": "headersMs",
+  "request-timeout": "requestMs",
+  "keep-alive-timeout": "keepAliveMs",
+  "socket-timeout": "socketIdleMs",
+};
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -41,6 +66,10 @@ export interface CliOptions {
   state?: string;
   /** Requests per second per credential; absent: no limit. */
   rateLimit?: number;
+  /** Host names answered besides the loopback names and `host`. */
+  allowHosts: string[];
+  /** The time limits given on the command line (the others keep their defaults). */
+  timeouts: Partial<ConnectionTimeouts>;
   json: boolean;
   quiet: boolean;
   help: boolean;
@@ -56,6 +85,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       fixtures: { type: "string" },
       state: { type: "string" },
       "rate-limit": { type: "string" },
+      "allow-host": { type: "string", multiple: true },
+      ...Object.fromEntries(Object.keys(TIMEOUT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
       json: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -74,12 +105,31 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       `--rate-limit must be a positive number of requests per second, got ${JSON.stringify(rateText)}`,
     );
   }
+  const allowHosts = values["allow-host"] ?? [];
+  for (const name of allowHosts) {
+    if (!isHostName(name)) {
+      throw new Error(
+        `--allow-host takes a host name or IP address (no port, no scheme), got ${JSON.stringify(name)}`,
+      );
+    }
+  }
+  const timeouts: Partial<ConnectionTimeouts> = {};
+  for (const [flag, name] of Object.entries(TIMEOUT_FLAGS)) {
+    const text = (values as Record<string, unknown>)[flag];
+    if (typeof text !== "string") continue;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 2_147_483_647) {
+      throw new Error(`--${flag} must be a whole number of milliseconds from 1, got ${JSON.stringify(text)}`);
+    }
+    timeouts[name] = Number(text);
+  }
   return {
     port: Number(portText),
     host: values.host ?? "127.0.0.1",
     ...(values.fixtures !== undefined ? { fixtures: values.fixtures } : {}),
     ...(values.state !== undefined ? { state: values.state } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    allowHosts,
+    timeouts,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -123,6 +173,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
       ...(options.state !== undefined ? { stateFile: options.state } : {}),
       ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+      allowedHosts: options.allowHosts,
+      timeouts: options.timeouts,
       quiet: options.quiet,
     });
   } catch (error) {

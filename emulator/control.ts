@@ -22,6 +22,7 @@ import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
 import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
+import { pathOf } from "./operationRoute";
 import type { RateLimiter } from "./rateLimit";
 import type { RequestCounter, RequestCounts } from "./requestCounts";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
@@ -470,13 +471,38 @@ export function controlRouteIndex(): ControlRouteDescription[] {
   }));
 }
 
-/** Registers the control surface's HTTP routes (no authentication, not in the request log, no faults). */
+/** The media type of a Content-Type header (`application/json; charset=utf-8` -> `application/json`). */
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/**
+ * Refuses (415) a request without a JSON content type, before its body is read. A web page can make the
+ * browser send a cross-site POST without asking first only with a form's or text/plain's content type (or
+ * none); with application/json the browser must ask (a CORS preflight), which the emulator never grants.
+ */
+async function requireJsonContentType(request: FastifyRequest): Promise<void> {
+  const given = request.headers["content-type"];
+  if (mediaTypeOf(given) === "application/json") return;
+  throw apiError(
+    "UNSUPPORTED_MEDIA_TYPE",
+    `${request.method} ${pathOf(request.url)} changes the emulator's state, so it needs ` +
+      `"content-type: application/json" (the body may be empty); ` +
+      `${given === undefined ? "this request has none" : `got ${JSON.stringify(given.slice(0, 200))}`}`,
+  );
+}
+
+/**
+ * Registers the control surface's HTTP routes (no authentication, not in the request log, no faults).
+ * Every route but a GET changes state and needs a JSON content type.
+ */
 export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
   for (const route of CONTROL_ROUTES) {
     app.route({
       method: route.method,
       url: `${CONTROL_PREFIX}${route.path}`,
       ...(route.schema ? { schema: route.schema } : {}),
+      ...(route.method !== "GET" ? { onRequest: requireJsonContentType } : {}),
       handler: (request, reply) => route.handle(control, request, reply),
     });
   }

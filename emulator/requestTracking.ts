@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OperationKey } from "pulumi-codesec/api";
-import { closedByEmulator } from "./faultAnswers";
+import { closedByEmulator } from "./connections";
 import { pathOf } from "./operationRoute";
 import type { FaultKind, OpenRequest, RequestLog, RequestLogEntry } from "./requestLog";
 

@@ -181,19 +181,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`codesec-emulator: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  if (options.json) {
-    const ready = {
-      baseUrl: handle.baseUrl,
-      apiToken: handle.apiToken,
-      jwt: handle.jwt,
-      deploymentId: handle.deploymentId,
-      sample: handle.sample,
-    };
-    process.stdout.write(`${JSON.stringify(ready)}\n`);
-  } else {
-    process.stdout.write(banner(handle, options));
-  }
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.stderr.write(`codesec-emulator: ${signal} received, stopping\n`);
       handle.close().then(
@@ -207,6 +195,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // Only now that a signal stops it cleanly: a script may send one as soon as it reads the line below.
+  if (options.json) {
+    const ready = {
+      baseUrl: handle.baseUrl,
+      apiToken: handle.apiToken,
+      jwt: handle.jwt,
+      deploymentId: handle.deploymentId,
+      sample: handle.sample,
+    };
+    process.stdout.write(`${JSON.stringify(ready)}\n`);
+  } else {
+    process.stdout.write(banner(handle, options));
+  }
+  return stopped;
 }
 
 /** Runs `main` on this process's arguments and sets the exit code (the bin shim's entry). */

@@ -1,37 +1,36 @@
 /**
  * Assembles the Fastify application: strict JSON parsing, validation by the API's schemas (the client's
- * rules and words, ./requestValidation), error replies, request ids, the request log and its counters,
- * the optional rate limit, the ten operations and the control surface.
+ * rules and words, ./requestValidation), error replies, request ids, the Host check and connection time
+ * limits, then two encapsulated plugins: the ten operations with the request log, its counters, faults and
+ * the optional rate limit (./apiRoutes), and the control surface under `/__emulator` (./controlRoutes).
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
-import type { OperationKey } from "pulumi-codesec/api";
-import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
+import Fastify from "fastify";
 import { allowedHostNames, hostRefusal } from "./allowedHosts";
-import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
+import { apiRoutes } from "./apiRoutes";
+import { CONTROL_PREFIX, EmulatorControl } from "./control";
+import { controlRoutes } from "./controlRoutes";
+import { BODY_LIMIT_BYTES, apiError, installErrorHandler, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
-import { pathOf, type EmulatorContext } from "./operationRoute";
+import type { EmulatorContext } from "./operationRoute";
 import { RateLimiter } from "./rateLimit";
 import { RequestCounter } from "./requestCounts";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
 import { schemaValidatorCompiler } from "./requestValidation";
 import { RequestTracker } from "./requestTracking";
+import type { EmulatorStore } from "./store";
 import {
   closeSilentConnections,
   resolveTimeouts,
   serverTimeoutOptions,
   type ConnectionTimeouts,
 } from "./timeouts";
-import { registerNotificationRuleRoutes } from "./routes/notificationRules";
-import { registerProvisioningRoutes } from "./routes/provisioning";
-import { registerScanRoutes } from "./routes/scans";
-import { registerScmRoutes } from "./routes/scm";
-import { registerUserRoutes } from "./routes/users";
-import type { EmulatorStore } from "./store";
+import type { EmulatorFastify, TypeBoxTypeProvider } from "./typeProvider";
+import { pathOf } from "./urlPath";
 
 /** The assembled emulator: the Fastify app and the pieces the handle exposes. */
 export interface EmulatorApp {
-  app: FastifyInstance;
+  app: EmulatorFastify;
   control: EmulatorControl;
   faults: FaultInjector;
   tracker: RequestTracker;
@@ -57,6 +56,7 @@ export interface EmulatorAppOptions {
   timeouts?: ConnectionTimeouts;
 }
 
+/** Whether a path is the control surface's (for routing errors, which come before any route or plugin). */
 function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
@@ -95,7 +95,7 @@ export function createEmulatorApp(
           : error.message;
       void sendApiError(request, reply, apiError("INVALID_ARGUMENT", message));
     },
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   // Requests are checked by the API's own TypeBox checks and worded by its one formatter, as the client
   // checks and words its arguments (no Ajv: it would be a second rule set with its own words).
   app.setValidatorCompiler(schemaValidatorCompiler);
@@ -130,9 +130,6 @@ export function createEmulatorApp(
     report(`${entry.method} ${entry.path} -> ${outcome}${entry.fault ? ` (fault: ${entry.fault})` : ""}`);
   }
 
-  const operationOf = (request: FastifyRequest) =>
-    (request.routeOptions.config as { operation?: OperationKey }).operation ?? null;
-
   // JSON only. An empty body is "no body" (operation 5 has none); anything unparsable answers 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
@@ -157,23 +154,17 @@ export function createEmulatorApp(
     }
   });
 
-  installErrorReplies(app, (error) => warn(`internal error: ${error.stack ?? error.message}`));
+  installErrorHandler(app, (error) => warn(`internal error: ${error.stack ?? error.message}`));
 
+  // Hooks of every route, API and control alike; the rest is each plugin's own.
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     // Before anything else: a request addressed to another host (DNS rebinding) reads and logs nothing.
     const misdirected = hostRefusal(request.headers.host, allowedHosts);
     if (misdirected) throw misdirected;
-    // Logged on arrival, so that no request is lost whatever happens to its answer or connection.
-    if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, operationOf(request));
   });
-
-  registerUserRoutes(app, ctx);
-  registerProvisioningRoutes(app, ctx);
-  registerScmRoutes(app, ctx);
-  registerScanRoutes(app, ctx);
-  registerNotificationRuleRoutes(app, ctx);
-  registerControlRoutes(app, control);
+  void app.register(apiRoutes, { ctx });
+  void app.register(controlRoutes, { prefix: CONTROL_PREFIX, control });
 
   return { app, control, faults, tracker };
 }

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { isHostName } from "./allowedHosts";
-import { exampleFixturesPath } from "./fixtures";
+import { exampleFixturesPath } from "./fixtureFiles";
 import { describeRate, rateLimitProblem } from "./rateLimit";
 import { startEmulator, type EmulatorHandle } from "./index";
 import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from "./timeouts";

@@ -15,13 +15,9 @@ import { allowedHostNames, isHostName } from "./allowedHosts";
 import { signUserJwt } from "./auth";
 import { createEmulatorApp } from "./app";
 import type { EmulatorControl } from "./control";
-import {
-  defaultFixtures,
-  loadFixtureFile,
-  parseFixtureSet,
-  type FixtureFile,
-  type FixtureSet,
-} from "./fixtures";
+import { defaultFixtures } from "./defaultFixtures";
+import { loadFixtureFile, parseFixtureSet } from "./fixtureFiles";
+import { type FixtureFile, type FixtureSet } from "./fixtureSchema";
 import { rateLimitProblem } from "./rateLimit";
 import { resolveSample, type EmulatorSample } from "./sample";
 import { EmulatorStore } from "./store";
@@ -44,13 +40,9 @@ export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
 export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
 export type { EmulatorSample } from "./sample";
-export {
-  defaultFixtures,
-  exampleFixturesPath,
-  loadFixtureFile,
-  type FixtureFile,
-  type FixtureSet,
-} from "./fixtures";
+export { defaultFixtures } from "./defaultFixtures";
+export { exampleFixturesPath, loadFixtureFile } from "./fixtureFiles";
+export { type FixtureFile, type FixtureSet } from "./fixtureSchema";
 
 /** Options of `startEmulator`. */
 export interface StartEmulatorOptions {

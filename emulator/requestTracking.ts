@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OperationKey } from "pulumi-codesec/api";
 import { closedByEmulator } from "./connections";
-import { pathOf } from "./operationRoute";
+import { pathOf } from "./urlPath";
 import type { FaultKind, OpenRequest, RequestLog, RequestLogEntry } from "./requestLog";
 
 interface Tracked {

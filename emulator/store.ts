@@ -1,61 +1,41 @@
 /**
- * The emulator's in-memory state and its persistence. No HTTP here: routes and the control surface call
- * these methods, and every mutation is saved at once (atomically) when a state file is configured.
+ * The emulator's in-memory state. No HTTP here: routes and the control surface call these methods, and
+ * every mutation is saved at once (atomically, ./stateFile) when a state file is configured.
  *
- * A request costs what it touches, however large the data set: collections are indexed (./table), readers
- * copy only the items they return (so nothing outside this module can change the state without going
- * through a mutation, and therefore without it being saved), and a mutation replaces only the items it
- * changes. A mutation is atomic: when it fails, or its save fails, every change it made is undone. Only
+ * A request costs what it touches, however large the data set: collections are indexed (./indexedData),
+ * readers copy only the items they return (so nothing outside this module can change the state without
+ * going through a mutation, and therefore without it being saved), and a mutation replaces only the items
+ * it changes. A mutation is atomic: when it fails, or its save fails, every change it made is undone. Only
  * the save itself writes the whole data set (the state file is one JSON document).
  */
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync } from "node:fs";
 import type { OrgRole, Scan, ScmWebhookSubscription } from "pulumi-codesec/api";
-import {
-  fixtureSetProblems,
-  withAllCollections,
-  type FixtureFile,
-  type FixtureApiToken,
-  type FixtureDeployment,
-  type FixtureNotificationRule,
-  type FixtureProject,
-  type FixtureSample,
-  type FixtureScmAppRequest,
-  type FixtureScmConfiguration,
-  type FixtureSet,
-  type FixtureUser,
-  type ProvisionedWorkflow,
-  type ScmAppDetails,
-  type FixtureBranch,
-} from "./fixtures";
+import type {
+  FixtureApiToken,
+  FixtureBranch,
+  FixtureDeployment,
+  FixtureNotificationRule,
+  FixtureProject,
+  FixtureSample,
+  FixtureScmAppRequest,
+  FixtureScmConfiguration,
+  FixtureSet,
+  FixtureUser,
+  ProvisionedWorkflow,
+  ScmAppDetails,
+} from "./fixtureSchema";
 import { generateNotificationRules } from "./generatedRules";
-import { Table, type Undo } from "./table";
-
-/** Marks a JSON file as an emulator state file. */
-export const STATE_FORMAT = "codesec-emulator-state";
-export const STATE_VERSION = 1;
-
-/** What a `--state` file holds: the data (same shape as a fixture set) and the JWT signing key. */
-export interface StateFileContents {
-  format: typeof STATE_FORMAT;
-  version: typeof STATE_VERSION;
-  savedAt: string;
-  /** HS256 key for user JWTs (and cursor tokens), base64url. A secret. */
-  signingKey: string;
-  data: FixtureSet;
-}
+import { dataOf, firstAfter, indexData, scmConfigurationKey, type IndexedData } from "./indexedData";
+import {
+  STATE_FORMAT,
+  STATE_VERSION,
+  generateSigningKey,
+  readStateFile,
+  removeStaleTemporaryCopies,
+  writeFileAtomically,
+  type StateFileContents,
+} from "./stateFile";
+import type { Undo } from "./table";
 
 /** The state without any secret: token values, one-time codes and the signing key are left out. */
 export interface RedactedState {
@@ -69,100 +49,6 @@ export interface RedactedState {
   scmAppRequests: Array<Omit<FixtureScmAppRequest, "code">>;
   notificationRules: FixtureNotificationRule[];
   sample?: FixtureSample;
-}
-
-/** A fresh path for a temporary copy of `file`, next to it: `.<name>.<pid>.<12 hex>.tmp`. */
-export function temporaryCopyPath(file: string): string {
-  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-}
-
-/**
- * Removes the temporary copies of `file` that an interrupted `writeFileAtomically` left in its directory
- * (a process killed between writing and renaming: they hold tokens, one-time codes and the signing key).
- * Only names of exactly that pattern are touched. Returns the names removed.
- */
-export function removeStaleTemporaryCopies(file: string): string[] {
-  const dir = dirname(file);
-  const escaped = basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`^\\.${escaped}\\.\\d+\\.[0-9a-f]{12}\\.tmp$`);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return []; // no directory yet: nothing was ever written there
-  }
-  const stale = names.filter((name) => pattern.test(name));
-  for (const name of stale) rmSync(join(dir, name), { force: true });
-  return stale;
-}
-
-/**
- * Writes `text` to `file` so that a reader (or a crash) sees either the old or the new contents, never a
- * mix: write a temporary file in the same directory, fsync it, rename it over the target, fsync the
- * directory. The file is readable by its owner only, since it holds credentials.
- */
-export function writeFileAtomically(file: string, text: string): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const tmp = temporaryCopyPath(file);
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  try {
-    const dirFd = openSync(dir, "r");
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename itself is still atomic there.
-  }
-}
-
-/** A fresh random HS256 key (256 bits, base64url). */
-export function generateSigningKey(): string {
-  return randomBytes(32).toString("base64url");
-}
-
-function readStateFile(file: string): StateFileContents {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(`state file ${file} cannot be read as JSON: ${(error as Error).message}`);
-  }
-  const state = parsed as Partial<StateFileContents> | null;
-  if (!state || state.format !== STATE_FORMAT || state.version !== STATE_VERSION) {
-    throw new Error(
-      `state file ${file} is not an emulator state file (expected format "${STATE_FORMAT}" version ${STATE_VERSION}); ` +
-        "move it away or point --state at another file",
-    );
-  }
-  if (typeof state.signingKey !== "string" || Buffer.from(state.signingKey, "base64url").length < 32) {
-    throw new Error(`state file ${file} has no usable signingKey`);
-  }
-  const problems = fixtureSetProblems(state.data);
-  if (problems.length > 0) {
-    throw new Error(`state file ${file} holds invalid data:\n  - ${problems.join("\n  - ")}`);
-  }
-  // The state file's data follows the fixture file's rules: a collection left out by hand is empty.
-  return { ...(state as StateFileContents), data: withAllCollections(state.data as FixtureFile) };
 }
 
 /** Options of `EmulatorStore.open`. */
@@ -187,89 +73,6 @@ export interface NotificationRulePageRequest {
 export interface NotificationRulePage {
   rules: FixtureNotificationRule[];
   more: boolean;
-}
-
-/** The data, indexed: what the store reads and changes. */
-interface IndexedData {
-  deployments: Table<FixtureDeployment, "id">;
-  users: Table<FixtureUser, "id">;
-  apiTokens: Table<FixtureApiToken, "id" | "value">;
-  projects: Table<FixtureProject, "id", "deploymentId">;
-  branches: Table<FixtureBranch, "id", "projectId">;
-  scans: Table<Scan, "id", "deploymentId">;
-  scmConfigurations: Table<FixtureScmConfiguration, "deploymentAndConfigId", "deploymentId">;
-  scmAppRequests: Table<FixtureScmAppRequest, "requestId">;
-  notificationRules: Table<FixtureNotificationRule, "id">;
-  /** Each deployment's rules by ascending id (operation 10 pages through them by id). */
-  rulesByDeployment: Map<string, FixtureNotificationRule[]>;
-  /** How many admins each deployment has (operation 1's last-admin rule asks on every demotion). */
-  adminCounts: Map<string, number>;
-  sample: FixtureSample | undefined;
-}
-
-const byDeploymentId = (item: { deploymentId: string }) => item.deploymentId;
-const scmConfigurationKey = (deploymentId: string, configId: string) => `${deploymentId}/${configId}`;
-
-/** Indexes `data` (taken, not copied: its items are frozen). */
-function indexData(data: FixtureSet): IndexedData {
-  const rulesByDeployment = new Map<string, FixtureNotificationRule[]>();
-  for (const rule of [...data.notificationRules].sort((a, b) => a.id - b.id)) {
-    const rules = rulesByDeployment.get(rule.deploymentId);
-    if (rules) rules.push(rule);
-    else rulesByDeployment.set(rule.deploymentId, [rule]);
-  }
-  const adminCounts = new Map<string, number>();
-  for (const user of data.users) {
-    for (const [deploymentId, role] of Object.entries(user.roles)) {
-      if (role === "ORG_ROLE_ADMIN") adminCounts.set(deploymentId, (adminCounts.get(deploymentId) ?? 0) + 1);
-    }
-  }
-  return {
-    deployments: new Table(data.deployments, { id: (d) => d.id }),
-    users: new Table(data.users, { id: (u) => u.id }),
-    apiTokens: new Table(data.apiTokens, { id: (t) => t.id, value: (t) => t.value }),
-    projects: new Table(data.projects, { id: (p) => p.id }, { deploymentId: byDeploymentId }),
-    branches: new Table(data.branches, { id: (b) => String(b.id) }, { projectId: (b) => b.projectId }),
-    scans: new Table(data.scans, { id: (s) => s.id }, { deploymentId: byDeploymentId }),
-    scmConfigurations: new Table(
-      data.scmConfigurations,
-      { deploymentAndConfigId: (c) => scmConfigurationKey(c.deploymentId, c.configId) },
-      { deploymentId: byDeploymentId },
-    ),
-    scmAppRequests: new Table(data.scmAppRequests, { requestId: (r) => r.requestId }),
-    notificationRules: new Table(data.notificationRules, { id: (r) => String(r.id) }),
-    rulesByDeployment,
-    adminCounts,
-    sample: data.sample,
-  };
-}
-
-/** The data as a fixture set (the tables' own frozen items: copy before handing it out). */
-function dataOf(indexed: IndexedData): FixtureSet {
-  return {
-    deployments: [...indexed.deployments.items],
-    users: [...indexed.users.items],
-    apiTokens: [...indexed.apiTokens.items],
-    projects: [...indexed.projects.items],
-    branches: [...indexed.branches.items],
-    scans: [...indexed.scans.items],
-    scmConfigurations: [...indexed.scmConfigurations.items],
-    scmAppRequests: [...indexed.scmAppRequests.items],
-    notificationRules: [...indexed.notificationRules.items],
-    ...(indexed.sample !== undefined ? { sample: indexed.sample } : {}),
-  };
-}
-
-/** The position of the first rule with an id above `afterId` in rules sorted by id. */
-function firstAfter(rules: readonly FixtureNotificationRule[], afterId: number): number {
-  let low = 0;
-  let high = rules.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (rules[middle].id <= afterId) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function isoSeconds(at: Date): string {

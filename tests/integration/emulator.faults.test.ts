@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator/index";
-import type { StateFileContents } from "../../emulator/store";
+import type { StateFileContents } from "../../emulator/stateFile";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 import { apiHeaders, rawRequest, type RawExchange } from "../support/rawHttp";
 import { waitFor } from "../support/waitFor";

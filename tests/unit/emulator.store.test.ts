@@ -2,15 +2,15 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { defaultFixtures } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
 import {
-  EmulatorStore,
   STATE_FORMAT,
   removeStaleTemporaryCopies,
   temporaryCopyPath,
   writeFileAtomically,
   type StateFileContents,
-} from "../../emulator/store";
+} from "../../emulator/stateFile";
+import { EmulatorStore } from "../../emulator/store";
 import { bytesCopiedDuring, fixturesWithRules } from "../support/largeFixtures";
 
 describe("emulator store", () => {

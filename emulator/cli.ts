@@ -23,7 +23,8 @@ Options:
   --fixtures FILE  JSON fixture set to start from (default: built-in deterministic fixtures); every
                    collection is optional (absent = empty): a deployment, an admin user and its API
                    token are enough. Example: ${exampleFixturesPath()}
-  --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
+  --state FILE     persist the state in FILE and FILE.journal (loaded at start when present; every
+                   change is saved before its answer)
   --rate-limit N   answer 429 with Retry-After beyond N requests per second per credential, as the
                    platform does (the ten operations only; default: no limit)
   --allow-host NAME

@@ -55,7 +55,10 @@ export interface StartEmulatorOptions {
    * the deterministic default fixtures.
    */
   fixtures?: string | FixtureFile;
-  /** Persist the state here: loaded when the file exists (else seeded from the fixtures), saved after every change. */
+  /**
+   * Persist the state here: loaded when the file exists (else seeded from the fixtures); every change is
+   * durable before its answer (a line in `<file>.journal`, folded into the file from time to time).
+   */
   stateFile?: string;
   /** Print nothing (by default one line per request goes to stderr; never a credential). */
   quiet?: boolean;
@@ -138,6 +141,12 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const warn = (line: string) => {
     process.stderr.write(`[codesec-emulator] ${line}\n`);
   };
+  if (store.ignoredTornRecord) {
+    warn(
+      `the journal of ${options.stateFile ?? ""} ended with a change cut short by a crash; it was ignored ` +
+        "(its request was never answered)",
+    );
+  }
   const report = options.quiet ? () => undefined : warn;
   const { app, control, faults, tracker } = createEmulatorApp(
     store,

@@ -39,6 +39,25 @@ const byDeploymentId = (item: { deploymentId: string }) => item.deploymentId;
 /** The key of an SCM configuration: config ids are unique within a deployment only. */
 export const scmConfigurationKey = (deploymentId: string, configId: string) => `${deploymentId}/${configId}`;
 
+/** A collection of a fixture set (the members holding arrays). */
+export type CollectionName = Exclude<keyof FixtureSet, "sample">;
+
+/**
+ * The key that tells each collection's items apart: the one definition the tables are indexed by and the
+ * journal replaces items by (./stateJournal).
+ */
+export const COLLECTION_KEYS: { [K in CollectionName]: (item: FixtureSet[K][number]) => string } = {
+  deployments: (d) => d.id,
+  users: (u) => u.id,
+  apiTokens: (t) => t.id,
+  projects: (p) => p.id,
+  branches: (b) => String(b.id),
+  scans: (s) => s.id,
+  scmConfigurations: (c) => scmConfigurationKey(c.deploymentId, c.configId),
+  scmAppRequests: (r) => r.requestId,
+  notificationRules: (r) => String(r.id),
+};
+
 /** Indexes `data` (taken, not copied: its items are frozen). */
 export function indexData(data: FixtureSet): IndexedData {
   const rulesByDeployment = new Map<string, FixtureNotificationRule[]>();
@@ -53,20 +72,21 @@ export function indexData(data: FixtureSet): IndexedData {
       if (role === "ORG_ROLE_ADMIN") adminCounts.set(deploymentId, (adminCounts.get(deploymentId) ?? 0) + 1);
     }
   }
+  const keys = COLLECTION_KEYS;
   return {
-    deployments: new Table(data.deployments, { id: (d) => d.id }),
-    users: new Table(data.users, { id: (u) => u.id }),
-    apiTokens: new Table(data.apiTokens, { id: (t) => t.id, value: (t) => t.value }),
-    projects: new Table(data.projects, { id: (p) => p.id }, { deploymentId: byDeploymentId }),
-    branches: new Table(data.branches, { id: (b) => String(b.id) }, { projectId: (b) => b.projectId }),
-    scans: new Table(data.scans, { id: (s) => s.id }, { deploymentId: byDeploymentId }),
+    deployments: new Table(data.deployments, { id: keys.deployments }),
+    users: new Table(data.users, { id: keys.users }),
+    apiTokens: new Table(data.apiTokens, { id: keys.apiTokens, value: (t) => t.value }),
+    projects: new Table(data.projects, { id: keys.projects }, { deploymentId: byDeploymentId }),
+    branches: new Table(data.branches, { id: keys.branches }, { projectId: (b) => b.projectId }),
+    scans: new Table(data.scans, { id: keys.scans }, { deploymentId: byDeploymentId }),
     scmConfigurations: new Table(
       data.scmConfigurations,
-      { deploymentAndConfigId: (c) => scmConfigurationKey(c.deploymentId, c.configId) },
+      { deploymentAndConfigId: keys.scmConfigurations },
       { deploymentId: byDeploymentId },
     ),
-    scmAppRequests: new Table(data.scmAppRequests, { requestId: (r) => r.requestId }),
-    notificationRules: new Table(data.notificationRules, { id: (r) => String(r.id) }),
+    scmAppRequests: new Table(data.scmAppRequests, { requestId: keys.scmAppRequests }),
+    notificationRules: new Table(data.notificationRules, { id: keys.notificationRules }),
     rulesByDeployment,
     adminCounts,
     sample: data.sample,

@@ -1,7 +1,8 @@
 /**
- * The `--state` file: its format, how it is written (atomically: a temporary copy fsynced and renamed over
- * it) and read back (checked like a fixture set), and the temporary copies a crash can leave behind (they
- * hold secrets). No in-memory state here: ./store keeps that.
+ * The `--state` file, a snapshot of the whole state: its format, how it is written (atomically: a temporary
+ * copy fsynced and renamed over it) and read back (checked like a fixture set), and the temporary copies a
+ * crash can leave behind (they hold secrets). The changes since the snapshot are in its journal
+ * (./stateJournal); no in-memory state here: ./store keeps that.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -21,15 +22,20 @@ import { withAllCollections, type FixtureFile, type FixtureSet } from "./fixture
 
 /** Marks a JSON file as an emulator state file. */
 export const STATE_FORMAT = "codesec-emulator-state";
-export const STATE_VERSION = 1;
+/** Version 2: the file is a snapshot, followed by the journal that names it (./stateJournal). */
+export const STATE_VERSION = 2;
+/** Versions this emulator reads (version 1 files have no journal). */
+const READABLE_VERSIONS: readonly number[] = [1, STATE_VERSION];
 
 /** What a `--state` file holds: the data (same shape as a fixture set) and the JWT signing key. */
 export interface StateFileContents {
   format: typeof STATE_FORMAT;
-  version: typeof STATE_VERSION;
+  version: number;
   savedAt: string;
   /** HS256 key for user JWTs (and cursor tokens), base64url. A secret. */
   signingKey: string;
+  /** The journal that continues this snapshot names it with this id (absent in version 1). */
+  journalId?: string;
   data: FixtureSet;
 }
 
@@ -111,9 +117,9 @@ export function readStateFile(file: string): StateFileContents {
     throw new Error(`state file ${file} cannot be read as JSON: ${(error as Error).message}`);
   }
   const state = parsed as Partial<StateFileContents> | null;
-  if (!state || state.format !== STATE_FORMAT || state.version !== STATE_VERSION) {
+  if (!state || state.format !== STATE_FORMAT || !READABLE_VERSIONS.includes(Number(state.version))) {
     throw new Error(
-      `state file ${file} is not an emulator state file (expected format "${STATE_FORMAT}" version ${STATE_VERSION}); ` +
+      `state file ${file} is not an emulator state file (expected format "${STATE_FORMAT}" version ${READABLE_VERSIONS.join(" or ")}); ` +
         "move it away or point --state at another file",
     );
   }
@@ -126,4 +132,22 @@ export function readStateFile(file: string): StateFileContents {
   }
   // The state file's data follows the fixture file's rules: a collection left out by hand is empty.
   return { ...(state as StateFileContents), data: withAllCollections(state.data as FixtureFile) };
+}
+
+/** Writes a snapshot of `data` (atomically, owner-only); returns its size in bytes. */
+export function writeStateFile(
+  file: string,
+  snapshot: { signingKey: string; journalId: string; data: FixtureSet },
+): number {
+  const contents: StateFileContents = {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    savedAt: new Date().toISOString(),
+    signingKey: snapshot.signingKey,
+    journalId: snapshot.journalId,
+    data: snapshot.data,
+  };
+  const text = `${JSON.stringify(contents, null, 2)}\n`;
+  writeFileAtomically(file, text);
+  return Buffer.byteLength(text, "utf8");
 }

@@ -234,7 +234,17 @@ export class StatePersistence {
         this.needsCompaction = true;
       }
     }
-    if (this.needsCompaction || this.compactionDue()) this.compact(current());
+    if (this.needsCompaction) {
+      this.compact(current());
+      return;
+    }
+    if (this.compactionDue()) {
+      try {
+        this.compact(current());
+      } catch {
+        // The change is durable in the journal already, so the mutation stands; the next write tries again.
+      }
+    }
   }
 
   /** Replaces the whole state (a reset): a new snapshot and an empty journal. */

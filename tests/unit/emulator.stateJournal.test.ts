@@ -4,7 +4,15 @@
  * folds the journal into a new snapshot, and a crash half-way through it applies nothing twice.
  */
 import { expect } from "chai";
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultFixtures } from "../../emulator/defaultFixtures";
@@ -107,6 +115,19 @@ describe("emulator state journal", () => {
     expect(readFileSync(journalPathOf(file), "utf8").length).to.be.lessThan(2000);
     expect(readSavedData(file)).to.deep.equal(store.snapshot());
     expect(open().snapshot()).to.deep.equal(store.snapshot());
+  });
+
+  it("a write stands once its journal line is written, even when the compaction after it fails", () => {
+    const store = open({ factor: 0, minBytes: 1 }); // every write is followed by a compaction
+    const snapshot = readFileSync(file);
+    // The snapshot cannot be replaced from now on (a directory in its place): every compaction fails.
+    rmSync(file);
+    mkdirSync(file);
+    store.setRole("502", "1001", "ORG_ROLE_ADMIN");
+    expect(store.roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
+    rmSync(file, { recursive: true });
+    writeFileSync(file, snapshot);
+    expect(open().roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
   });
 
   it("ignores a journal of an older snapshot (a crash between the new snapshot and its journal)", () => {

@@ -2,15 +2,16 @@
  * Comparison 5, emulator capacity: requests per second a bare keep-alive loop gets at concurrency 16 from
  * a read route (getScan, operation 6) and a write route (updateUserRole, operation 1), with the state in
  * memory and with `--state`, on a small store (the default fixtures) and a large one (10,000 notification
- * rules). The large store should cost no more per request than the small one. The emulator runs in a
- * process of its own; the four set-ups are interleaved in every repetition.
+ * rules). The large store should cost no more per request than the small one. Every write changes a role
+ * (the emulator skips a write that changes nothing, so a repeated one would measure no write at all). The
+ * emulator runs in a process of its own; the four set-ups are interleaved in every repetition.
  */
 import { rmSync } from "node:fs";
 import * as path from "node:path";
 import { scratchDir } from "../tests/e2e/support/harness";
 import { bareLoop, type BareRequest } from "./support/bareLoop";
 import { startEmulatorProcess, type EmulatorProcess } from "./support/emulatorProcess";
-import { benchFixtures, writeFixtureFile } from "./support/fixtures";
+import { benchFixtures, benchUserId, writeFixtureFile } from "./support/fixtures";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
 import { median, pairedRatio } from "./support/stats";
@@ -31,13 +32,36 @@ function routeRequest(route: Route, emulator: EmulatorProcess): BareRequest {
       path: `/api/v2/deployments/${deploymentId}/scans/${sample.scanId}`,
     };
   }
-  const userId = sample.memberUserId;
+  return roleWrites(emulator);
+}
+
+/** Members of the bench store whose roles the writes change, more than the loops that write at once. */
+export const WRITTEN_MEMBERS = 4 * CONCURRENCY;
+
+/**
+ * Writes (operation 1) that each change a role: member after member, each one set to the role other than
+ * the one it has (every member starts as ORG_ROLE_MEMBER). The count goes on across the loops that use
+ * the request (a warm-up, then the measure), so that no write repeats the role a member already has.
+ */
+export function roleWrites(
+  emulator: Pick<EmulatorProcess, "baseUrl" | "apiToken" | "deploymentId">,
+): BareRequest {
+  const { baseUrl, apiToken: token, deploymentId } = emulator;
+  let written = 0;
   return {
     baseUrl,
     token,
     method: "PATCH",
-    path: `/api/agent/deployments/${deploymentId}/users/${userId}/roles`,
-    body: { deploymentId, userId, newRole: "ORG_ROLE_MEMBER" },
+    path: `/api/agent/deployments/${deploymentId}/users/${benchUserId(0)}/roles`,
+    vary: () => {
+      const n = written++;
+      const userId = benchUserId(n % WRITTEN_MEMBERS);
+      const newRole = Math.floor(n / WRITTEN_MEMBERS) % 2 === 0 ? "ORG_ROLE_READONLY" : "ORG_ROLE_MEMBER";
+      return {
+        path: `/api/agent/deployments/${deploymentId}/users/${userId}/roles`,
+        body: { deploymentId, userId, newRole },
+      };
+    },
   };
 }
 
@@ -47,8 +71,12 @@ export async function emulatorCapacity(
 ): Promise<Figure[]> {
   const dir = scratchDir("capacity");
   const stores = {
-    small: writeFixtureFile(dir, "small", benchFixtures({})),
-    large: writeFixtureFile(dir, "large", benchFixtures({ rules: options.largeStoreRules })),
+    small: writeFixtureFile(dir, "small", benchFixtures({ members: WRITTEN_MEMBERS })),
+    large: writeFixtureFile(
+      dir,
+      "large",
+      benchFixtures({ members: WRITTEN_MEMBERS, rules: options.largeStoreRules }),
+    ),
   };
   const setups = (["memory", "state"] as const).flatMap((storage) =>
     (["small", "large"] as const).map((store) => ({ storage, store, key: `${storage}/${store}` })),

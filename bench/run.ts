@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { apiCallFigures } from "./apiCalls";
 import { clientFigures } from "./clientComparison";
 import { emulatorCapacity } from "./emulatorCapacity";
+import { emulatorWriteCost } from "./emulatorWrites";
 import { engineFloor } from "./engineFloor";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
   });
   await step("2 state size", () => stateSize(options, log));
   await step("4 client", () => clientFigures(options));
-  await step("5 emulator capacity", () => emulatorCapacity(options, log));
+  await step("5 emulator capacity", async () => [
+    ...(await emulatorCapacity(options, log)),
+    ...(await emulatorWriteCost(options, log)),
+  ]);
   await step("6 getNotificationRules", () => notificationRules(options, log));
   await step("7 rate limits", () => rateLimited(options, log));
 
@@ -62,6 +66,8 @@ async function main(): Promise<void> {
       ruleCounts: options.ruleCounts,
       largeStoreRules: options.largeStoreRules,
       capacitySeconds: options.capacitySeconds,
+      writeCostRules: options.writeCostRules,
+      writesPerMeasure: options.writesPerMeasure,
       rateLimited: options.rateLimited,
       secondsPerComparison: timings,
     },

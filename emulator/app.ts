@@ -1,30 +1,36 @@
 /**
  * Assembles the Fastify application: strict JSON parsing, validation by the API's schemas (the client's
- * rules and words, ./requestValidation), error replies, request ids, the request log and its counters,
- * the optional rate limit, the ten operations and the control surface.
+ * rules and words, ./requestValidation), error replies, request ids, the Host check and connection time
+ * limits, then two encapsulated plugins: the ten operations with the request log, its counters, faults and
+ * the optional rate limit (./apiRoutes), and the control surface under `/__emulator` (./controlRoutes).
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
-import type { OperationKey } from "pulumi-codesec/api";
-import { CONTROL_PREFIX, EmulatorControl, registerControlRoutes } from "./control";
-import { BODY_LIMIT_BYTES, apiError, installErrorReplies, sendApiError } from "./errors";
+import Fastify from "fastify";
+import { allowedHostNames, hostRefusal } from "./allowedHosts";
+import { apiRoutes } from "./apiRoutes";
+import { CONTROL_PREFIX, EmulatorControl } from "./control";
+import { controlRoutes } from "./controlRoutes";
+import { BODY_LIMIT_BYTES, apiError, installErrorHandler, sendApiError } from "./errors";
 import { FaultInjector } from "./faults";
-import { pathOf, type EmulatorContext } from "./operationRoute";
+import type { EmulatorContext } from "./operationRoute";
 import { RateLimiter } from "./rateLimit";
 import { RequestCounter } from "./requestCounts";
 import { RequestLog, type RequestLogEntry } from "./requestLog";
 import { schemaValidatorCompiler } from "./requestValidation";
 import { RequestTracker } from "./requestTracking";
-import { registerNotificationRuleRoutes } from "./routes/notificationRules";
-import { registerProvisioningRoutes } from "./routes/provisioning";
-import { registerScanRoutes } from "./routes/scans";
-import { registerScmRoutes } from "./routes/scm";
-import { registerUserRoutes } from "./routes/users";
 import type { EmulatorStore } from "./store";
+import {
+  closeSilentConnections,
+  resolveTimeouts,
+  serverTimeoutOptions,
+  type ConnectionTimeouts,
+} from "./timeouts";
+import type { EmulatorFastify, TypeBoxTypeProvider } from "./typeProvider";
+import { pathOf } from "./urlPath";
 
 /** The assembled emulator: the Fastify app and the pieces the handle exposes. */
 export interface EmulatorApp {
-  app: FastifyInstance;
+  app: EmulatorFastify;
   control: EmulatorControl;
   faults: FaultInjector;
   tracker: RequestTracker;
@@ -44,8 +50,13 @@ export interface EmulatorOutput {
 export interface EmulatorAppOptions {
   /** Requests per second per credential on the ten operations; absent: no limit. */
   rateLimit?: number;
+  /** The host names it answers to (`Host` header), normalized (./allowedHosts); default: loopback only. */
+  allowedHosts?: ReadonlySet<string>;
+  /** Connection time limits; default DEFAULT_TIMEOUTS. */
+  timeouts?: ConnectionTimeouts;
 }
 
+/** Whether a path is the control surface's (for routing errors, which come before any route or plugin). */
 function isControlPath(path: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
@@ -57,7 +68,9 @@ export function createEmulatorApp(
   options: EmulatorAppOptions = {},
 ): EmulatorApp {
   const { report, warn } = output;
+  const allowedHosts = options.allowedHosts ?? allowedHostNames("127.0.0.1");
   const app = Fastify({
+    ...serverTimeoutOptions(options.timeouts ?? resolveTimeouts()),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
@@ -69,6 +82,11 @@ export function createEmulatorApp(
     // Errors raised while routing (before any hook runs), e.g. a path that is not valid percent-encoding.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
+      const misdirected = hostRefusal(request.headers.host, allowedHosts);
+      if (misdirected) {
+        void sendApiError(request, reply, misdirected);
+        return;
+      }
       // No hook runs for these requests, so they enter the request log here.
       if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, null);
       const message =
@@ -77,10 +95,11 @@ export function createEmulatorApp(
           : error.message;
       void sendApiError(request, reply, apiError("INVALID_ARGUMENT", message));
     },
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   // Requests are checked by the API's own TypeBox checks and worded by its one formatter, as the client
   // checks and words its arguments (no Ajv: it would be a second rule set with its own words).
   app.setValidatorCompiler(schemaValidatorCompiler);
+  closeSilentConnections(app.server);
 
   const requestLog = new RequestLog();
   const requestCounter = new RequestCounter();
@@ -111,9 +130,6 @@ export function createEmulatorApp(
     report(`${entry.method} ${entry.path} -> ${outcome}${entry.fault ? ` (fault: ${entry.fault})` : ""}`);
   }
 
-  const operationOf = (request: FastifyRequest) =>
-    (request.routeOptions.config as { operation?: OperationKey }).operation ?? null;
-
   // JSON only. An empty body is "no body" (operation 5 has none); anything unparsable answers 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
@@ -138,20 +154,17 @@ export function createEmulatorApp(
     }
   });
 
-  installErrorReplies(app, (error) => warn(`internal error: ${error.stack ?? error.message}`));
+  installErrorHandler(app, (error) => warn(`internal error: ${error.stack ?? error.message}`));
 
+  // Hooks of every route, API and control alike; the rest is each plugin's own.
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    // Logged on arrival, so that no request is lost whatever happens to its answer or connection.
-    if (!isControlPath(pathOf(request.url))) tracker.arrive(request, reply, operationOf(request));
+    // Before anything else: a request addressed to another host (DNS rebinding) reads and logs nothing.
+    const misdirected = hostRefusal(request.headers.host, allowedHosts);
+    if (misdirected) throw misdirected;
   });
-
-  registerUserRoutes(app, ctx);
-  registerProvisioningRoutes(app, ctx);
-  registerScmRoutes(app, ctx);
-  registerScanRoutes(app, ctx);
-  registerNotificationRuleRoutes(app, ctx);
-  registerControlRoutes(app, control);
+  void app.register(apiRoutes, { ctx });
+  void app.register(controlRoutes, { prefix: CONTROL_PREFIX, control });
 
   return { app, control, faults, tracker };
 }

@@ -7,9 +7,11 @@
  * human-readable banner goes to stdout; it never shows a credential.
  */
 import { parseArgs } from "node:util";
-import { exampleFixturesPath } from "./fixtures";
+import { isHostName } from "./allowedHosts";
+import { exampleFixturesPath } from "./fixtureFiles";
 import { describeRate, rateLimitProblem } from "./rateLimit";
 import { startEmulator, type EmulatorHandle } from "./index";
+import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from "./timeouts";
 
 const HELP = () => `Usage: codesec-emulator [options]
 
@@ -21,17 +23,41 @@ Options:
   --fixtures FILE  JSON fixture set to start from (default: built-in deterministic fixtures); every
                    collection is optional (absent = empty): a deployment, an admin user and its API
                    token are enough. Example: ${exampleFixturesPath()}
-  --state FILE     persist the state in FILE (loaded at start when present, saved after every change)
+  --state FILE     persist the state in FILE and FILE.journal (loaded at start when present; every
+                   change is saved before its answer)
   --rate-limit N   answer 429 with Retry-After beyond N requests per second per credential, as the
                    platform does (the ten operations only; default: no limit)
+  --allow-host NAME
+                   answer requests addressed to NAME too (repeatable). By default only requests whose
+                   Host header is 127.0.0.1, localhost, [::1] or the --host value are answered; any
+                   other answers 421, so that a web page cannot reach the emulator (DNS rebinding)
+  --headers-timeout MS
+                   a request head must arrive within MS milliseconds, else 408 and the connection is
+                   closed (default ${DEFAULT_TIMEOUTS.headersMs})
+  --request-timeout MS
+                   a whole request, head and body, within MS (default ${DEFAULT_TIMEOUTS.requestMs}; else 408, closed)
+  --keep-alive-timeout MS
+                   close a kept-alive connection idle for MS between requests (default ${DEFAULT_TIMEOUTS.keepAliveMs})
+  --socket-timeout MS
+                   close a connection on which nothing moves for MS, whatever its state: a stalled
+                   answer, a client that reads nothing (default ${DEFAULT_TIMEOUTS.socketIdleMs})
   --json           when ready, print exactly one line of JSON (baseUrl, apiToken, jwt, deploymentId,
                    sample) on stdout and nothing else there
   --quiet          do not log requests to stderr
   --help           show this help
 
 Control surface for tests and demos (no credential needed) under <baseUrl>/__emulator/:
-GET <baseUrl>/__emulator/ lists its routes (method, path, what each does) as JSON.
+GET <baseUrl>/__emulator/ lists its routes (method, path, what each does) as JSON. Every
+route but a GET changes state and needs "content-type: application/json".
 `;
+
+/** The time-limit flags and the limit each one sets. */
+const TIMEOUT_FLAGS: Readonly<Record<string, keyof ConnectionTimeouts>> = {
+  "headers-timeout": "headersMs",
+  "request-timeout": "requestMs",
+  "keep-alive-timeout": "keepAliveMs",
+  "socket-timeout": "socketIdleMs",
+};
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -41,6 +67,10 @@ export interface CliOptions {
   state?: string;
   /** Requests per second per credential; absent: no limit. */
   rateLimit?: number;
+  /** Host names answered besides the loopback names and `host`. */
+  allowHosts: string[];
+  /** The time limits given on the command line (the others keep their defaults). */
+  timeouts: Partial<ConnectionTimeouts>;
   json: boolean;
   quiet: boolean;
   help: boolean;
@@ -56,6 +86,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       fixtures: { type: "string" },
       state: { type: "string" },
       "rate-limit": { type: "string" },
+      "allow-host": { type: "string", multiple: true },
+      ...Object.fromEntries(Object.keys(TIMEOUT_FLAGS).map((flag) => [flag, { type: "string" as const }])),
       json: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -74,12 +106,31 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       `--rate-limit must be a positive number of requests per second, got ${JSON.stringify(rateText)}`,
     );
   }
+  const allowHosts = values["allow-host"] ?? [];
+  for (const name of allowHosts) {
+    if (!isHostName(name)) {
+      throw new Error(
+        `--allow-host takes a host name or IP address (no port, no scheme), got ${JSON.stringify(name)}`,
+      );
+    }
+  }
+  const timeouts: Partial<ConnectionTimeouts> = {};
+  for (const [flag, name] of Object.entries(TIMEOUT_FLAGS)) {
+    const text = (values as Record<string, unknown>)[flag];
+    if (typeof text !== "string") continue;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 2_147_483_647) {
+      throw new Error(`--${flag} must be a whole number of milliseconds from 1, got ${JSON.stringify(text)}`);
+    }
+    timeouts[name] = Number(text);
+  }
   return {
     port: Number(portText),
     host: values.host ?? "127.0.0.1",
     ...(values.fixtures !== undefined ? { fixtures: values.fixtures } : {}),
     ...(values.state !== undefined ? { state: values.state } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    allowHosts,
+    timeouts,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -123,25 +174,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
       ...(options.state !== undefined ? { stateFile: options.state } : {}),
       ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+      allowedHosts: options.allowHosts,
+      timeouts: options.timeouts,
       quiet: options.quiet,
     });
   } catch (error) {
     process.stderr.write(`codesec-emulator: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  if (options.json) {
-    const ready = {
-      baseUrl: handle.baseUrl,
-      apiToken: handle.apiToken,
-      jwt: handle.jwt,
-      deploymentId: handle.deploymentId,
-      sample: handle.sample,
-    };
-    process.stdout.write(`${JSON.stringify(ready)}\n`);
-  } else {
-    process.stdout.write(banner(handle, options));
-  }
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.stderr.write(`codesec-emulator: ${signal} received, stopping\n`);
       handle.close().then(
@@ -155,6 +196,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // Only now that a signal stops it cleanly: a script may send one as soon as it reads the line below.
+  if (options.json) {
+    const ready = {
+      baseUrl: handle.baseUrl,
+      apiToken: handle.apiToken,
+      jwt: handle.jwt,
+      deploymentId: handle.deploymentId,
+      sample: handle.sample,
+    };
+    process.stdout.write(`${JSON.stringify(ready)}\n`);
+  } else {
+    process.stdout.write(banner(handle, options));
+  }
+  return stopped;
 }
 
 /** Runs `main` on this process's arguments and sets the exit code (the bin shim's entry). */

@@ -4,12 +4,11 @@
  * make out-of-band edits the platform's UI would make, mint and revoke credentials, load a large store
  * (generated notification rules), and read the state without its secrets.
  *
- * `EmulatorControl` is the in-process form (`handle.control`); `registerControlRoutes` exposes the same
- * functions over HTTP under `/__emulator/`, from one table of routes that `GET /__emulator/` also lists.
+ * `EmulatorControl` is the in-process form (`handle.control`); ./controlRoutes exposes the same functions
+ * over HTTP under `/__emulator/`.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   NumericId,
   OrgRole,
@@ -21,7 +20,7 @@ import {
 import { DEFAULT_JWT_LIFETIME_SECONDS, isJwtShaped, signUserJwt } from "./auth";
 import { apiError } from "./errors";
 import { FaultSpec, type ArmedFault, type FaultInjector } from "./faults";
-import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtures";
+import { ScmAppDetails, type FixtureScmAppRequest } from "./fixtureSchema";
 import type { RateLimiter } from "./rateLimit";
 import type { RequestCounter, RequestCounts } from "./requestCounts";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
@@ -306,178 +305,5 @@ export class EmulatorControl {
   /** The whole state without any secret (token values, one-time codes, signing key). */
   state(): RedactedState {
     return this.store.redactedSnapshot();
-  }
-}
-
-/** One route of the control surface: the one definition both registration and the index are made from. */
-interface ControlRoute {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Path under the control prefix, in Fastify's form (`:param`). */
-  path: string;
-  /** What it does, for `GET /__emulator/`. */
-  summary: string;
-  schema?: { params?: TSchema; body?: TSchema };
-  handle(control: EmulatorControl, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-}
-
-const RequestIdParams = Type.Object({ requestId: Type.String({ minLength: 1 }) });
-const UserIdParams = Type.Object({ userId: Type.String({ minLength: 1 }) });
-
-/** The control routes; `GET /__emulator/` lists them from this table. */
-const CONTROL_ROUTES: readonly ControlRoute[] = [
-  {
-    method: "GET",
-    path: "/",
-    summary: "this list of the control routes (method, path, what each does)",
-    handle: async () => ({ routes: controlRouteIndex() }),
-  },
-  {
-    method: "POST",
-    path: "/reset",
-    summary: "restore the fixtures; clear faults and the request log",
-    handle: async (control) => {
-      control.reset();
-      return { reset: true };
-    },
-  },
-  {
-    method: "POST",
-    path: "/faults",
-    summary: "arm a fault for the next matching API requests (body: FaultSpec)",
-    schema: { body: FaultSpec },
-    handle: async (control, request, reply) =>
-      reply.code(201).send({ fault: control.addFault(request.body as FaultSpec) }),
-  },
-  {
-    method: "GET",
-    path: "/faults",
-    summary: "the armed faults",
-    handle: async (control) => ({ faults: control.faults() }),
-  },
-  {
-    method: "DELETE",
-    path: "/faults",
-    summary: "disarm every fault",
-    handle: async (control) => {
-      control.clearFaults();
-      return { cleared: true };
-    },
-  },
-  {
-    method: "GET",
-    path: "/requests",
-    summary: "the API request log (never headers, bodies or credentials)",
-    handle: async (control) => ({ requests: control.requests() }),
-  },
-  {
-    method: "DELETE",
-    path: "/requests",
-    summary: "empty the request log",
-    handle: async (control) => {
-      control.clearRequests();
-      return { cleared: true };
-    },
-  },
-  {
-    method: "GET",
-    path: "/requests/counts",
-    summary: "how many API requests were answered, by operation and status, since the start or last reset",
-    handle: async (control) => control.requestCounts(),
-  },
-  {
-    method: "DELETE",
-    path: "/requests/counts",
-    summary: "start the request counters from zero",
-    handle: async (control) => {
-      control.resetRequestCounts();
-      return { cleared: true };
-    },
-  },
-  {
-    method: "POST",
-    path: "/notification-rules",
-    summary:
-      "add generated notification rules to a deployment (body: {deploymentId, count}), for a large store",
-    schema: { body: NotificationRulesGeneration },
-    handle: async (control, request, reply) =>
-      reply.code(201).send(control.addNotificationRules(request.body as NotificationRulesGeneration)),
-  },
-  {
-    method: "PATCH",
-    path: "/scm-apps/:requestId",
-    summary: "edit an SCM app out of band, as the platform's UI would (drift seen by operation 4)",
-    schema: { params: RequestIdParams, body: ScmAppEdit },
-    handle: async (control, request) => {
-      const { requestId } = request.params as Static<typeof RequestIdParams>;
-      return { app: control.editScmApp(requestId, request.body as ScmAppEdit) };
-    },
-  },
-  {
-    method: "PUT",
-    path: "/users/:userId/role",
-    summary: "set (or with role null remove) a user's role in a deployment, bypassing the API's rules",
-    schema: { params: UserIdParams, body: UserRoleEdit },
-    handle: async (control, request) => {
-      const { userId } = request.params as Static<typeof UserIdParams>;
-      return control.setUserRole(userId, request.body as UserRoleEdit);
-    },
-  },
-  {
-    method: "POST",
-    path: "/scm-app-requests",
-    summary: "create a pending SCM app request; answers its id and one-time code",
-    schema: { body: ScmAppRequestCreate },
-    handle: async (control, request, reply) =>
-      reply.code(201).send(control.createScmAppRequest(request.body as ScmAppRequestCreate)),
-  },
-  {
-    method: "POST",
-    path: "/credentials",
-    summary: "mint an API token or a JWT for any existing user",
-    schema: { body: CredentialRequest },
-    handle: async (control, request, reply) =>
-      reply.code(201).send(await control.mintCredential(request.body as CredentialRequest)),
-  },
-  {
-    method: "POST",
-    path: "/credentials/revoke",
-    summary: "revoke an API token by its value: it answers 401 from the next request on",
-    schema: { body: CredentialRevocation },
-    handle: async (control, request) =>
-      control.revokeCredential((request.body as CredentialRevocation).credential),
-  },
-  {
-    method: "GET",
-    path: "/state",
-    summary: "the whole state without secrets (no token values, one-time codes or signing key)",
-    handle: async (control) => control.state(),
-  },
-];
-
-/** One line of `GET /__emulator/`: the full path in the docs' `{param}` form. */
-export interface ControlRouteDescription {
-  method: ControlRoute["method"];
-  path: string;
-  summary: string;
-}
-
-/** The control routes as `GET /__emulator/` lists them. */
-export function controlRouteIndex(): ControlRouteDescription[] {
-  return CONTROL_ROUTES.map((route) => ({
-    method: route.method,
-    path: `${CONTROL_PREFIX}${route.path.replace(/:([A-Za-z]+)/g, "{$1}")}`,
-    summary: route.summary,
-  }));
-}
-
-/** Registers the control surface's HTTP routes (no authentication, not in the request log, no faults). */
-export function registerControlRoutes(app: FastifyInstance, control: EmulatorControl): void {
-  for (const route of CONTROL_ROUTES) {
-    app.route({
-      method: route.method,
-      url: `${CONTROL_PREFIX}${route.path}`,
-      ...(route.schema ? { schema: route.schema } : {}),
-      handler: (request, reply) => route.handle(control, request, reply),
-    });
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ApiErrorBody, OPERATIONS, REQUEST_BODY_LIMIT_BYTES } from "pulumi-codesec/api";
+import { pathOf } from "./urlPath";
 
 /** Largest request body accepted (the platform's limit, from the catalogue). Larger bodies answer 400. */
 export const BODY_LIMIT_BYTES = REQUEST_BODY_LIMIT_BYTES;
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   FAILED_PRECONDITION: 409,
+  MISDIRECTED_REQUEST: 421,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
@@ -102,37 +104,39 @@ export function toApiError(error: FastifyError | Error, request: FastifyRequest)
 }
 
 /**
- * Installs the error handler and the not-found handler. A path that matches an operation with another
- * method answers 405 with `Allow`; any other path answers 404.
+ * Answers a request whose path matches no route: 405 with `Allow` when the path matches an operation with
+ * another method, else 404.
  */
-export function installErrorReplies(app: FastifyInstance, onInternalError: (error: Error) => void): void {
+export function answerNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = pathOf(request.url);
+  const allowed = Object.values(OPERATIONS)
+    .filter((op) => templateMatches(op.path, path))
+    .map((op) => op.method);
+  if (allowed.length > 0) {
+    return sendApiError(
+      request,
+      reply,
+      apiError(
+        "METHOD_NOT_ALLOWED",
+        `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
+        {
+          allow: allowed.join(", "),
+        },
+      ),
+    );
+  }
+  return sendApiError(
+    request,
+    reply,
+    apiError("NOT_FOUND", `no operation matches ${request.method} ${path}`),
+  );
+}
+
+/** Installs the error handler: every error becomes an `ApiErrorBody` answer; a 5xx is also reported. */
+export function installErrorHandler(app: FastifyInstance, onInternalError: (error: Error) => void): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const apiErr = toApiError(error, request);
     if (apiErr.status >= 500) onInternalError(error);
     return sendApiError(request, reply, apiErr);
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0] ?? request.url;
-    const allowed = Object.values(OPERATIONS)
-      .filter((op) => templateMatches(op.path, path))
-      .map((op) => op.method);
-    if (allowed.length > 0) {
-      return sendApiError(
-        request,
-        reply,
-        apiError(
-          "METHOD_NOT_ALLOWED",
-          `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
-          {
-            allow: allowed.join(", "),
-          },
-        ),
-      );
-    }
-    return sendApiError(
-      request,
-      reply,
-      apiError("NOT_FOUND", `no operation matches ${request.method} ${path}`),
-    );
   });
 }

@@ -3,9 +3,9 @@
  * nothing serializes, validates or completes them): a destroyed connection, a body that is not JSON, a
  * body cut short, a body that stops, a body without one field.
  */
-import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { destroyByEmulator } from "./connections";
 import { fieldPathSegments, removeField } from "./fieldPath";
 
 /** The broken body a `malformed` fault answers. */
@@ -13,18 +13,9 @@ export const MALFORMED_BODY = '{"error": "this body is deliberately cut off", "p
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Requests whose connection the emulator itself destroyed (so the request log does not blame the client). */
-const destroyedByEmulator = new WeakSet<IncomingMessage>();
-
-/** Whether the emulator (rather than the client) closed the connection of this request. */
-export function closedByEmulator(raw: IncomingMessage): boolean {
-  return destroyedByEmulator.has(raw);
-}
-
 /** Destroys the request's connection: the client sees it close (or reset) without a complete answer. */
 export function destroyConnection(request: FastifyRequest): void {
-  destroyedByEmulator.add(request.raw);
-  request.raw.socket.destroy();
+  destroyByEmulator(request.raw.socket);
 }
 
 /** The first half of a body's bytes, rounded down, so at least one byte is always missing. */

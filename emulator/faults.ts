@@ -26,6 +26,9 @@ export { MALFORMED_BODY } from "./faultAnswers";
 
 const OPERATION_KEYS = Object.keys(OPERATIONS) as OperationKey[];
 
+/** The longest wait a fault may add (`latencyMs`). */
+export const LATENCY_MAX_MS = 120_000;
+
 /** Body of `POST /__emulator/faults` (and argument of `control.addFault`). */
 export const FaultSpec = Type.Object(
   {
@@ -56,7 +59,7 @@ export const FaultSpec = Type.Object(
     /** Retry-After header of that answer (seconds or an HTTP date). */
     retryAfter: Type.Optional(Type.String({ minLength: 1 })),
     /** Wait this long before doing anything else (alone: a slow but otherwise normal answer). */
-    latencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120_000 })),
+    latencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LATENCY_MAX_MS })),
     /** Destroy the connection without an answer. */
     drop: Type.Optional(Type.Boolean()),
     /** Answer 200 with a body that is not valid JSON. */

@@ -3,7 +3,7 @@
  * (`control.addNotificationRules`, `POST /__emulator/notification-rules`). Deterministic: the same ids
  * give the same rules.
  */
-import type { FixtureNotificationRule } from "./fixtures";
+import type { FixtureNotificationRule } from "./fixtureSchema";
 
 /** The channels generated rules take turns in, each with the settings it needs. */
 const CHANNELS: ReadonlyArray<{ channel: string; config: (id: number) => Record<string, unknown> }> = [

@@ -11,19 +11,17 @@
  * await emulator.close();
  */
 import type { AddressInfo } from "node:net";
+import { allowedHostNames, isHostName } from "./allowedHosts";
 import { signUserJwt } from "./auth";
 import { createEmulatorApp } from "./app";
 import type { EmulatorControl } from "./control";
-import {
-  defaultFixtures,
-  loadFixtureFile,
-  parseFixtureSet,
-  type FixtureFile,
-  type FixtureSet,
-} from "./fixtures";
+import { defaultFixtures } from "./defaultFixtures";
+import { loadFixtureFile, parseFixtureSet } from "./fixtureFiles";
+import { type FixtureFile, type FixtureSet } from "./fixtureSchema";
 import { rateLimitProblem } from "./rateLimit";
 import { resolveSample, type EmulatorSample } from "./sample";
 import { EmulatorStore } from "./store";
+import { resolveTimeouts, type ConnectionTimeouts } from "./timeouts";
 
 export { ApiError } from "./errors";
 export { EmulatorControl } from "./control";
@@ -37,17 +35,14 @@ export type {
   UserRoleEdit,
 } from "./control";
 export type { RequestCounts } from "./requestCounts";
+export { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from "./timeouts";
 export type { ArmedFault, FaultPhase, FaultSpec } from "./faults";
 export type { FaultKind, RequestLogEntry } from "./requestLog";
 export type { RedactedState } from "./store";
 export type { EmulatorSample } from "./sample";
-export {
-  defaultFixtures,
-  exampleFixturesPath,
-  loadFixtureFile,
-  type FixtureFile,
-  type FixtureSet,
-} from "./fixtures";
+export { defaultFixtures } from "./defaultFixtures";
+export { exampleFixturesPath, loadFixtureFile } from "./fixtureFiles";
+export { type FixtureFile, type FixtureSet } from "./fixtureSchema";
 
 /** Options of `startEmulator`. */
 export interface StartEmulatorOptions {
@@ -60,7 +55,10 @@ export interface StartEmulatorOptions {
    * the deterministic default fixtures.
    */
   fixtures?: string | FixtureFile;
-  /** Persist the state here: loaded when the file exists (else seeded from the fixtures), saved after every change. */
+  /**
+   * Persist the state here: loaded when the file exists (else seeded from the fixtures); every change is
+   * durable before its answer (a line in `<file>.journal`, folded into the file from time to time).
+   */
   stateFile?: string;
   /** Print nothing (by default one line per request goes to stderr; never a credential). */
   quiet?: boolean;
@@ -72,6 +70,20 @@ export interface StartEmulatorOptions {
    * refused request changes nothing. Default: no limit.
    */
   rateLimit?: number;
+  /**
+   * Host names it answers to besides 127.0.0.1, localhost, [::1] and `host` (the `Host` header of every
+   * request must name one of them, any port; others answer 421 `MISDIRECTED_REQUEST`, so that a web page
+   * cannot reach it by DNS rebinding). For a name it is reached by on purpose, e.g. a container's service
+   * name. Default: none.
+   */
+  allowedHosts?: string[];
+  /**
+   * Connection time limits in milliseconds, each optional (defaults: `headersMs` 10,000, `requestMs`
+   * 30,000, `keepAliveMs` 5,000, `socketIdleMs` 180,000): a request head or a whole request that takes
+   * longer is answered 408 and its connection closed, an idle kept-alive connection is closed, and so is
+   * a connection on which nothing moves for `socketIdleMs` (a stalled answer, a client that reads nothing).
+   */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
 
 /** A running emulator. */
@@ -115,6 +127,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const problem = rateLimitProblem(options.rateLimit);
     if (problem !== undefined) throw new Error(`rateLimit ${problem}`);
   }
+  const timeouts = resolveTimeouts(options.timeouts);
+  for (const name of options.allowedHosts ?? []) {
+    if (!isHostName(name))
+      throw new Error(
+        `allowedHosts: ${JSON.stringify(name)} is not a host name or IP address (no port, no scheme)`,
+      );
+  }
   const store = EmulatorStore.open({
     fixtures: resolveFixtures(options.fixtures),
     stateFile: options.stateFile,
@@ -122,11 +141,21 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const warn = (line: string) => {
     process.stderr.write(`[codesec-emulator] ${line}\n`);
   };
+  if (store.ignoredTornRecord) {
+    warn(
+      `the journal of ${options.stateFile ?? ""} ended with a change cut short by a crash; it was ignored ` +
+        "(its request was never answered)",
+    );
+  }
   const report = options.quiet ? () => undefined : warn;
   const { app, control, faults, tracker } = createEmulatorApp(
     store,
     { report, warn },
-    options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {},
+    {
+      ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+      allowedHosts: allowedHostNames(host, options.allowedHosts),
+      timeouts,
+    },
   );
   const resolved = resolveSample(store);
   await app.listen({ port, host });

@@ -7,8 +7,14 @@
  * a completed operation).
  */
 import { createHash } from "node:crypto";
-import { Type, type TSchema } from "@sinclair/typebox";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { Type, type TObject, type TSchema, type TString } from "@sinclair/typebox";
+import type {
+  FastifyContextConfig,
+  FastifyRequest,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from "fastify";
 import { OPERATIONS, type OperationKey, type OperationSpec, NumericId, OpaqueId } from "pulumi-codesec/api";
 import { authenticate, requireScheme, type Caller } from "./auth";
 import { apiError } from "./errors";
@@ -16,6 +22,8 @@ import { faultKind, type FaultInjector } from "./faults";
 import { describeRate, type RateLimiter } from "./rateLimit";
 import type { RequestTracker } from "./requestTracking";
 import type { EmulatorStore } from "./store";
+import type { EmulatorFastify, TypeBoxTypeProvider } from "./typeProvider";
+import { pathOf } from "./urlPath";
 
 /** What route handlers share. */
 export interface EmulatorContext {
@@ -28,16 +36,6 @@ export interface EmulatorContext {
   now(): Date;
 }
 
-/** One call of an operation, as its handler sees it. */
-export interface OperationCall<Body, Query> {
-  /** Path parameters, already validated (numeric ids are digit strings). */
-  params: Record<string, string>;
-  body: Body;
-  query: Query;
-  caller: Caller;
-  request: FastifyRequest;
-}
-
 /** Schemas of an operation's route: from `api/schemas`, never defined here. */
 export interface OperationSchemas {
   body?: TSchema;
@@ -45,17 +43,42 @@ export interface OperationSchemas {
   response: TSchema;
 }
 
+/** The path parameters' schema: each one a string of its kind (numeric or opaque id). */
+type PathParams = TObject<Record<string, TString>>;
+
+/** How Fastify's route schema is made from an operation's schemas (the type provider reads it). */
+interface RouteSchema<S extends OperationSchemas> {
+  params: PathParams;
+  body: S["body"];
+  querystring: S["query"];
+}
+
+/** A request of an operation whose schemas are `S`: body and query typed by them (./typeProvider). */
+type OperationRequest<S extends OperationSchemas> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RouteSchema<S>,
+  TypeBoxTypeProvider
+>;
+
+/** One call of an operation, as its handler sees it. */
+export interface OperationCall<S extends OperationSchemas> {
+  /** Path parameters, already validated (numeric ids are digit strings). */
+  params: OperationRequest<S>["params"];
+  /** The body, validated by `S["body"]` (undefined when the operation takes none). */
+  body: OperationRequest<S>["body"];
+  /** The query, validated by `S["query"]`. */
+  query: OperationRequest<S>["query"];
+  caller: Caller;
+  request: FastifyRequest;
+}
+
 const callers = new WeakMap<FastifyRequest, Caller>();
 
 /** `{deploymentId}` -> `:deploymentId` (Fastify's path syntax). */
 export function fastifyPath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ":$1");
-}
-
-/** The path without its query string. */
-export function pathOf(url: string): string {
-  const index = url.indexOf("?");
-  return index === -1 ? url : url.slice(0, index);
 }
 
 /**
@@ -83,7 +106,7 @@ function enforceRateLimit(limiter: RateLimiter, request: FastifyRequest): void {
 }
 
 /** The params schema of an operation, derived from the catalogue's parameter kinds. */
-function paramsSchema(operation: OperationSpec): TSchema | undefined {
+function paramsSchema(operation: OperationSpec): PathParams | undefined {
   const entries = Object.entries(operation.pathParams);
   if (entries.length === 0) return undefined;
   return Type.Object(
@@ -95,17 +118,17 @@ function paramsSchema(operation: OperationSpec): TSchema | undefined {
 }
 
 /** Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`). */
-export function operationRoute<Body = undefined, Query = undefined>(
-  app: FastifyInstance,
+export function operationRoute<S extends OperationSchemas>(
+  app: EmulatorFastify,
   ctx: EmulatorContext,
   key: OperationKey,
-  schemas: OperationSchemas,
-  handler: (call: OperationCall<Body, Query>) => unknown,
+  schemas: S,
+  handler: (call: OperationCall<S>) => unknown,
 ): void {
   const operation: OperationSpec = OPERATIONS[key];
   const params = paramsSchema(operation);
   ctx.faults.registerResponseSchema(key, schemas.response);
-  app.route({
+  app.route<RouteGenericInterface, FastifyContextConfig, RouteSchema<S>>({
     method: operation.method,
     url: fastifyPath(operation.path),
     schema: {
@@ -113,7 +136,7 @@ export function operationRoute<Body = undefined, Query = undefined>(
       ...(schemas.body ? { body: schemas.body } : {}),
       ...(schemas.query ? { querystring: schemas.query } : {}),
       response: { 200: schemas.response },
-    },
+    } as RouteSchema<S>,
     config: { operation: key },
     onRequest: async (request, reply) => {
       const fault = ctx.faults.take(key, request.method, pathOf(request.url), "before");
@@ -132,9 +155,9 @@ export function operationRoute<Body = undefined, Query = undefined>(
       const caller = callers.get(request);
       if (!caller) throw new Error(`no caller resolved for ${request.method} ${request.url}`);
       const result = await handler({
-        params: request.params as Record<string, string>,
-        body: request.body as Body,
-        query: request.query as Query,
+        params: request.params,
+        body: request.body,
+        query: request.query,
         caller,
         request,
       });

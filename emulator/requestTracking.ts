@@ -6,8 +6,8 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OperationKey } from "pulumi-codesec/api";
-import { closedByEmulator } from "./faultAnswers";
-import { pathOf } from "./operationRoute";
+import { closedByEmulator } from "./connections";
+import { pathOf } from "./urlPath";
 import type { FaultKind, OpenRequest, RequestLog, RequestLogEntry } from "./requestLog";
 
 interface Tracked {

@@ -1,60 +1,52 @@
 /**
- * The emulator's in-memory state and its persistence. No HTTP here: routes and the control surface call
- * these methods, and every mutation is saved at once (atomically) when a state file is configured.
+ * The emulator's in-memory state. No HTTP here: routes and the control surface call these methods, and
+ * every mutation is made durable before it returns when a state file is configured (./stateJournal: one
+ * journal line per mutation, holding the items it changed).
  *
- * A request costs what it touches, however large the data set: collections are indexed (./table), readers
- * copy only the items they return (so nothing outside this module can change the state without going
- * through a mutation, and therefore without it being saved), and a mutation replaces only the items it
- * changes. A mutation is atomic: when it fails, or its save fails, every change it made is undone. Only
- * the save itself writes the whole data set (the state file is one JSON document).
+ * A request costs what it touches, however large the data set: collections are indexed (./indexedData),
+ * readers copy only the items they return (so nothing outside this module can change the state without
+ * going through a mutation, and therefore without it being saved), and a mutation replaces and saves only
+ * the items it changes. A mutation is atomic: when it fails, or its save fails, every change it made is
+ * undone.
  */
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
 import type { OrgRole, Scan, ScmWebhookSubscription } from "pulumi-codesec/api";
-import {
-  fixtureSetProblems,
-  withAllCollections,
-  type FixtureFile,
-  type FixtureApiToken,
-  type FixtureDeployment,
-  type FixtureNotificationRule,
-  type FixtureProject,
-  type FixtureSample,
-  type FixtureScmAppRequest,
-  type FixtureScmConfiguration,
-  type FixtureSet,
-  type FixtureUser,
-  type ProvisionedWorkflow,
-  type ScmAppDetails,
-  type FixtureBranch,
-} from "./fixtures";
+import type {
+  FixtureApiToken,
+  FixtureBranch,
+  FixtureDeployment,
+  FixtureNotificationRule,
+  FixtureProject,
+  FixtureSample,
+  FixtureScmAppRequest,
+  FixtureScmConfiguration,
+  FixtureSet,
+  FixtureUser,
+  ProvisionedWorkflow,
+  ScmAppDetails,
+} from "./fixtureSchema";
 import { generateNotificationRules } from "./generatedRules";
-import { Table, type Undo } from "./table";
+import {
+  dataOf,
+  firstAfter,
+  indexData,
+  scmConfigurationKey,
+  type CollectionName,
+  type IndexedData,
+} from "./indexedData";
+import { generateSigningKey } from "./stateFile";
+import { StatePersistence, type CompactionPolicy, type StoredChange } from "./stateJournal";
+import type { Undo } from "./table";
 
-/** Marks a JSON file as an emulator state file. */
-export const STATE_FORMAT = "codesec-emulator-state";
-export const STATE_VERSION = 1;
+/** What a mutation did: how to undo each of its steps, and the items it changed (what the journal records). */
+class MutationSteps {
+  readonly undo: Undo[] = [];
+  readonly changes: StoredChange[] = [];
 
-/** What a `--state` file holds: the data (same shape as a fixture set) and the JWT signing key. */
-export interface StateFileContents {
-  format: typeof STATE_FORMAT;
-  version: typeof STATE_VERSION;
-  savedAt: string;
-  /** HS256 key for user JWTs (and cursor tokens), base64url. A secret. */
-  signingKey: string;
-  data: FixtureSet;
+  /** Notes that `item` of `collection` was added or replaced, and how to undo it. */
+  changed(collection: CollectionName, item: unknown, undo: Undo): void {
+    this.undo.push(undo);
+    this.changes.push({ put: collection, item });
+  }
 }
 
 /** The state without any secret: token values, one-time codes and the signing key are left out. */
@@ -71,106 +63,14 @@ export interface RedactedState {
   sample?: FixtureSample;
 }
 
-/** A fresh path for a temporary copy of `file`, next to it: `.<name>.<pid>.<12 hex>.tmp`. */
-export function temporaryCopyPath(file: string): string {
-  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-}
-
-/**
- * Removes the temporary copies of `file` that an interrupted `writeFileAtomically` left in its directory
- * (a process killed between writing and renaming: they hold tokens, one-time codes and the signing key).
- * Only names of exactly that pattern are touched. Returns the names removed.
- */
-export function removeStaleTemporaryCopies(file: string): string[] {
-  const dir = dirname(file);
-  const escaped = basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`^\\.${escaped}\\.\\d+\\.[0-9a-f]{12}\\.tmp$`);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return []; // no directory yet: nothing was ever written there
-  }
-  const stale = names.filter((name) => pattern.test(name));
-  for (const name of stale) rmSync(join(dir, name), { force: true });
-  return stale;
-}
-
-/**
- * Writes `text` to `file` so that a reader (or a crash) sees either the old or the new contents, never a
- * mix: write a temporary file in the same directory, fsync it, rename it over the target, fsync the
- * directory. The file is readable by its owner only, since it holds credentials.
- */
-export function writeFileAtomically(file: string, text: string): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const tmp = temporaryCopyPath(file);
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  try {
-    const dirFd = openSync(dir, "r");
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename itself is still atomic there.
-  }
-}
-
-/** A fresh random HS256 key (256 bits, base64url). */
-export function generateSigningKey(): string {
-  return randomBytes(32).toString("base64url");
-}
-
-function readStateFile(file: string): StateFileContents {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(`state file ${file} cannot be read as JSON: ${(error as Error).message}`);
-  }
-  const state = parsed as Partial<StateFileContents> | null;
-  if (!state || state.format !== STATE_FORMAT || state.version !== STATE_VERSION) {
-    throw new Error(
-      `state file ${file} is not an emulator state file (expected format "${STATE_FORMAT}" version ${STATE_VERSION}); ` +
-        "move it away or point --state at another file",
-    );
-  }
-  if (typeof state.signingKey !== "string" || Buffer.from(state.signingKey, "base64url").length < 32) {
-    throw new Error(`state file ${file} has no usable signingKey`);
-  }
-  const problems = fixtureSetProblems(state.data);
-  if (problems.length > 0) {
-    throw new Error(`state file ${file} holds invalid data:\n  - ${problems.join("\n  - ")}`);
-  }
-  // The state file's data follows the fixture file's rules: a collection left out by hand is empty.
-  return { ...(state as StateFileContents), data: withAllCollections(state.data as FixtureFile) };
-}
-
 /** Options of `EmulatorStore.open`. */
 export interface StoreOptions {
   /** The data to seed from when there is no state file yet, and to restore on reset. */
   fixtures: FixtureSet;
   /** Persist here: loaded at start when present, else seeded from `fixtures`; saved after every mutation. */
   stateFile?: string;
+  /** When the state file's journal is folded into it (tests make it small; default: ./stateJournal's). */
+  compaction?: Partial<CompactionPolicy>;
 }
 
 /** A page of notification rules (`EmulatorStore.notificationRulePage`). */
@@ -189,89 +89,6 @@ export interface NotificationRulePage {
   more: boolean;
 }
 
-/** The data, indexed: what the store reads and changes. */
-interface IndexedData {
-  deployments: Table<FixtureDeployment, "id">;
-  users: Table<FixtureUser, "id">;
-  apiTokens: Table<FixtureApiToken, "id" | "value">;
-  projects: Table<FixtureProject, "id", "deploymentId">;
-  branches: Table<FixtureBranch, "id", "projectId">;
-  scans: Table<Scan, "id", "deploymentId">;
-  scmConfigurations: Table<FixtureScmConfiguration, "deploymentAndConfigId", "deploymentId">;
-  scmAppRequests: Table<FixtureScmAppRequest, "requestId">;
-  notificationRules: Table<FixtureNotificationRule, "id">;
-  /** Each deployment's rules by ascending id (operation 10 pages through them by id). */
-  rulesByDeployment: Map<string, FixtureNotificationRule[]>;
-  /** How many admins each deployment has (operation 1's last-admin rule asks on every demotion). */
-  adminCounts: Map<string, number>;
-  sample: FixtureSample | undefined;
-}
-
-const byDeploymentId = (item: { deploymentId: string }) => item.deploymentId;
-const scmConfigurationKey = (deploymentId: string, configId: string) => `${deploymentId}/${configId}`;
-
-/** Indexes `data` (taken, not copied: its items are frozen). */
-function indexData(data: FixtureSet): IndexedData {
-  const rulesByDeployment = new Map<string, FixtureNotificationRule[]>();
-  for (const rule of [...data.notificationRules].sort((a, b) => a.id - b.id)) {
-    const rules = rulesByDeployment.get(rule.deploymentId);
-    if (rules) rules.push(rule);
-    else rulesByDeployment.set(rule.deploymentId, [rule]);
-  }
-  const adminCounts = new Map<string, number>();
-  for (const user of data.users) {
-    for (const [deploymentId, role] of Object.entries(user.roles)) {
-      if (role === "ORG_ROLE_ADMIN") adminCounts.set(deploymentId, (adminCounts.get(deploymentId) ?? 0) + 1);
-    }
-  }
-  return {
-    deployments: new Table(data.deployments, { id: (d) => d.id }),
-    users: new Table(data.users, { id: (u) => u.id }),
-    apiTokens: new Table(data.apiTokens, { id: (t) => t.id, value: (t) => t.value }),
-    projects: new Table(data.projects, { id: (p) => p.id }, { deploymentId: byDeploymentId }),
-    branches: new Table(data.branches, { id: (b) => String(b.id) }, { projectId: (b) => b.projectId }),
-    scans: new Table(data.scans, { id: (s) => s.id }, { deploymentId: byDeploymentId }),
-    scmConfigurations: new Table(
-      data.scmConfigurations,
-      { deploymentAndConfigId: (c) => scmConfigurationKey(c.deploymentId, c.configId) },
-      { deploymentId: byDeploymentId },
-    ),
-    scmAppRequests: new Table(data.scmAppRequests, { requestId: (r) => r.requestId }),
-    notificationRules: new Table(data.notificationRules, { id: (r) => String(r.id) }),
-    rulesByDeployment,
-    adminCounts,
-    sample: data.sample,
-  };
-}
-
-/** The data as a fixture set (the tables' own frozen items: copy before handing it out). */
-function dataOf(indexed: IndexedData): FixtureSet {
-  return {
-    deployments: [...indexed.deployments.items],
-    users: [...indexed.users.items],
-    apiTokens: [...indexed.apiTokens.items],
-    projects: [...indexed.projects.items],
-    branches: [...indexed.branches.items],
-    scans: [...indexed.scans.items],
-    scmConfigurations: [...indexed.scmConfigurations.items],
-    scmAppRequests: [...indexed.scmAppRequests.items],
-    notificationRules: [...indexed.notificationRules.items],
-    ...(indexed.sample !== undefined ? { sample: indexed.sample } : {}),
-  };
-}
-
-/** The position of the first rule with an id above `afterId` in rules sorted by id. */
-function firstAfter(rules: readonly FixtureNotificationRule[], afterId: number): number {
-  let low = 0;
-  let high = rules.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (rules[middle].id <= afterId) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 function isoSeconds(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
@@ -281,32 +98,45 @@ export class EmulatorStore {
   private data: IndexedData;
   private readonly key: string;
   private readonly fixtures: FixtureSet;
-  private readonly stateFile: string | undefined;
+  private readonly persistence: StatePersistence | undefined;
   /** Whether the data came from an existing state file (rather than the fixtures). */
   readonly loadedFromStateFile: boolean;
+  /** Whether the state file's journal ended with a record cut short by a crash (ignored: never acknowledged). */
+  readonly ignoredTornRecord: boolean;
 
-  private constructor(options: StoreOptions, data: FixtureSet, key: string, loaded: boolean) {
+  private constructor(
+    options: StoreOptions,
+    opened: {
+      data: FixtureSet;
+      signingKey: string;
+      loaded: boolean;
+      tornTail: boolean;
+      persistence?: StatePersistence;
+    },
+  ) {
     this.fixtures = structuredClone(options.fixtures);
-    this.stateFile = options.stateFile;
-    this.data = indexData(data);
-    this.key = key;
-    this.loadedFromStateFile = loaded;
+    this.persistence = opened.persistence;
+    this.data = indexData(opened.data);
+    this.key = opened.signingKey;
+    this.loadedFromStateFile = opened.loaded;
+    this.ignoredTornRecord = opened.tornTail;
   }
 
   /**
-   * Loads the state file when it exists; otherwise seeds from the fixtures (and writes the state file).
-   * Temporary copies of the state file left by a crash during a save are removed first: the state file
-   * serves one emulator at a time, so no other save can be under way.
+   * Loads the state file (its snapshot and journal) when it exists; otherwise seeds from the fixtures (and
+   * writes the state file). See ./stateJournal.
    */
   static open(options: StoreOptions): EmulatorStore {
-    if (options.stateFile) removeStaleTemporaryCopies(options.stateFile);
-    if (options.stateFile && existsSync(options.stateFile)) {
-      const state = readStateFile(options.stateFile);
-      return new EmulatorStore(options, state.data, state.signingKey, true);
+    const seed = structuredClone(options.fixtures);
+    if (!options.stateFile) {
+      return new EmulatorStore(options, {
+        data: seed,
+        signingKey: generateSigningKey(),
+        loaded: false,
+        tornTail: false,
+      });
     }
-    const store = new EmulatorStore(options, structuredClone(options.fixtures), generateSigningKey(), false);
-    store.save();
-    return store;
+    return new EmulatorStore(options, StatePersistence.open(options.stateFile, seed, options.compaction));
   }
 
   /** The HS256 key that signs user JWTs and cursor tokens. */
@@ -459,42 +289,45 @@ export class EmulatorStore {
 
   /** Sets (or with `null`, removes) the role of a user in a deployment. */
   setRole(userId: string, deploymentId: string, role: OrgRole | null): void {
-    this.mutate((undo) => {
+    this.mutate((steps) => {
       const user = this.data.users.find("id", userId);
       if (!user) throw new Error(`unknown user ${userId}`);
       const before = Object.hasOwn(user.roles, deploymentId) ? user.roles[deploymentId] : undefined;
       const next = structuredClone(user);
       if (role === null) delete next.roles[deploymentId];
       else next.roles[deploymentId] = role;
-      undo.push(this.data.users.replace("id", userId, next));
+      steps.changed("users", next, this.data.users.replace("id", userId, next));
       const change = (role === "ORG_ROLE_ADMIN" ? 1 : 0) - (before === "ORG_ROLE_ADMIN" ? 1 : 0);
       if (change !== 0) {
         const counts = this.data.adminCounts;
         const previous = counts.get(deploymentId) ?? 0;
         counts.set(deploymentId, previous + change);
-        undo.push(() => counts.set(deploymentId, previous));
+        steps.undo.push(() => counts.set(deploymentId, previous));
       }
     });
   }
 
   /** Records the CI workflow file written into a project's repository. */
   recordWorkflow(projectId: string, workflow: ProvisionedWorkflow): void {
-    this.mutate((undo) => {
+    this.mutate((steps) => {
       const project = this.data.projects.find("id", projectId);
       if (!project) throw new Error(`unknown project ${projectId}`);
-      undo.push(
-        this.data.projects.replace("id", projectId, { ...project, workflow: structuredClone(workflow) }),
-      );
+      const next = { ...project, workflow: structuredClone(workflow) };
+      steps.changed("projects", next, this.data.projects.replace("id", projectId, next));
     });
   }
 
   setSubscription(deploymentId: string, configId: string, subscription: ScmWebhookSubscription): void {
-    this.mutate((undo) => {
+    this.mutate((steps) => {
       const key = scmConfigurationKey(deploymentId, configId);
       const config = this.data.scmConfigurations.find("deploymentAndConfigId", key);
       if (!config) throw new Error(`unknown SCM configuration ${configId}`);
       const next = { ...config, subscription: structuredClone(subscription) };
-      undo.push(this.data.scmConfigurations.replace("deploymentAndConfigId", key, next));
+      steps.changed(
+        "scmConfigurations",
+        next,
+        this.data.scmConfigurations.replace("deploymentAndConfigId", key, next),
+      );
     });
   }
 
@@ -508,8 +341,9 @@ export class EmulatorStore {
   }
 
   addScmAppRequest(request: FixtureScmAppRequest): void {
-    this.mutate((undo) => {
-      undo.push(this.data.scmAppRequests.add(structuredClone(request)));
+    this.mutate((steps) => {
+      const added = structuredClone(request);
+      steps.changed("scmAppRequests", added, this.data.scmAppRequests.add(added));
     });
   }
 
@@ -523,18 +357,19 @@ export class EmulatorStore {
 
   /** Marks an API token revoked (from then on it answers 401); a token already revoked keeps its time. */
   revokeApiToken(id: string, at: Date): FixtureApiToken {
-    return this.mutate((undo) => {
+    return this.mutate((steps) => {
       const token = this.data.apiTokens.find("id", id);
       if (!token) throw new Error(`unknown API token ${id}`);
       const next = { ...token, revokedAt: token.revokedAt ?? isoSeconds(at) };
-      undo.push(this.data.apiTokens.replace("id", id, next));
+      steps.changed("apiTokens", next, this.data.apiTokens.replace("id", id, next));
       return copy(next);
     });
   }
 
   addApiToken(token: FixtureApiToken): void {
-    this.mutate((undo) => {
-      undo.push(this.data.apiTokens.add(structuredClone(token)));
+    this.mutate((steps) => {
+      const added = structuredClone(token);
+      steps.changed("apiTokens", added, this.data.apiTokens.add(added));
     });
   }
 
@@ -543,7 +378,7 @@ export class EmulatorStore {
    * highest rule id of the data, in one mutation (one save): the way to give the emulator a large store.
    */
   addNotificationRules(deploymentId: string, count: number): { firstId: number; lastId: number } {
-    return this.mutate((undo) => {
+    return this.mutate((steps) => {
       if (!this.data.deployments.find("id", deploymentId))
         throw new Error(`unknown deployment ${deploymentId}`);
       const firstId = this.data.notificationRules.items.reduce((max, rule) => Math.max(max, rule.id), 0) + 1;
@@ -551,14 +386,14 @@ export class EmulatorStore {
       const sorted = byDeployment.get(deploymentId) ?? [];
       if (!byDeployment.has(deploymentId)) {
         byDeployment.set(deploymentId, sorted);
-        undo.push(() => byDeployment.delete(deploymentId));
+        steps.undo.push(() => byDeployment.delete(deploymentId));
       }
       const lengthBefore = sorted.length;
-      undo.push(() => {
+      steps.undo.push(() => {
         sorted.length = lengthBefore;
       });
       for (const rule of generateNotificationRules(deploymentId, firstId, count)) {
-        undo.push(this.data.notificationRules.add(rule));
+        steps.changed("notificationRules", rule, this.data.notificationRules.add(rule));
         sorted.push(rule); // above every existing id, so the deployment's list stays sorted
       }
       return { firstId, lastId: firstId + count - 1 };
@@ -570,7 +405,7 @@ export class EmulatorStore {
     const previous = this.data;
     this.data = indexData(structuredClone(this.fixtures));
     try {
-      this.save();
+      this.persistence?.rewrite(dataOf(this.data));
     } catch (error) {
       this.data = previous;
       throw error;
@@ -581,41 +416,30 @@ export class EmulatorStore {
     requestId: string,
     change: (request: FixtureScmAppRequest) => FixtureScmAppRequest,
   ): FixtureScmAppRequest {
-    return this.mutate((undo) => {
+    return this.mutate((steps) => {
       const request = this.data.scmAppRequests.find("requestId", requestId);
       if (!request) throw new Error(`unknown SCM app request ${requestId}`);
       const next = change(request);
-      undo.push(this.data.scmAppRequests.replace("requestId", requestId, next));
+      steps.changed("scmAppRequests", next, this.data.scmAppRequests.replace("requestId", requestId, next));
       return copy(next);
     });
   }
 
   /**
-   * Runs `change`, which records how to undo each step, then saves. When the change or the save throws,
-   * the steps are undone (last first), so that a failed mutation leaves memory and file as they were.
+   * Runs `change`, which records each step (how to undo it, and the item it changed), then makes the
+   * changed items durable. When the change or its save throws, the steps are undone (last first), so that
+   * a failed mutation leaves memory and files as they were.
    */
-  private mutate<T>(change: (undo: Undo[]) => T): T {
-    const undo: Undo[] = [];
+  private mutate<T>(change: (steps: MutationSteps) => T): T {
+    const steps = new MutationSteps();
     try {
-      const result = change(undo);
-      this.save();
+      const result = change(steps);
+      this.persistence?.append(steps.changes, () => dataOf(this.data));
       return result;
     } catch (error) {
-      for (let i = undo.length - 1; i >= 0; i -= 1) undo[i]();
+      for (let i = steps.undo.length - 1; i >= 0; i -= 1) steps.undo[i]();
       throw error;
     }
-  }
-
-  private save(): void {
-    if (!this.stateFile) return;
-    const contents: StateFileContents = {
-      format: STATE_FORMAT,
-      version: STATE_VERSION,
-      savedAt: new Date().toISOString(),
-      signingKey: this.key,
-      data: dataOf(this.data),
-    };
-    writeFileAtomically(this.stateFile, `${JSON.stringify(contents, null, 2)}\n`);
   }
 }
 

@@ -12,6 +12,11 @@ export interface BareRequest {
   method: string;
   path: string;
   body?: unknown;
+  /**
+   * The path and body of the n-th request (0-based), in place of `path` and `body`: for writes that each
+   * change something.
+   */
+  vary?: (n: number) => { path: string; body?: unknown };
 }
 
 /** What a loop did. */
@@ -23,8 +28,9 @@ export interface LoopResult {
   statuses: Record<string, number>;
 }
 
-function send(agent: http.Agent, request: BareRequest): Promise<number> {
-  const data = request.body === undefined ? undefined : JSON.stringify(request.body);
+function send(agent: http.Agent, request: BareRequest, n: number): Promise<number> {
+  const { path, body } = request.vary ? request.vary(n) : request;
+  const data = body === undefined ? undefined : JSON.stringify(body);
   const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${request.token}` };
   if (data !== undefined) {
     headers["content-type"] = "application/json";
@@ -32,7 +38,7 @@ function send(agent: http.Agent, request: BareRequest): Promise<number> {
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      new URL(request.path, request.baseUrl),
+      new URL(path, request.baseUrl),
       { method: request.method, headers, agent },
       (res) => {
         res.resume();
@@ -64,8 +70,7 @@ export async function bareLoop(
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (more()) {
-          sent++;
-          const status = await send(agent, request);
+          const status = await send(agent, request, sent++);
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
       }),

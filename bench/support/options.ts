@@ -19,6 +19,10 @@ export interface BenchOptions {
   largeStoreRules: number;
   /** Seconds of load per emulator capacity measurement. */
   capacitySeconds: number;
+  /** Store sizes (notification rules) at which the cost of one emulator write is measured. */
+  writeCostRules: number[];
+  /** Writes per measure of that cost. */
+  writesPerMeasure: number;
   /** UserRoles and the emulator's rate (requests per second) of the rate-limited run. */
   rateLimited: { resources: number; rate: number };
 }
@@ -63,6 +67,8 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     ruleCounts: smoke ? [10, 1000] : [10, 1000, 10_000],
     largeStoreRules: smoke ? 1000 : 10_000,
     capacitySeconds: smoke ? 1 : 4,
+    writeCostRules: smoke ? [1000, 10_000] : [1000, 10_000, 50_000],
+    writesPerMeasure: smoke ? 20 : 200,
     rateLimited: smoke ? { resources: 50, rate: 50 } : { resources: 1000, rate: 50 },
   };
 }

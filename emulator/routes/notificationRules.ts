@@ -1,6 +1,5 @@
 /** Notification rules: operation 10 (list, with a limit and an opaque cursor). */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import {
   ListNotificationRulesBody,
   ListNotificationRulesResponse,
@@ -11,6 +10,7 @@ import {
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import type { EmulatorFastify } from "../typeProvider";
 
 /** What a cursor token carries (signed, so a client cannot forge or alter it). */
 export interface CursorPosition {
@@ -61,8 +61,8 @@ export function decodeCursor(key: Uint8Array, token: string): CursorPosition | u
   }
 }
 
-export function registerNotificationRuleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  operationRoute<ListNotificationRulesBody>(
+export function registerNotificationRuleRoutes(app: EmulatorFastify, ctx: EmulatorContext): void {
+  operationRoute(
     app,
     ctx,
     "listNotificationRules",

@@ -1,6 +1,5 @@
 /** CI workflow provisioning: operation 2. */
 import { isDeepStrictEqual } from "node:util";
-import type { FastifyInstance } from "fastify";
 import {
   ProvisionBody,
   ProvisionResult,
@@ -8,8 +7,9 @@ import {
   type ProvisionFilters,
 } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
-import type { FixtureProject } from "../fixtures";
+import type { FixtureProject } from "../fixtureSchema";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import type { EmulatorFastify } from "../typeProvider";
 import { type ProvisionErrorCode } from "../vocabulary";
 import { requireSameId } from "./users";
 
@@ -77,8 +77,8 @@ function refusal(project: FixtureProject, deploymentId: string): Refusal | undef
   return undefined;
 }
 
-export function registerProvisioningRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  operationRoute<ProvisionBody>(
+export function registerProvisioningRoutes(app: EmulatorFastify, ctx: EmulatorContext): void {
+  operationRoute(
     app,
     ctx,
     "provisionWorkflows",

@@ -1,11 +1,11 @@
 /** Scans and branches: operations 6 (get scan) and 7 (get branch). */
-import type { FastifyInstance } from "fastify";
 import { BranchResponse, ScanResponse } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import type { EmulatorFastify } from "../typeProvider";
 
-export function registerScanRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function registerScanRoutes(app: EmulatorFastify, ctx: EmulatorContext): void {
   operationRoute(app, ctx, "getScan", { response: ScanResponse }, ({ params, caller }) => {
     const deploymentId = params.deploymentId;
     const scanId = params.scanId;

@@ -1,6 +1,5 @@
 /** Source code management: operations 3 (complete app request), 4 (get app) and 5 (subscribe webhook). */
 import { timingSafeEqual } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import {
   CompleteScmAppRequestBody,
   ScmAppResponse,
@@ -10,8 +9,9 @@ import {
 } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
-import type { FixtureScmAppRequest } from "../fixtures";
+import type { FixtureScmAppRequest } from "../fixtureSchema";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import type { EmulatorFastify } from "../typeProvider";
 import { SCM_TYPES, SCM_WEBHOOK_EVENTS } from "../vocabulary";
 
 /**
@@ -39,8 +39,8 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function registerScmRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  operationRoute<CompleteScmAppRequestBody>(
+export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): void {
+  operationRoute(
     app,
     ctx,
     "completeScmAppRequest",

@@ -1,5 +1,4 @@
 /** Users and organizations: operation 1 (update role), 8 (current user) and 9 (joinable organizations). */
-import type { FastifyInstance } from "fastify";
 import {
   CurrentUserResponse,
   JoinableOrganizationsQuery,
@@ -12,6 +11,7 @@ import {
 import { requireRole } from "../auth";
 import { apiError } from "../errors";
 import { operationRoute, type EmulatorContext } from "../operationRoute";
+import type { EmulatorFastify } from "../typeProvider";
 
 /** Throws 400 when a body id is given and differs from the path id it repeats. */
 export function requireSameId(field: string, bodyValue: string | undefined, pathValue: string): void {
@@ -22,8 +22,8 @@ export function requireSameId(field: string, bodyValue: string | undefined, path
   );
 }
 
-export function registerUserRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  operationRoute<UpdateUserRoleBody>(
+export function registerUserRoutes(app: EmulatorFastify, ctx: EmulatorContext): void {
+  operationRoute(
     app,
     ctx,
     "updateUserRole",
@@ -66,7 +66,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return { user: current };
   });
 
-  operationRoute<undefined, JoinableOrganizationsQuery>(
+  operationRoute(
     app,
     ctx,
     "listJoinableOrganizations",

@@ -1,6 +1,6 @@
 /** Authentication and access rules over HTTP. */
 import { expect } from "chai";
-import { defaultFixtures } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 
 const TOKENS = Object.fromEntries(defaultFixtures().apiTokens.map((t) => [t.id, t.value]));

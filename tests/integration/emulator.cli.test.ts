@@ -1,12 +1,20 @@
-/** The `codesec-emulator` command, run as a child process. */
+/**
+ * The `codesec-emulator` command, run as a child process: from the working tree's sources, transpiled once
+ * for the file (tests/support/transpiledEmulator.ts: a start then costs a Node start, not a compile of every
+ * source under ts-node, which took most of mocha's 20 s default on a loaded machine), and as built and
+ * linked by npm (emulator/dist). Each test is bounded by what it waits for: a child's start-up, generously;
+ * every child still running after a test is killed.
+ */
 import { expect } from "chai";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { transpileEmulator, type TranspiledEmulator } from "../support/transpiledEmulator";
 
 const ROOT = join(__dirname, "..", "..");
-const CLI = join(ROOT, "emulator", "cli.ts");
+/** Bounds a test that starts children: only a failing one ever gets near it. */
+const CHILD_TEST_LIMIT_MS = 120_000;
 
 interface Run {
   child: ChildProcessWithoutNullStreams;
@@ -15,22 +23,21 @@ interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Every child a test started, so that none outlives it. */
+const runs: Run[] = [];
+let transpiled: TranspiledEmulator | undefined;
+
 function runCli(args: string[]): Run {
-  return runCommand(process.execPath, [
-    "--conditions=codesec-source",
-    "-r",
-    "ts-node/register/transpile-only",
-    CLI,
-    ...args,
-  ]);
+  if (!transpiled) throw new Error("the emulator's command is transpiled in the suite's before hook");
+  return runCommand(process.execPath, [...transpiled.command, ...args], transpiled.env);
 }
 
 /** Runs `command` from the repository root; this Node first on PATH (the bin's `#!/usr/bin/env node`). */
-function runCommand(command: string, args: string[]): Run {
+function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` },
+    env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}` },
   });
   let out = "";
   let err = "";
@@ -39,7 +46,9 @@ function runCommand(command: string, args: string[]): Run {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
-  return { child, stdout: () => out, stderr: () => err, exited };
+  const run = { child, stdout: () => out, stderr: () => err, exited };
+  runs.push(run);
+  return run;
 }
 
 /** Resolves with the first complete stdout line (rejects if the process exits first). */
@@ -60,14 +69,21 @@ function firstLine(run: Run): Promise<string> {
   });
 }
 
-describe("codesec-emulator CLI", () => {
-  let run: Run | undefined;
+describe("codesec-emulator CLI", function () {
+  this.timeout(CHILD_TEST_LIMIT_MS);
+  let run: Run;
+  before(() => {
+    transpiled = transpileEmulator();
+  });
   afterEach(async () => {
-    if (run && run.child.exitCode === null && run.child.signalCode === null) {
-      run.child.kill("SIGKILL");
-      await run.exited;
+    for (const started of runs.splice(0)) {
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill("SIGKILL");
+      await started.exited;
     }
-    run = undefined;
+  });
+  after(() => {
+    transpiled?.remove();
+    transpiled = undefined;
   });
 
   it("--json prints exactly one JSON line with credentials and samples, serves, and stops cleanly on SIGTERM", async () => {
@@ -111,10 +127,12 @@ describe("codesec-emulator CLI", () => {
     run = runCli(["--port", "0", "--quiet"]);
     const line = await firstLine(run);
     expect(line).to.match(/^codesec-emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(run.stdout()).not.to.include("cst_");
     run.child.kill("SIGINT");
     expect((await run.exited).code).to.equal(0);
+    // The whole banner (and anything else the command printed), once it has exited.
+    expect(run.stdout()).to.include("control surface");
+    expect(run.stdout()).not.to.include("cst_");
+    expect(run.stdout()).not.to.match(/eyJ/);
   });
 
   it("--help prints usage and exits 0; a bad --port exits 2", async () => {

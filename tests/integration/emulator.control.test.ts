@@ -1,12 +1,12 @@
 /** The control surface (`/__emulator/...` and `handle.control`). */
 import { expect } from "chai";
 import type { RequestLogEntry } from "../../emulator/index";
-import { callApi, errorOf, useEmulator } from "../support/emulator";
+import { callApi, callControl, errorOf, useEmulator } from "../support/emulator";
 
 describe("emulator control surface", () => {
   const emulator = useEmulator();
   const control = (method: string, path: string, body?: unknown) =>
-    callApi(emulator(), method, `/__emulator${path}`, { credential: null, body });
+    callControl(emulator(), method, path, body);
   const scanPath = "/api/v2/deployments/1001/scans/3001";
 
   describe("faults", () => {

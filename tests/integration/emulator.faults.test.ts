@@ -4,11 +4,11 @@
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type EmulatorHandle, type FaultSpec } from "../../emulator/index";
-import type { StateFileContents } from "../../emulator/store";
+import { readSavedData } from "../../emulator/stateJournal";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 import { apiHeaders, rawRequest, type RawExchange } from "../support/rawHttp";
 import { waitFor } from "../support/waitFor";
@@ -70,8 +70,8 @@ describe("emulator faults of phase after", () => {
       expect(exchange.status).to.equal(undefined);
       expect(exchange.failure).to.be.a("string");
       expect(roleOf(own, "502")).to.equal("ORG_ROLE_READONLY");
-      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as StateFileContents;
-      expect(saved.data.users.find((u) => u.id === "502")?.roles["1001"]).to.equal("ORG_ROLE_READONLY");
+      const saved = readSavedData(stateFile);
+      expect(saved.users.find((u) => u.id === "502")?.roles["1001"]).to.equal("ORG_ROLE_READONLY");
       const entry = await waitFor("the dropped request's entry", () => {
         const last = lastEntry(own as EmulatorHandle);
         return last?.pending ? undefined : last;

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { readSavedData } from "../../emulator/stateJournal";
 import { callApi } from "../support/emulator";
 
 describe("emulator persistence (--state)", () => {
@@ -65,23 +66,23 @@ describe("emulator persistence (--state)", () => {
     expect(again.status, "the one-time code stays used").to.equal(409);
   });
 
-  it("writes the file atomically after every mutation (new file by rename, nothing left behind)", async () => {
+  it("saves every write before its answer as a journal line, without rewriting the state file; reads write nothing", async () => {
     const stateFile = join(dir, "state.json");
     running = await startEmulator({ quiet: true, stateFile });
-    const inode = statSync(stateFile).ino;
+    const snapshot = readFileSync(stateFile, "utf8");
+    const journalSize = statSync(`${stateFile}.journal`).size;
     await callApi(running, "PUT", "/api/scm/deployments/1001/subscriptions/scmcfg-1001-a");
-    expect(statSync(stateFile).ino).not.to.equal(inode);
-    expect(readdirSync(dir)).to.deep.equal(["state.json"]);
-    const saved = JSON.parse(readFileSync(stateFile, "utf8")) as {
-      data: { scmConfigurations: Array<{ configId: string; subscription?: unknown }> };
-    };
+    expect(readFileSync(stateFile, "utf8")).to.equal(snapshot);
+    expect(statSync(`${stateFile}.journal`).size).to.be.greaterThan(journalSize);
+    expect(readdirSync(dir).sort()).to.deep.equal(["state.json", "state.json.journal"]);
     expect(
-      saved.data.scmConfigurations.find((c) => c.configId === "scmcfg-1001-a")?.subscription,
+      readSavedData(stateFile).scmConfigurations.find((c) => c.configId === "scmcfg-1001-a")?.subscription,
     ).to.not.equal(undefined);
-    // Reads do not rewrite the file.
-    const afterWrite = statSync(stateFile).ino;
+    // Reads write nothing.
+    const afterWrite = statSync(`${stateFile}.journal`).size;
     await callApi(running, "GET", "/api/v2/deployments/1001/scans/3001");
-    expect(statSync(stateFile).ino).to.equal(afterWrite);
+    expect(statSync(`${stateFile}.journal`).size).to.equal(afterWrite);
+    expect(readFileSync(stateFile, "utf8")).to.equal(snapshot);
   });
 
   it("refuses to start on a file that is not a state file, without touching it", async () => {

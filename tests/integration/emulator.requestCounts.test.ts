@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { Agent } from "node:http";
 import type { RequestCounts } from "../../emulator/index";
 import { REQUEST_LOG_LIMIT } from "../../emulator/requestLog";
-import { callApi, useEmulator } from "../support/emulator";
+import { callApi, callControl, useEmulator } from "../support/emulator";
 import { apiHeaders, rawRequest } from "../support/rawHttp";
 import { waitFor } from "../support/waitFor";
 
@@ -16,7 +16,7 @@ const ROLE_PATH = "/api/agent/deployments/1001/users/502/roles";
 describe("emulator request counters", () => {
   const emulator = useEmulator();
   const control = (method: string, path: string, body?: unknown) =>
-    callApi(emulator(), method, `/__emulator${path}`, { credential: null, body });
+    callControl(emulator(), method, path, body);
 
   it("count every API request by operation and status, beyond the request log's limit", async () => {
     const total = REQUEST_LOG_LIMIT + 20;

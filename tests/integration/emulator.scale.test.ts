@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { callApi, errorOf, useEmulator } from "../support/emulator";
+import { callApi, callControl, errorOf, useEmulator } from "../support/emulator";
 import { bytesCopiedDuring, fixturesWithRules } from "../support/largeFixtures";
 
 const LIST_PATH = "/api/agent/deployments/1001/actions/list";
@@ -38,7 +38,7 @@ async function listAllIds(emulator: EmulatorHandle): Promise<number[]> {
 describe("emulator with a large store", () => {
   const emulator = useEmulator();
   const control = (method: string, path: string, body?: unknown) =>
-    callApi(emulator(), method, `/__emulator${path}`, { credential: null, body });
+    callControl(emulator(), method, path, body);
 
   it("generates notification rules through the control surface; operation 10 lists every one", async () => {
     const added = await control("POST", "/notification-rules", { deploymentId: "1001", count: RULES });

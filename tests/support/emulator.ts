@@ -84,6 +84,24 @@ export async function callApi(
   return { status: response.status, headers: responseHeaders, json, text };
 }
 
+/**
+ * Calls the control surface (`/__emulator<path>`) as a script should: without a credential, and with a
+ * JSON content type on every method but GET, as the control surface requires of the routes that change
+ * state (it refuses a browser's cross-site form or text/plain POST).
+ */
+export function callControl(
+  handle: EmulatorHandle,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiResponse> {
+  return callApi(handle, method, `/__emulator${path}`, {
+    credential: null,
+    ...(body !== undefined ? { body } : {}),
+    ...(method === "GET" ? {} : { headers: { "content-type": "application/json" } }),
+  });
+}
+
 /** The `error` member of an error reply (throws when the body does not have the error shape). */
 export function errorOf(response: ApiResponse): { code: string; message: string; requestId?: string } {
   const body = response.json as { error?: { code: string; message: string; requestId?: string } } | undefined;

@@ -1,5 +1,6 @@
 /** Fixture sets with a large store, for tests that a request's cost does not grow with the data set. */
-import { defaultFixtures, type FixtureNotificationRule, type FixtureSet } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
+import { type FixtureNotificationRule, type FixtureSet } from "../../emulator/fixtureSchema";
 
 /** The default fixtures plus `count` notification rules of deployment 1001 (ids from 1001 on). */
 export function fixturesWithRules(count: number): FixtureSet {

@@ -4,6 +4,7 @@
  * body was whole, and how the exchange failed.
  */
 import { request, type Agent, type IncomingHttpHeaders } from "node:http";
+import { connect, type Socket } from "node:net";
 
 export interface RawExchange {
   /** Status of the answer's head; undefined when no head arrived. */
@@ -78,4 +79,52 @@ export function apiHeaders(credential: string, withBody = false): Record<string,
     authorization: `Bearer ${credential}`,
     ...(withBody ? { "content-type": "application/json" } : {}),
   };
+}
+
+/**
+ * A bare TCP connection to the server of `baseUrl`, for what a well-behaved client never does: stay
+ * silent, drip a request head or body, stop half-way, or keep an idle connection open.
+ */
+export interface RawConnection {
+  socket: Socket;
+  /** Everything received so far (latin1, byte for byte). */
+  received(): string;
+  /** Resolves with everything received once the connection is closed (this side never closes it). */
+  closed: Promise<string>;
+  /** Writes `text` one character every `everyMs` until the connection closes. */
+  drip(text: string, everyMs: number): void;
+}
+
+/** Opens a bare TCP connection to the host and port of `baseUrl`. */
+export function openConnection(baseUrl: string): Promise<RawConnection> {
+  const url = new URL(baseUrl);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return new Promise((resolve, reject) => {
+    let data = "";
+    const socket = connect({ host, port: Number(url.port) });
+    const closed = new Promise<string>((resolveClosed) => socket.once("close", () => resolveClosed(data)));
+    socket.on("data", (chunk: Buffer) => (data += chunk.toString("latin1")));
+    // A reset by the server is a close too; `closed` reports it.
+    socket.on("error", () => undefined);
+    socket.once("connect", () =>
+      resolve({
+        socket,
+        received: () => data,
+        closed,
+        drip(text, everyMs) {
+          let next = 0;
+          const timer = setInterval(() => {
+            if (socket.destroyed || next >= text.length) {
+              clearInterval(timer);
+              return;
+            }
+            socket.write(text[next]);
+            next += 1;
+          }, everyMs);
+          socket.once("close", () => clearInterval(timer));
+        },
+      }),
+    );
+    socket.once("error", reject);
+  });
 }

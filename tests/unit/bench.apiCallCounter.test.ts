@@ -1,6 +1,6 @@
 /** The bench's API call counts per phase, from an in-process emulator, and its fixture sets at scale. */
 import { expect } from "chai";
-import { parseFixtureSet } from "../../emulator/fixtures";
+import { parseFixtureSet } from "../../emulator/fixtureFiles";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { ApiCallCounter } from "../../bench/support/apiCallCounter";
 import { BENCH_DEPLOYMENT, benchFixtures, benchUserId } from "../../bench/support/fixtures";

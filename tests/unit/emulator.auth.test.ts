@@ -13,7 +13,7 @@ import {
   type Caller,
 } from "../../emulator/auth";
 import { ApiError } from "../../emulator/errors";
-import { defaultFixtures } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
 import { EmulatorStore } from "../../emulator/store";
 
 const TOKENS = Object.fromEntries(defaultFixtures().apiTokens.map((t) => [t.id, t.value]));

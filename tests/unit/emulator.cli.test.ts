@@ -16,4 +16,34 @@ describe("codesec-emulator arguments", () => {
       );
     }
   });
+
+  it("--allow-host takes host names (repeatable), never a port or a URL; none by default", () => {
+    expect(parseCliArgs([]).allowHosts).to.deep.equal([]);
+    expect(parseCliArgs(["--allow-host", "emulator", "--allow-host", "10.0.0.5"]).allowHosts).to.deep.equal([
+      "emulator",
+      "10.0.0.5",
+    ]);
+    for (const bad of ["emulator:8080", "http://emulator"]) {
+      expect(() => parseCliArgs(["--allow-host", bad])).to.throw(
+        `--allow-host takes a host name or IP address (no port, no scheme), got ${JSON.stringify(bad)}`,
+      );
+    }
+  });
+
+  it("the time-limit flags set the limits they name, in milliseconds; the others keep their defaults", () => {
+    expect(parseCliArgs([]).timeouts).to.deep.equal({});
+    expect(
+      parseCliArgs([
+        "--headers-timeout=1000",
+        "--request-timeout=2000",
+        "--keep-alive-timeout=3000",
+        "--socket-timeout=4000",
+      ]).timeouts,
+    ).to.deep.equal({ headersMs: 1000, requestMs: 2000, keepAliveMs: 3000, socketIdleMs: 4000 });
+    for (const bad of ["0", "1.5", "soon", ""]) {
+      expect(() => parseCliArgs([`--request-timeout=${bad}`])).to.throw(
+        `--request-timeout must be a whole number of milliseconds from 1, got ${JSON.stringify(bad)}`,
+      );
+    }
+  });
 });

@@ -4,14 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 // The source, not the package entry (its `main` is the build in dist/).
 import { startEmulator } from "../../emulator/index";
-import {
-  defaultFixtures,
-  exampleFixturesPath,
-  fixtureSetProblems,
-  loadFixtureFile,
-  parseFixtureSet,
-  type FixtureFile,
-} from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
+import { fixtureSetProblems } from "../../emulator/fixtureChecks";
+import { exampleFixturesPath, loadFixtureFile, parseFixtureSet } from "../../emulator/fixtureFiles";
+import { type FixtureFile } from "../../emulator/fixtureSchema";
 import { resolveSample } from "../../emulator/sample";
 import { EmulatorStore } from "../../emulator/store";
 

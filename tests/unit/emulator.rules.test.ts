@@ -4,7 +4,8 @@ import { JoinableOrganizationsQuery, NumericId, ProvisionBody } from "../../api"
 import { ApiError, codeForStatus } from "../../emulator/errors";
 import { schemaValidatorCompiler } from "../../emulator/requestValidation";
 import { FaultInjector } from "../../emulator/faults";
-import { defaultFixtures, type FixtureProject } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
+import { type FixtureProject } from "../../emulator/fixtureSchema";
 import { decodeCursor, encodeCursor } from "../../emulator/routes/notificationRules";
 import { matchesFilters, workflowFileUrl } from "../../emulator/routes/provisioning";
 import { webhookEventsFor } from "../../emulator/routes/scm";

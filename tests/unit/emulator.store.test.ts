@@ -2,15 +2,15 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { defaultFixtures } from "../../emulator/fixtures";
+import { defaultFixtures } from "../../emulator/defaultFixtures";
 import {
-  EmulatorStore,
   STATE_FORMAT,
   removeStaleTemporaryCopies,
   temporaryCopyPath,
   writeFileAtomically,
   type StateFileContents,
-} from "../../emulator/store";
+} from "../../emulator/stateFile";
+import { EmulatorStore } from "../../emulator/store";
 import { bytesCopiedDuring, fixturesWithRules } from "../support/largeFixtures";
 
 describe("emulator store", () => {
@@ -225,19 +225,37 @@ describe("emulator store", () => {
       expect(store.roleOf("502", "1001")).to.equal("ORG_ROLE_ADMIN");
     });
 
-    it("is replaced atomically: a new file (rename) each save, no temporary file left, owner-only mode", () => {
+    it("a write appends one line to the journal and leaves the snapshot alone; both owner-only", () => {
       const file = join(dir, "state.json");
       const store = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
-      const before = statSync(file).ino;
+      const snapshot = readFileSync(file, "utf8");
+      const inode = statSync(file).ino;
+      const journalBefore = readFileSync(`${file}.journal`, "utf8");
       store.setRole("503", "1001", "ORG_ROLE_MEMBER");
-      expect(statSync(file).ino).not.to.equal(before);
-      expect(readdirSync(dir)).to.deep.equal(["state.json"]);
-      if (process.platform !== "win32") expect(statSync(file).mode & 0o777).to.equal(0o600);
+      expect(readFileSync(file, "utf8")).to.equal(snapshot);
+      expect(statSync(file).ino).to.equal(inode);
+      const journal = readFileSync(`${file}.journal`, "utf8");
+      expect(journal.startsWith(journalBefore)).to.equal(true);
+      const lines = journal.slice(journalBefore.length).split("\n");
+      expect(lines).to.have.length(2);
+      expect(lines[1]).to.equal("");
+      expect(JSON.parse(lines[0])).to.deep.equal({
+        changes: [
+          { put: "users", item: { ...defaultFixtures().users[2], roles: { "1001": "ORG_ROLE_MEMBER" } } },
+        ],
+      });
+      expect(readdirSync(dir).sort()).to.deep.equal(["state.json", "state.json.journal"]);
+      if (process.platform !== "win32") {
+        expect(statSync(file).mode & 0o777).to.equal(0o600);
+        expect(statSync(`${file}.journal`).mode & 0o777).to.equal(0o600);
+      }
     });
 
     describe("temporary copies left by a crash during a save", () => {
       // What `kill -9` between writing and renaming leaves: `.<name>.<pid>.<12 hex>.tmp`, holding secrets.
       const stale = [".state.json.4242.0123456789ab.tmp", ".state.json.7.ffffffffffff.tmp"];
+      // The journal's own temporary copies (written at a compaction).
+      const staleJournal = [".state.json.journal.4242.0123456789ab.tmp"];
       // Names that only resemble the pattern, or belong to another file: never touched.
       const others = [
         "state.json.bak",
@@ -249,7 +267,8 @@ describe("emulator store", () => {
         ".statexjson.4242.0123456789ab.tmp",
       ];
       const plant = () => {
-        for (const name of [...stale, ...others]) writeFileSync(join(dir, name), "secret", { mode: 0o600 });
+        for (const name of [...stale, ...staleJournal, ...others])
+          writeFileSync(join(dir, name), "secret", { mode: 0o600 });
       };
 
       it("are removed when a store opens an existing state file; nothing else is", () => {
@@ -262,13 +281,13 @@ describe("emulator store", () => {
         plant();
         const reopened = EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: file });
         expect(reopened.roleOf("502", "1001")).to.equal("ORG_ROLE_READONLY");
-        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", ...others].sort());
+        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", "state.json.journal", ...others].sort());
       });
 
       it("are removed when a store seeds a new state file next to them", () => {
         plant();
         EmulatorStore.open({ fixtures: defaultFixtures(), stateFile: join(dir, "state.json") });
-        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", ...others].sort());
+        expect(readdirSync(dir).sort()).to.deep.equal(["state.json", "state.json.journal", ...others].sort());
       });
 
       it("are reported by name; a missing directory has none", () => {

@@ -11,18 +11,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import {
-  CurrentUser,
-  JoinableOrganizationsResponse,
-  ListJoinableOrganizationsArgs,
-} from "../api/schemas/users";
-import { Branch, GetBranchArgs, GetScanArgs, Scan } from "../api/schemas/scans";
-import { GetScmAppArgs, ScmApp } from "../api/schemas/scm";
-import {
-  GetNotificationRulesArgs,
-  GetNotificationRulesResult,
-  NotificationRule,
-} from "../api/schemas/notificationRules";
+import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
+import type { FunctionDefinition } from "../provider/functions/definition";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import {
   inputShape,
@@ -39,38 +29,6 @@ export interface DocEntry {
   readonly schemaFiles: readonly string[];
   readonly tables: Readonly<Record<string, string>>;
 }
-
-/** The data-source functions and their schemas. A test checks that every exported function has an entry. */
-interface FunctionDoc {
-  /** Absent when the function takes no arguments. */
-  readonly args?: TObject;
-  readonly result: TObject;
-  /** More tables the source may place, by name (the shape of a result's list items). */
-  readonly more?: Readonly<Record<string, TObject>>;
-}
-
-export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
-  getScan: { args: GetScanArgs, result: Scan },
-  getBranch: { args: GetBranchArgs, result: Branch },
-  getScmApp: { args: GetScmAppArgs, result: ScmApp },
-  getCurrentUser: { result: CurrentUser },
-  getJoinableOrganizations: { args: ListJoinableOrganizationsArgs, result: JoinableOrganizationsResponse },
-  getNotificationRules: {
-    args: GetNotificationRulesArgs,
-    result: GetNotificationRulesResult,
-    more: { rule: NotificationRule },
-  },
-};
-
-/** Which api/schemas file defines each function's schemas, for the "generated from" note. */
-const FUNCTION_SCHEMA_FILES: Readonly<Record<string, string>> = {
-  getScan: "api/schemas/scans.ts",
-  getBranch: "api/schemas/scans.ts",
-  getScmApp: "api/schemas/scm.ts",
-  getCurrentUser: "api/schemas/users.ts",
-  getJoinableOrganizations: "api/schemas/users.ts",
-  getNotificationRules: "api/schemas/notificationRules.ts",
-};
 
 export function docEntries(): DocEntry[] {
   const resources = RESOURCE_KIND_NAMES.map((kind): DocEntry => {
@@ -91,18 +49,21 @@ export function docEntries(): DocEntry[] {
       },
     };
   });
-  const functions = Object.entries(FUNCTION_DOCS).map(([name, { args, result, more = {} }]): DocEntry => ({
-    source: `provider/functions/${name}.md`,
-    target: `docs/functions/${name}.md`,
-    schemaFiles: [FUNCTION_SCHEMA_FILES[name]],
-    tables: {
-      arguments: args ? fieldTable(args, "argument") : "No arguments.",
-      result: fieldTable(result, "result field"),
-      ...Object.fromEntries(
-        Object.entries(more).map(([table, shape]) => [table, fieldTable(shape, "field")]),
-      ),
-    },
-  }));
+  const functions = Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS).map(
+    ({ name, args, result, more = {} }): DocEntry => ({
+      source: `provider/functions/${name}.md`,
+      target: `docs/functions/${name}.md`,
+      schemaFiles: ["provider/functions/definitions.ts"],
+      tables: {
+        arguments:
+          args && Object.keys(args.properties).length > 0 ? fieldTable(args, "argument") : "No arguments.",
+        result: fieldTable(result, "result field"),
+        ...Object.fromEntries(
+          Object.entries(more).map(([table, shape]) => [table, fieldTable(shape, "field")]),
+        ),
+      },
+    }),
+  );
   return [...resources, ...functions];
 }
 

@@ -1,5 +1,6 @@
-import { GetBranchArgs as GetBranchArguments, type Branch } from "../../api/schemas/scans";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type { Branch } from "../../api/schemas/scans";
+import { getBranchDefinition } from "./definitions";
+import { invokeFunction, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getBranch}. */
 export interface GetBranchArgs {
@@ -25,8 +26,7 @@ export interface GetBranchArgs {
 export type GetBranchResult = Branch;
 
 export async function getBranch(args: GetBranchArgs, opts?: CodeSecInvokeOptions): Promise<GetBranchResult> {
-  const input = functionArguments("getBranch", GetBranchArguments, args);
-  return clientForInvoke("getBranch", opts).getBranch(input);
+  return invokeFunction(getBranchDefinition, args, opts);
 }
 
 /**

@@ -1,15 +1,12 @@
-import { Type } from "../../api/typeBuilder";
 import type { CurrentUser } from "../../api/schemas/users";
 import type * as pulumi from "@pulumi/pulumi";
+import { getCurrentUserDefinition } from "./definitions";
 import {
-  clientForInvoke,
-  functionArguments,
+  invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
 } from "./invokeOptions";
-
-const NoArguments = Type.Object({}, { additionalProperties: false });
 
 /** No arguments: the user is the one behind the credentials. */
 export type GetCurrentUserArgs = Record<string, never>;
@@ -31,8 +28,7 @@ export async function getCurrentUser(
   args?: GetCurrentUserArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<GetCurrentUserResult> {
-  functionArguments("getCurrentUser", NoArguments, args, { optional: true });
-  return clientForInvoke("getCurrentUser", opts).getCurrentUser();
+  return invokeFunction(getCurrentUserDefinition, args, opts);
 }
 
 const currentUserOutput = outputForm((args: GetCurrentUserArgs, opts?: CodeSecInvokeOptions) =>

@@ -1,9 +1,9 @@
-import { ListJoinableOrganizationsArgs, type JoinableOrganizationsResponse } from "../../api/schemas/users";
+import type { JoinableOrganizationsResponse } from "../../api/schemas/users";
+import { getJoinableOrganizationsDefinition } from "./definitions";
 import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiArgs } from "../pulumiTypes";
 import {
-  clientForInvoke,
-  functionArguments,
+  invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
@@ -35,10 +35,7 @@ export async function getJoinableOrganizations(
   args?: GetJoinableOrganizationsArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<GetJoinableOrganizationsResult> {
-  const input = functionArguments("getJoinableOrganizations", ListJoinableOrganizationsArgs, args, {
-    optional: true,
-  });
-  return clientForInvoke("getJoinableOrganizations", opts).listJoinableOrganizations(input);
+  return invokeFunction(getJoinableOrganizationsDefinition, args, opts);
 }
 
 const joinableOrganizationsOutput = outputForm(

@@ -1,9 +1,6 @@
-import {
-  GetNotificationRulesArgs as GetNotificationRulesArguments,
-  type NotificationRule,
-  type NotificationRuleFilters,
-} from "../../api/schemas/notificationRules";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type { NotificationRule, NotificationRuleFilters } from "../../api/schemas/notificationRules";
+import { getNotificationRulesDefinition } from "./definitions";
+import { invokeFunction, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getNotificationRules}. */
 export interface GetNotificationRulesArgs {
@@ -43,16 +40,7 @@ export async function getNotificationRules(
   args: GetNotificationRulesArgs,
   opts?: CodeSecInvokeOptions,
 ): Promise<GetNotificationRulesResult> {
-  const { limit, ...rest } = functionArguments("getNotificationRules", GetNotificationRulesArguments, args);
-  const rules = await clientForInvoke("getNotificationRules", opts).listAllNotificationRules({
-    ...rest,
-    ...(limit === undefined ? {} : { pageSize: limit }),
-  });
-  return {
-    deploymentId: rest.deploymentId,
-    rules,
-    rulesWithProblems: rules.filter((rule) => rule.config_error !== "" || !rule.is_enabled),
-  };
+  return invokeFunction(getNotificationRulesDefinition, args, opts);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { GetScanArgs as GetScanArguments, type Scan } from "../../api/schemas/scans";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type { Scan } from "../../api/schemas/scans";
+import { getScanDefinition } from "./definitions";
+import { invokeFunction, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScan}. */
 export interface GetScanArgs {
@@ -22,8 +23,7 @@ export interface GetScanArgs {
 export type GetScanResult = Scan;
 
 export async function getScan(args: GetScanArgs, opts?: CodeSecInvokeOptions): Promise<GetScanResult> {
-  const input = functionArguments("getScan", GetScanArguments, args);
-  return clientForInvoke("getScan", opts).getScan(input);
+  return invokeFunction(getScanDefinition, args, opts);
 }
 
 /**

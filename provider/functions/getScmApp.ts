@@ -1,5 +1,6 @@
-import { GetScmAppArgs as GetScmAppArguments, type ScmApp } from "../../api/schemas/scm";
-import { clientForInvoke, functionArguments, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
+import type { ScmApp } from "../../api/schemas/scm";
+import { getScmAppDefinition } from "./definitions";
+import { invokeFunction, outputForm, type CodeSecInvokeOptions } from "./invokeOptions";
 
 /** Arguments of {@link getScmApp}. */
 export interface GetScmAppArgs {
@@ -23,8 +24,7 @@ export interface GetScmAppArgs {
 export type GetScmAppResult = ScmApp;
 
 export async function getScmApp(args: GetScmAppArgs, opts?: CodeSecInvokeOptions): Promise<GetScmAppResult> {
-  const input = functionArguments("getScmApp", GetScmAppArguments, args);
-  return clientForInvoke("getScmApp", opts).getScmApp(input);
+  return invokeFunction(getScmAppDefinition, args, opts);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Static, TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
 import type { CodeSecClient } from "../../sdk";
 import { validateArguments } from "../../sdk/argumentValidation";
+import type { FunctionDefinition } from "./definition";
 import { clientFor, clientSettingsFrom } from "../clients";
 import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
@@ -62,6 +63,23 @@ const programConfig: ConfigLookup = (key) => {
   const [namespace, name] = key.split(":", 2);
   return new pulumi.Config(namespace).get(name);
 };
+
+/**
+ * Calls a function by its definition: the arguments validated like the client's (null or a misspelt name
+ * fails before any call), the client of the connection the options name.
+ */
+export async function invokeFunction<A extends TObject | undefined, R extends TObject>(
+  definition: FunctionDefinition<A, R>,
+  args: unknown,
+  opts: CodeSecInvokeOptions | undefined,
+): Promise<Static<R>> {
+  const input = functionArguments(definition.name, definition.args ?? NoArguments, args, {
+    optional: definition.argsOptional,
+  });
+  return definition.invoke(clientForInvoke(definition.name, opts), input as never);
+}
+
+const NoArguments = Type.Object({}, { additionalProperties: false });
 
 /** A function's arguments, validated like the client's (null or a misspelt name fails before any call). */
 export function functionArguments<S extends TObject>(

@@ -9,7 +9,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as codesec from "../../provider";
-import { FUNCTION_DOCS, docEntries, staleDocs } from "../../scripts/docs";
+import { docEntries, staleDocs } from "../../scripts/docs";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
+import type { FunctionDefinition } from "../../provider/functions/definition";
 import { RESOURCE_DEFINITIONS } from "../../provider/resources/registry";
 import { inputShape, outputShape, type ResourceDefinition } from "../../provider/resources/definition";
 
@@ -49,7 +51,7 @@ describe("generated reference docs", function () {
     const functions = Object.keys(codesec).filter(
       (name) => /^get[A-Z]/.test(name) && !name.endsWith("Output"),
     );
-    expect(Object.keys(FUNCTION_DOCS).sort()).to.deep.equal(functions.sort());
+    expect(Object.keys(FUNCTION_DEFINITIONS).sort()).to.deep.equal(functions.sort());
   });
 
   it("every field of every table has a description", () => {
@@ -58,7 +60,11 @@ describe("generated reference docs", function () {
         inputShape(kind),
         outputShape(kind),
       ]),
-      ...Object.values(FUNCTION_DOCS).flatMap((fn) => [fn.args, fn.result, ...Object.values(fn.more ?? {})]),
+      ...Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS).flatMap((fn) => [
+        ...(fn.args ? [fn.args] : []),
+        fn.result,
+        ...Object.values(fn.more ?? {}),
+      ]),
     ];
     const undescribed = shapes
       .flatMap((shape) => Object.entries<TSchema>(shape?.properties ?? {}))

@@ -14,6 +14,8 @@ export default tseslint.config(
       ".tools/",
       ".bench-tmp/",
       "examples/*/node_modules/",
+      // Generated (npm run generate), with its own tsconfig: lint compiles it with that.
+      "sdk/nodejs/",
       "**/*.js",
       "**/*.mjs",
     ],

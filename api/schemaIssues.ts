@@ -76,7 +76,7 @@ export function secretValue<S extends TSchema>(schema: S): S {
 }
 
 /** Whether a schema (or the copy of one) is marked with {@link secretValue}. */
-function isSecretSchema(schema: TSchema): boolean {
+export function isSecretSchema(schema: TSchema): boolean {
   return (schema as { [SecretValue]?: boolean })[SecretValue] === true;
 }
 

@@ -11,6 +11,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../api/typeBuilder";
+import { described, secretValue } from "../api/schemaIssues";
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
 export const CONFIG_TOKEN = "codesec:token";
@@ -27,10 +28,15 @@ export const ConnectionName = Type.String({
 /** Explicit credentials: `{ baseUrl, token }`. Deprecated as a resource argument: name a connection instead. */
 export const ConnectionObject = Type.Object(
   {
-    /** Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's URL. */
-    baseUrl: Type.String(),
-    /** API token (with the Web API permission) or user JWT. Always stored as a secret. */
-    token: Type.String(),
+    baseUrl: described(
+      Type.String(),
+      "Base address of the platform API, e.g. `https://codesec.example.com` or the emulator's URL.",
+    ),
+    // Marked secret: messages never quote it, and the schema stores it as a secret.
+    token: described(
+      secretValue(Type.String()),
+      "API token (with the Web API permission) or user JWT. Always stored as a secret.",
+    ),
   },
   { additionalProperties: false },
 );

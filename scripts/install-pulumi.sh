@@ -31,6 +31,8 @@ host_sdk="${PULUMI_NODEJS_HOST_SDK:-v3.68.0}"
 
 log() { printf '[install-pulumi] %s\n' "$*"; }
 warn() { printf '[install-pulumi] WARNING: %s\n' "$*" >&2; }
+# shellcheck source=build-lock.sh
+source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
 
 # Portable stand-ins for GNU `readlink -f` / `readlink -m` (macOS' readlink has neither before 12.3):
 # plain `readlink` (one link) and `cd -P` (physical directory) are in every POSIX system.
@@ -304,30 +306,6 @@ EOF
   log "built $out from $sdkmod@$host_sdk (older language host; see build_language_host in this script)"
 }
 
-# One build at a time per cache: clones set up at once on one machine share it, and the second waits for
-# the first, then finds the CLI built. A lock directory (mkdir is atomic everywhere, flock is not on
-# macOS) holding the owner's pid; a lock whose owner is gone (a killed set-up) is taken over.
-acquire_build_lock() {
-  local waited=0 owner
-  mkdir -p "$cache_root"
-  until mkdir "$lock_dir" 2>/dev/null; do
-    owner="$(cat "$lock_dir/pid" 2>/dev/null || true)"
-    if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
-      log "taking over the build lock of set-up $owner, which is no longer running"
-      rm -rf "$lock_dir"
-      continue
-    fi
-    if [ $((waited % 30)) -eq 0 ]; then
-      log "another set-up (pid ${owner:-unknown}) is building in $cache_root: waiting for it (${waited}s so far)"
-    fi
-    sleep 1
-    waited=$((waited + 1))
-  done
-  echo $$ >"$lock_dir/pid"
-}
-release_build_lock() {
-  if [ "$(cat "$lock_dir/pid" 2>/dev/null || true)" = "$$" ]; then rm -rf "$lock_dir"; fi
-}
 acquire_build_lock
 trap 'rc=$?; release_build_lock; exit $rc' INT TERM
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-time (idempotent) project set-up, run after `npm ci`: Node 22, the package linked under its own
-# name, the build, and the Pulumi CLI. Everything it installs goes to .tools/ (git-ignored) or to a
+# name, the build, the Pulumi CLI and the SDK generator. Everything it installs goes to .tools/ (git-ignored) or to a
 # cache outside the clone.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,4 +22,6 @@ bash scripts/build.sh
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh
 fi
+# The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
+bash scripts/build-generator.sh
 echo "[setup] done"

@@ -1,0 +1,222 @@
+// Command pulumi-gen-codesec binds codesec's Pulumi package schema and writes an SDK from it, with the
+// code generators of github.com/pulumi/pulumi/pkg/v3 at the CLI's own version (go.mod):
+//
+//	pulumi-gen-codesec <schema.json> bind                  bind only: fail on any diagnostic
+//	pulumi-gen-codesec <schema.json> <language> <outdir>   language: nodejs, python or go
+//
+// Why a program of its own: `pulumi package gen-sdk` asks the language host to generate the SDK
+// (GeneratePackage), and the Node.js language host that can be built here (scripts/install-pulumi.sh,
+// build_language_host) is older than the CLI and lacks that call. Pulumi's own providers generate their SDKs
+// the same way, with a `pulumi-gen-<name>` tool calling pkg/codegen directly.
+//
+// The schema is bound with the full validation of `schema.BindSpec` (the metaschema included), and every
+// diagnostic, warnings too, is an error: an SDK is only written from a schema that binds cleanly. The
+// output folder is replaced as a whole, so a file the schema no longer generates does not linger; a folder
+// that holds anything else than a previous output of this program is refused, not emptied.
+//
+// `npm run setup` builds it (scripts/build-generator.sh) and `npm run generate` runs it (scripts/generate.ts).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
+)
+
+// tool is the name the generated files' "do not edit" headers give.
+const tool = "pulumi-gen-codesec"
+
+const usage = `usage: pulumi-gen-codesec <schema.json> bind
+       pulumi-gen-codesec <schema.json> <nodejs|python|go> <outdir>`
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-gen-codesec: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	switch {
+	case len(args) == 2 && args[1] == "bind":
+		_, err := bind(args[0])
+		return err
+	case len(args) == 3:
+		pkg, err := bind(args[0])
+		if err != nil {
+			return err
+		}
+		files, err := generate(pkg, args[1])
+		if err != nil {
+			return err
+		}
+		return writeOutput(args[2], files)
+	default:
+		return errors.New(usage)
+	}
+}
+
+// bind reads and validates the schema; any diagnostic fails it.
+func bind(schemaPath string) (*schema.Package, error) {
+	text, err := os.ReadFile(schemaPath)
+	if err != nil {
+		return nil, err
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(text, &spec); err != nil {
+		return nil, fmt.Errorf("%s: %w", schemaPath, err)
+	}
+	pkg, diags, err := schema.BindSpec(spec, noPackages{}, schema.ValidationOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", schemaPath, err)
+	}
+	if len(diags) > 0 {
+		lines := make([]string, 0, len(diags))
+		for _, diag := range diags {
+			lines = append(lines, "  "+diag.Error())
+		}
+		return nil, fmt.Errorf("%s does not bind cleanly (%d diagnostics):\n%s",
+			schemaPath, len(diags), strings.Join(lines, "\n"))
+	}
+	return pkg, nil
+}
+
+func generate(pkg *schema.Package, language string) (map[string][]byte, error) {
+	switch language {
+	case "nodejs":
+		return nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
+	case "python":
+		return python.GeneratePackage(tool, pkg, nil, noPackages{})
+	case "go":
+		return gogen.GeneratePackage(tool, pkg, nil)
+	default:
+		return nil, fmt.Errorf("unknown language %q (nodejs, python or go)\n%s", language, usage)
+	}
+}
+
+// writeOutput replaces outdir's content with files (paths relative to it).
+func writeOutput(outdir string, files map[string][]byte) error {
+	if err := checkReplaceable(outdir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(outdir); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(files))
+	for path := range files {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		target := filepath.Join(outdir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, files[path], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkReplaceable refuses to empty a folder that is not a previous output of this program: one that
+// exists, is not empty, and has no file naming this tool in its "generated" header. A mistyped outdir
+// (the repository root, say) is then an error, not a loss.
+func checkReplaceable(outdir string) error {
+	entries, err := os.ReadDir(outdir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	found := false
+	walkErr := filepath.WalkDir(outdir, func(path string, entry fs.DirEntry, err error) error {
+		if err != nil || found {
+			return err
+		}
+		if entry.IsDir() {
+			if depth(outdir, path) > 2 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		head, err := readHead(path, 512)
+		if err != nil {
+			return err
+		}
+		found = strings.Contains(head, tool)
+		return nil
+	})
+	if walkErr != nil {
+		return walkErr
+	}
+	if !found {
+		return fmt.Errorf("%s is not empty and holds no earlier output of %s: refusing to replace it", outdir, tool)
+	}
+	return nil
+}
+
+func depth(root, path string) int {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == "." {
+		return 0
+	}
+	return len(strings.Split(rel, string(filepath.Separator)))
+}
+
+func readHead(path string, size int) (string, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	buf := make([]byte, size)
+	n, err := file.Read(buf)
+	if err != nil && n == 0 && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// noPackages is the loader for other packages' schemas: codesec's schema references none (only the
+// built-in pulumi.json types), so any request for one is an error instead of a plugin download.
+type noPackages struct{}
+
+var _ schema.ReferenceLoader = noPackages{}
+
+func (noPackages) refuse(name string) error {
+	return fmt.Errorf("the codesec schema references package %q: it may reference no other package", name)
+}
+
+func (l noPackages) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
+	return nil, l.refuse(name)
+}
+
+func (l noPackages) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return nil, l.refuse(d.Name)
+}
+
+func (l noPackages) LoadPackageReference(name string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, l.refuse(name)
+}
+
+func (l noPackages) LoadPackageReferenceV2(
+	_ context.Context, d *schema.PackageDescriptor,
+) (schema.PackageReference, error) {
+	return nil, l.refuse(d.Name)
+}

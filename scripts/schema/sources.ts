@@ -3,8 +3,6 @@
  * configuration, and the names of the types nested in them. scripts/schema.ts turns these into
  * `schema.json`; nothing there reads the provider's modules directly.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { TObject } from "@sinclair/typebox";
 import { OrgRole as OrgRoleSchema } from "../../api/schemas/common";
 import { FeatureFlag, JoinableOrganization, OrganizationFeatures, AuthDetail } from "../../api/schemas/users";
@@ -14,9 +12,15 @@ import { NotificationRule, NotificationRuleFilters } from "../../api/schemas/not
 import { ConnectionObject } from "../../provider/connection";
 import { OrgRole } from "../../provider/enums";
 import { ProviderConfig } from "../../provider/providerConfig";
-import { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
-import { SECRET_INPUTS } from "../../provider/secretInputs";
-import { FUNCTION_DOCS } from "../docs";
+import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
+import {
+  inputShape,
+  inputsWhoseChange,
+  outputShape,
+  type ResourceDefinition,
+} from "../../provider/resources/definition";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
+import type { FunctionDefinition } from "../../provider/functions/definition";
 import type { NamedTypes } from "./typeboxToSchema";
 
 /** What the schema needs of one resource kind. */
@@ -51,38 +55,36 @@ export interface SchemaSources {
   readonly functions: readonly FunctionSource[];
 }
 
-// ------------------------------------------------------------------------------------------------------
-// ADAPTER: the one place that reads the registry of resource kinds and the functions' schemas
-// (FUNCTION_DOCS). When the kinds become one definition each, point this function at the definitions
-// (name, description, inputs and outputs with their `onChange` and `secret`); nothing else changes.
-// ------------------------------------------------------------------------------------------------------
-export function schemaSources(root: string = REPOSITORY_ROOT): SchemaSources {
+/**
+ * The one place that reads the definitions: each kind's (provider/resources/<kind>/definition.ts) and
+ * each function's (provider/functions/definitions.ts).
+ */
+export function schemaSources(): SchemaSources {
   const resources = RESOURCE_KIND_NAMES.map((name): ResourceSource => {
-    const kind = RESOURCE_KINDS[name];
+    const definition: ResourceDefinition = RESOURCE_DEFINITIONS[name];
     return {
       name,
-      description: summaryOf(path.join(root, `provider/resources/${lowerFirst(name)}/docs.md`)),
-      inputs: kind.inputs,
-      outputs: kind.outputs,
-      replaceOnChanges: kind.changes.replace,
-      // `connection` holds a secret only in its deprecated object form: the `Connection` type's token is
-      // marked secret instead, so that a connection name stays readable.
-      secretInputs: SECRET_INPUTS.filter(
-        (field) => field !== "connection" && field in kind.inputs.properties,
-      ),
+      description: `${definition.description}\n\nPlatform: ${definition.operations}.`,
+      inputs: inputShape(definition),
+      outputs: outputShape(definition),
+      replaceOnChanges: inputsWhoseChange(definition, "replace"),
+      // Only inputs that are always secret: `connection` holds one only in its deprecated object form, so
+      // the `Connection` type's token is marked secret instead and a connection name stays readable.
+      secretInputs: Object.entries(definition.inputs)
+        .filter(([, field]) => field.secret === true)
+        .map(([field]) => field),
     };
   });
-  const functions = Object.entries(FUNCTION_DOCS).map(([name, { args, result }]): FunctionSource => ({
-    name,
-    description: summaryOf(path.join(root, `provider/functions/${name}.md`)),
-    ...(args === undefined ? {} : { args }),
-    result,
-  }));
+  const functions = Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS).map(
+    ({ name, description, operations, args, result }): FunctionSource => ({
+      name,
+      description: `${description}\n\nPlatform: ${operations}.`,
+      ...(args === undefined || Object.keys(args.properties).length === 0 ? {} : { args }),
+      result,
+    }),
+  );
   return { resources, functions };
 }
-// ------------------------------------------------------------------------------------------------------ end of the adapter
-
-const REPOSITORY_ROOT = path.resolve(__dirname, "../..");
 
 /** The provider's configuration: `config.variables` and the Provider resource's inputs. */
 export const CONFIG_SOURCE: TObject = ProviderConfig;
@@ -110,21 +112,3 @@ export const NAMED_TYPES: NamedTypes = {
     },
   },
 };
-
-/**
- * The first paragraph of a reference doc's source (after its title), on one line, without the sentence
- * that gives the dynamic resource's type token: the native resource has its own.
- */
-function summaryOf(file: string): string {
-  const [, paragraph = ""] = fs.readFileSync(file, "utf8").split(/\n\s*\n/);
-  return paragraph
-    .replace(/\s*\n\s*/g, " ")
-    .split(/(?<=\.)\s+(?=[A-Z])/)
-    .filter((sentence) => !sentence.startsWith("Type token "))
-    .join(" ")
-    .trim();
-}
-
-function lowerFirst(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
-}

@@ -5,7 +5,9 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Reads one branch of a project: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`), **experimental**.
+ * Reads one branch of a project.
+ *
+ * Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
  */
 export function getBranch(args: GetBranchArgs, opts?: pulumi.InvokeOptions): Promise<GetBranchResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -42,7 +44,9 @@ export interface GetBranchResult {
     readonly name: string;
 }
 /**
- * Reads one branch of a project: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`), **experimental**.
+ * Reads one branch of a project.
+ *
+ * Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
  */
 export function getBranchOutput(args: GetBranchOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBranchResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

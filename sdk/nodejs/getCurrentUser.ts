@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * The user behind the credentials: operation 8 (`GET /api/auth/users/current`), **experimental**. With an API token this is the token's owner.
+ * The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
+ *
+ * Platform: operation 8 (`GET /api/auth/users/current`, experimental).
  */
 export function getCurrentUser(opts?: pulumi.InvokeOptions): Promise<GetCurrentUserResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -47,7 +49,9 @@ export interface GetCurrentUserResult {
     readonly orgRole: string;
 }
 /**
- * The user behind the credentials: operation 8 (`GET /api/auth/users/current`), **experimental**. With an API token this is the token's owner.
+ * The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
+ *
+ * Platform: operation 8 (`GET /api/auth/users/current`, experimental).
  */
 export function getCurrentUserOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCurrentUserResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Organizations (deployments) the user can join: operation 9 (`GET /api/auth/users/current/deployments/joinable`), **experimental**.
+ * Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
+ *
+ * Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
  */
 export function getJoinableOrganizations(args?: GetJoinableOrganizationsArgs, opts?: pulumi.InvokeOptions): Promise<GetJoinableOrganizationsResult> {
     args = args || {};
@@ -36,7 +38,9 @@ export interface GetJoinableOrganizationsResult {
     readonly userId: string;
 }
 /**
- * Organizations (deployments) the user can join: operation 9 (`GET /api/auth/users/current/deployments/joinable`), **experimental**.
+ * Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
+ *
+ * Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
  */
 export function getJoinableOrganizationsOutput(args?: GetJoinableOrganizationsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetJoinableOrganizationsResult> {
     args = args || {};

@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Notification rules of a deployment: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`), **experimental**. Follows further pages while the platform returns a cursor.
+ * Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
+ *
+ * Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
  */
 export function getNotificationRules(args: GetNotificationRulesArgs, opts?: pulumi.InvokeOptions): Promise<GetNotificationRulesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -59,7 +61,9 @@ export interface GetNotificationRulesResult {
     readonly rulesWithProblems: outputs.NotificationRule[];
 }
 /**
- * Notification rules of a deployment: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`), **experimental**. Follows further pages while the platform returns a cursor.
+ * Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
+ *
+ * Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
  */
 export function getNotificationRulesOutput(args: GetNotificationRulesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNotificationRulesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Reads one scan: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`), **beta**.
+ * Reads one scan: its status, commit, timing and numbers of findings.
+ *
+ * Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
  */
 export function getScan(args: GetScanArgs, opts?: pulumi.InvokeOptions): Promise<GetScanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -84,7 +86,9 @@ export interface GetScanResult {
     readonly status: string;
 }
 /**
- * Reads one scan: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`), **beta**.
+ * Reads one scan: its status, commit, timing and numbers of findings.
+ *
+ * Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
  */
 export function getScanOutput(args: GetScanOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetScanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

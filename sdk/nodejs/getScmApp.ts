@@ -5,7 +5,9 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Reads an SCM app by its request id: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`), **experimental**.
+ * Reads an SCM app by the request id it was connected with.
+ *
+ * Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  */
 export function getScmApp(args: GetScmAppArgs, opts?: pulumi.InvokeOptions): Promise<GetScmAppResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -65,7 +67,9 @@ export interface GetScmAppResult {
     readonly tenantId: string;
 }
 /**
- * Reads an SCM app by its request id: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`), **experimental**.
+ * Reads an SCM app by the request id it was connected with.
+ *
+ * Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  */
 export function getScmAppOutput(args: GetScmAppOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetScmAppResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

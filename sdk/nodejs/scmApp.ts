@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * An SCM app connected to a deployment. Create completes the SCM app request with its one-time code (operation 3, `PUT /api/scm/app_request_complete`); refresh and adoption read the app (operation 4, `GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`). Both **experimental**.
+ * An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code` (operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and import read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
+ *
+ * Platform: operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  */
 export class ScmApp extends pulumi.CustomResource {
     /**
@@ -55,7 +57,7 @@ export class ScmApp extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly codeAccess: pulumi.Output<boolean>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     declare public readonly connection: pulumi.Output<string | outputs.Connection | undefined>;
     /**
@@ -63,7 +65,7 @@ export class ScmApp extends pulumi.CustomResource {
      */
     declare public readonly deploymentId: pulumi.Output<string>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     declare public /*out*/ readonly platform: pulumi.Output<string>;
     /**
@@ -171,7 +173,7 @@ export interface ScmAppState {
      */
     codeAccess?: pulumi.Input<boolean | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -179,7 +181,7 @@ export interface ScmAppState {
      */
     deploymentId?: pulumi.Input<string | undefined>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     platform?: pulumi.Input<string | undefined>;
     /**
@@ -217,7 +219,7 @@ export interface ScmAppArgs {
      */
     code?: pulumi.Input<string | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**

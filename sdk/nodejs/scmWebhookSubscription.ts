@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Subscribes an SCM configuration of a deployment to SCM webhook events. Platform operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, **experimental**).
+ * Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
+ *
+ * Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
  */
 export class ScmWebhookSubscription extends pulumi.CustomResource {
     /**
@@ -43,7 +45,7 @@ export class ScmWebhookSubscription extends pulumi.CustomResource {
      */
     declare public readonly configId: pulumi.Output<string>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     declare public readonly connection: pulumi.Output<string | outputs.Connection | undefined>;
     /**
@@ -55,7 +57,7 @@ export class ScmWebhookSubscription extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly events: pulumi.Output<string[]>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     declare public /*out*/ readonly platform: pulumi.Output<string>;
     /**
@@ -63,7 +65,7 @@ export class ScmWebhookSubscription extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly scmUrl: pulumi.Output<string>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
 
@@ -121,7 +123,7 @@ export interface ScmWebhookSubscriptionState {
      */
     configId?: pulumi.Input<string | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -133,7 +135,7 @@ export interface ScmWebhookSubscriptionState {
      */
     events?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     platform?: pulumi.Input<string | undefined>;
     /**
@@ -141,7 +143,7 @@ export interface ScmWebhookSubscriptionState {
      */
     scmUrl?: pulumi.Input<string | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }
@@ -155,7 +157,7 @@ export interface ScmWebhookSubscriptionArgs {
      */
     configId: pulumi.Input<string>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -163,7 +165,7 @@ export interface ScmWebhookSubscriptionArgs {
      */
     deploymentId: pulumi.Input<string>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }

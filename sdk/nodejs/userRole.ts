@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * The organization role of one user in a deployment. Platform operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, **experimental**); refresh uses operation 8 (`GET /api/auth/users/current`, experimental).
+ * The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+ *
+ * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental).
  */
 export class UserRole extends pulumi.CustomResource {
     /**
@@ -39,7 +41,7 @@ export class UserRole extends pulumi.CustomResource {
     }
 
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     declare public readonly connection: pulumi.Output<string | outputs.Connection | undefined>;
     /**
@@ -47,7 +49,7 @@ export class UserRole extends pulumi.CustomResource {
      */
     declare public readonly deploymentId: pulumi.Output<string>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     declare public /*out*/ readonly platform: pulumi.Output<string>;
     /**
@@ -55,11 +57,11 @@ export class UserRole extends pulumi.CustomResource {
      */
     declare public readonly role: pulumi.Output<enums.OrgRole>;
     /**
-     * When set, `pulumi destroy` sets the user's role to this value (demote on destroy); otherwise destroy only removes the resource from the stack and the user keeps the role.
+     * When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
      */
     declare public readonly roleOnDestroy: pulumi.Output<enums.OrgRole | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md).
+     * Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
     /**
@@ -120,7 +122,7 @@ export class UserRole extends pulumi.CustomResource {
  */
 export interface UserRoleState {
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -128,7 +130,7 @@ export interface UserRoleState {
      */
     deploymentId?: pulumi.Input<string | undefined>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     platform?: pulumi.Input<string | undefined>;
     /**
@@ -136,11 +138,11 @@ export interface UserRoleState {
      */
     role?: pulumi.Input<enums.OrgRole | undefined>;
     /**
-     * When set, `pulumi destroy` sets the user's role to this value (demote on destroy); otherwise destroy only removes the resource from the stack and the user keeps the role.
+     * When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
      */
     roleOnDestroy?: pulumi.Input<enums.OrgRole | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md).
+     * Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
      */
     triggers?: any | undefined;
     /**
@@ -154,7 +156,7 @@ export interface UserRoleState {
  */
 export interface UserRoleArgs {
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -166,11 +168,11 @@ export interface UserRoleArgs {
      */
     role: pulumi.Input<enums.OrgRole>;
     /**
-     * When set, `pulumi destroy` sets the user's role to this value (demote on destroy); otherwise destroy only removes the resource from the stack and the user keeps the role.
+     * When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
      */
     roleOnDestroy?: pulumi.Input<enums.OrgRole | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md).
+     * Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
      */
     triggers?: any | undefined;
     /**

@@ -8,7 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Adds the platform's CI workflow to the repositories of the projects that match `filters`. Platform operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, **experimental**).
+ * Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
+ *
+ * Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
  */
 export class WorkflowProvisioning extends pulumi.CustomResource {
     /**
@@ -43,7 +45,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
      */
     declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     declare public readonly connection: pulumi.Output<string | outputs.Connection | undefined>;
     /**
@@ -67,7 +69,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
      */
     declare public readonly ghaOptions: pulumi.Output<outputs.GhaOptions | undefined>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     declare public /*out*/ readonly platform: pulumi.Output<string>;
     /**
@@ -75,7 +77,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly repoFileUrls: pulumi.Output<{[key: string]: string}>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
 
@@ -136,7 +138,7 @@ export interface WorkflowProvisioningState {
      */
     allowPartialFailure?: pulumi.Input<boolean | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -160,7 +162,7 @@ export interface WorkflowProvisioningState {
      */
     ghaOptions?: pulumi.Input<inputs.GhaOptionsArgs | undefined>;
     /**
-     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with stack config `codesec:movedFrom` (docs/credentials.md).
+     * The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
      */
     platform?: pulumi.Input<string | undefined>;
     /**
@@ -168,7 +170,7 @@ export interface WorkflowProvisioningState {
      */
     repoFileUrls?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }
@@ -182,7 +184,7 @@ export interface WorkflowProvisioningArgs {
      */
     allowPartialFailure?: pulumi.Input<boolean | undefined>;
     /**
-     * Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config `codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.
+     * Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
      */
     connection?: pulumi.Input<string | inputs.ConnectionArgs | undefined>;
     /**
@@ -202,7 +204,7 @@ export interface WorkflowProvisioningArgs {
      */
     ghaOptions?: pulumi.Input<inputs.GhaOptionsArgs | undefined>;
     /**
-     * Any value; a change applies the resource again (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }

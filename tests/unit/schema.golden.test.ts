@@ -5,6 +5,8 @@
  * tests/integration/schema.generator.test.ts.
  */
 import { expect } from "chai";
+import { userRoleDefinition } from "../../provider/resources/userRole/definition";
+import { getScanDefinition } from "../../provider/functions/definitions";
 import { Type } from "@sinclair/typebox";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,7 +15,7 @@ import { CLIENT_SETTING_KEYS, CONFIG_SKIP_CREDENTIALS_VALIDATION } from "../../p
 import { CONFIG_BASE_URL, CONFIG_CONNECTIONS, CONFIG_TOKEN } from "../../provider/connection";
 import { CONFIG_MOVED_FROM } from "../../provider/ownership";
 import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
-import { FUNCTION_DOCS } from "../../scripts/docs";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { packageSchema, packageVersion } from "../../scripts/schema";
 import { SchemaTypes } from "../../scripts/schema/typeboxToSchema";
 
@@ -29,10 +31,9 @@ const schema = packageSchema({ version: "9.8.7" }) as {
   provider: { inputProperties: Record<string, Json> };
 };
 
-const CONNECTION_DESCRIPTION =
-  "Which credentials to use: the name of a connection in stack config `codesec:connections` (for a second " +
-  "organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: stack config " +
-  "`codesec:baseUrl` / `codesec:token`, then `CODESEC_BASE_URL` / `CODESEC_TOKEN`.";
+// Descriptions come from the definitions (one source); the structure around them is what is pinned here.
+const fields = userRoleDefinition.inputs;
+const CONNECTION_DESCRIPTION = fields.connection.description;
 
 const USER_ROLE_INPUTS = {
   deploymentId: { description: "Deployment (organization) id.", type: "string", replaceOnChanges: true },
@@ -46,16 +47,11 @@ const USER_ROLE_INPUTS = {
     $ref: "#/types/codesec:index:OrgRole",
   },
   roleOnDestroy: {
-    description:
-      "When set, `pulumi destroy` sets the user's role to this value (demote on destroy); otherwise destroy " +
-      "only removes the resource from the stack and the user keeps the role.",
+    description: fields.roleOnDestroy.description,
     $ref: "#/types/codesec:index:OrgRole",
   },
   triggers: {
-    description:
-      "Any value; a change applies the resource again (the platform cannot read it back, so this is how to " +
-      "force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled " +
-      "job re-asserts other users' roles (docs/resources/UserRole.md).",
+    description: fields.triggers.description,
     $ref: "pulumi.json#/Any",
   },
   connection: {
@@ -67,19 +63,13 @@ const USER_ROLE_INPUTS = {
 const USER_ROLE_PROPERTIES = {
   ...USER_ROLE_INPUTS,
   platform: {
-    description:
-      "The platform this resource was created on (the base URL of its connection then). When the connection " +
-      "later points to another platform, every step that would reach it stops until you move the stack on " +
-      "purpose with stack config `codesec:movedFrom` (docs/credentials.md).",
+    description: userRoleDefinition.outputs.platform.description,
     type: "string",
   },
 };
 
 const EXPECTED_USER_ROLE = {
-  description:
-    "The organization role of one user in a deployment. Platform operation 1 (`PATCH " +
-    "/api/agent/deployments/{deploymentId}/users/{userId}/roles`, **experimental**); refresh uses operation 8 " +
-    "(`GET /api/auth/users/current`, experimental).",
+  description: `${userRoleDefinition.description}\n\nPlatform: ${userRoleDefinition.operations}.`,
   properties: USER_ROLE_PROPERTIES,
   required: ["deploymentId", "userId", "role", "platform"],
   inputProperties: USER_ROLE_INPUTS,
@@ -93,8 +83,7 @@ const EXPECTED_USER_ROLE = {
 };
 
 const EXPECTED_GET_SCAN = {
-  description:
-    "Reads one scan: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`), **beta**.",
+  description: `${getScanDefinition.description}\n\nPlatform: ${getScanDefinition.operations}.`,
   inputs: {
     properties: {
       deploymentId: { description: "Deployment (organization) id.", type: "string" },
@@ -207,7 +196,7 @@ describe("the Pulumi package schema", () => {
       ]);
     }
     expect(Object.keys(schema.functions)).to.deep.equal(
-      Object.keys(FUNCTION_DOCS).map((fn) => `codesec:index:${fn}`),
+      Object.keys(FUNCTION_DEFINITIONS).map((fn) => `codesec:index:${fn}`),
     );
   });
 

@@ -192,7 +192,7 @@ async function argumentResources(args: unknown): Promise<pulumi.Resource[]> {
  */
 export function outputForm<A, R>(
   promiseForm: (args: A, opts?: CodeSecInvokeOptions) => Promise<R>,
-): (args: PulumiArgs<A>, opts?: CodeSecInvokeOutputOptions) => pulumi.Output<R> {
+): (args: PulumiArgs<A> | object, opts?: CodeSecInvokeOutputOptions) => pulumi.Output<R> {
   return (args, opts) => {
     const { connection, dependsOn, ...rest } = opts ?? {};
     return pulumi

@@ -28,6 +28,7 @@ import {
   type ResourceDefinition,
 } from "./definition";
 import type { ReadOutcome } from "./kindImplementation";
+import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -263,7 +264,7 @@ export async function readResource(
 ): Promise<ReadOutcome<Props>> {
   if (state === undefined) {
     if (definition.importRule.kind === "refused") {
-      throw new Error(
+      throw new CodeSecResourceError(
         `${typeLabel(definition)} ${id} cannot be looked up by id or imported: ${definition.importRule.why}`,
       );
     }

@@ -21,6 +21,7 @@ import {
 import { CodeSecConnectionError, MissingCredentialsError } from "../../provider/connection";
 import { isExpectedFailure } from "../../provider/expectedFailures";
 import { PlatformMismatchError } from "../../provider/ownership";
+import { CodeSecResourceError } from "../../provider/resources/resourceError";
 import { getCurrentUser, getCurrentUserOutput } from "../../provider/functions/getCurrentUser";
 import { reportedOnce, type ErrorConsole } from "../../provider/dynamic/failureOutput";
 import { run } from "../../provider/dynamic/index";
@@ -64,6 +65,9 @@ const expectedFailures: Error[] = [
     repoFileUrls: {},
     errors: [{ code: "NO_REPO", message: "no repository", ids: ["7005"] }],
   }),
+  new CodeSecResourceError(
+    'codesec:ScmApp: no connected SCM app has request id "apprq-x" in deployment 1001.',
+  ),
 ];
 
 /** Errors that only a bug raises: they keep their stack. */

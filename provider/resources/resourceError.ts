@@ -1,0 +1,12 @@
+/**
+ * A resource step that cannot go on, raised on purpose with a message that says why and what to do (an
+ * SCM app that is not connected, an id that is not of the kind's form, an import the platform cannot
+ * serve, a role the package does not know). Like the client's errors, it is shown as its message alone
+ * (provider/expectedFailures.ts), never as a bug's stack.
+ */
+export class CodeSecResourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

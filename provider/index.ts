@@ -10,6 +10,8 @@
  * @packageDocumentation
  */
 export { UserRole, type UserRoleArgs } from "./resources/userRole/resource";
+export { UserRoles, type UserRolesArgs } from "./resources/userRoles/resource";
+export { UserRolesPartialFailure } from "./resources/userRoles/implementation";
 export {
   WorkflowProvisioning,
   type WorkflowProvisioningArgs,

@@ -8,13 +8,16 @@ import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
+import { readFileSync } from "node:fs";
 import {
   createStack,
   exportStackAsStored,
+  installProgramCopy,
   prepareProgram,
   repoRoot,
   requirePulumiCli,
   stateResources,
+  typeCheck,
 } from "./support/harness";
 
 const EXAMPLES = path.join(repoRoot, "examples");
@@ -75,6 +78,39 @@ describe("examples through the real Pulumi CLI", function () {
 
   after(async () => {
     await emulator?.close();
+  });
+
+  describe("copied out of the repository, as a user starts from one", () => {
+    // What a preview of each example plans with the emulator's default fixtures (drift-check's health
+    // problems as warnings, so that its preview succeeds).
+    const cases: { example: string; stack: string; config: ConfigMap; plan: Record<string, number> }[] = [
+      { example: "org-config", stack: "dev", config: {}, plan: { create: 7 } },
+      {
+        example: "drift-check",
+        stack: "health",
+        config: { failOnProblems: { value: "false" } },
+        plan: { create: 1 },
+      },
+      { example: "pr-preview", stack: "prod", config: {}, plan: { create: 3 } },
+    ];
+    for (const { example, stack: stackName, config, plan } of cases) {
+      it(`${example}: npm install, tsc --noEmit with its own tsconfig, then pulumi preview`, async () => {
+        const dir = installProgramCopy(path.join(EXAMPLES, example));
+        const installed = JSON.parse(
+          readFileSync(path.join(dir, "node_modules/pulumi-codesec/package.json"), "utf8"),
+        ) as { version: string };
+        const own = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+          version: string;
+        };
+        expect(installed.version, "the packed package is the one installed").to.equal(own.version);
+        expect(typeCheck(dir), "tsc --noEmit").to.equal("");
+        emulator.control.reset();
+        const stack = await createStack(dir, stackName, { ...credentials(), ...config });
+        const preview = await stack.preview({ onOutput });
+        expect(preview.changeSummary).to.deep.equal(plan);
+        expect(mutatingCalls()).to.deep.equal([]);
+      });
+    }
   });
 
   describe("org-config", () => {

@@ -20,34 +20,13 @@ import {
   requirePulumiCli,
   scratchDir,
   stateResource,
+  typeCheck,
 } from "./support/harness";
 
 const PROGRAMS = path.join(__dirname, "programs");
 
 function valuesOf(outputs: OutputMap): Record<string, unknown> {
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
-}
-
-/** Runs the program's own TypeScript compiler (from its node_modules) and returns its diagnostics. */
-function typeCheck(programDir: string, project = "tsconfig.json"): string {
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        path.join(programDir, "node_modules/typescript/bin/tsc"),
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        project,
-      ],
-      { cwd: programDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return "";
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    return `${stdout ?? ""}${stderr ?? ""}` || String(error);
-  }
 }
 
 /** Every file under `dir` whose name ends with `suffix`. */

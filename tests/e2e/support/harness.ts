@@ -99,6 +99,49 @@ export function prepareProgram(sourceDir: string, opts: { tarball?: string } = {
   return dir;
 }
 
+/**
+ * Copies a program folder out of the repository, as a user copies an example, and runs `npm install`
+ * there with the packed package standing in for the registry's (`--no-save`: the folder's package.json
+ * keeps its own range, and brings the rest: @pulumi/pulumi, TypeScript, ts-node, @types/node). Throws
+ * when the package.json's range for the package does not accept the packed version (`npm ls`).
+ */
+export function installProgramCopy(sourceDir: string): string {
+  const dir = scratchDir(`copied-${path.basename(sourceDir)}`);
+  cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+  run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline", packedPackage()], dir);
+  try {
+    run("npm", ["ls", "pulumi-codesec"], dir);
+  } catch (error) {
+    const { stdout } = error as { stdout?: string };
+    throw new Error(
+      `${path.basename(sourceDir)}'s package.json does not accept the packed package:\n${stdout}`,
+    );
+  }
+  return dir;
+}
+
+/** Runs the program's own TypeScript compiler (from its node_modules) and returns its diagnostics. */
+export function typeCheck(programDir: string, project = "tsconfig.json"): string {
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(programDir, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "--pretty",
+        "false",
+        "-p",
+        project,
+      ],
+      { cwd: programDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    return "";
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    return `${stdout ?? ""}${stderr ?? ""}` || String(error);
+  }
+}
+
 /** Points a program folder at another installed node_modules (an upgrade of the package). */
 export function useModules(programDir: string, modules: string): void {
   const link = path.join(programDir, "node_modules");

@@ -16,11 +16,14 @@
 #   PULUMI_CODESEC_CACHE    cache folder (see above).
 #   PULUMI_NODEJS_HOST_SDK  sdk/v3 release whose language host is the fallback (default v3.68.0), or
 #                           "none"; see build_language_host.
+#   PULUMI_CODESEC_PROGRESS_SECONDS  seconds between the progress lines of a long step (default 30).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
 cache_root="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}"
-lock_dir="$cache_root/.build-lock" # see acquire_build_lock
+lock="$cache_root/.build-lock.pid" # see acquire_build_lock
+progress_every="${PULUMI_CODESEC_PROGRESS_SECONDS:-30}"
+case "$progress_every" in '' | *[!0-9]* | 0) progress_every=30 ;; esac
 want_major=3
 pkgmod=github.com/pulumi/pulumi/pkg/v3
 sdkmod=github.com/pulumi/pulumi/sdk/v3
@@ -31,6 +34,32 @@ host_sdk="${PULUMI_NODEJS_HOST_SDK:-v3.68.0}"
 
 log() { printf '[install-pulumi] %s\n' "$*"; }
 warn() { printf '[install-pulumi] WARNING: %s\n' "$*" >&2; }
+
+# Runs a command that can take minutes (a cold module download, the compile), printing a line every
+# $progress_every seconds meanwhile, so that a quiet terminal or CI log does not look hung.
+ticker_pid=""
+with_progress() { # $1 = what is being done ("compiling ..."), then the command
+  local what="$1" since=$SECONDS rc=0
+  shift
+  # The ticker's sleep holds none of our output: killing the ticker closes it at once.
+  (while sleep "$progress_every" </dev/null >/dev/null 2>&1; do
+    log "still $what ($((SECONDS - since)) s so far)"
+  done) &
+  ticker_pid=$!
+  "$@" || rc=$?
+  stop_ticker
+  return "$rc"
+}
+stop_ticker() {
+  if [ -n "$ticker_pid" ]; then
+    kill "$ticker_pid" 2>/dev/null || true
+    wait "$ticker_pid" 2>/dev/null || true
+    ticker_pid=""
+  fi
+}
+in_dir() { # $1 = directory, then the command
+  (cd "$1" && shift && "$@")
+}
 
 # Portable stand-ins for GNU `readlink -f` / `readlink -m` (macOS' readlink has neither before 12.3):
 # plain `readlink` (one link) and `cd -P` (physical directory) are in every POSIX system.
@@ -165,6 +194,7 @@ cache="$cache_root/pulumi-v$version"
 bin="$cache/bin"
 on_exit() {
   local rc=$?
+  stop_ticker
   release_build_lock
   if [ "$rc" -ne 0 ]; then
     log "could not build pulumi v$version from Go modules (exit $rc)"
@@ -233,11 +263,11 @@ build_wrapped() { # $1 = module dir, $2 = go version, $3 = package, $4 = output,
   } >"$dir/go.mod"
   use_go_for "$gover"
   log "resolving modules for $pkg (in $dir)"
-  (cd "$dir" && go mod tidy) || return 1
-  log "compiling $pkg"
+  with_progress "resolving modules for $pkg" in_dir "$dir" go mod tidy || return 1
+  log "compiling $pkg (a few minutes cold; a line every ${progress_every} s meanwhile)"
   # A name of this process's own: a second set-up that got past the lock (another cache root on the
   # same bin folder, say) never renames our half-written file, nor we its.
-  (cd "$dir" && go build -o "$out.tmp.$$" -ldflags "$5" "$pkg") || return 1
+  with_progress "compiling $pkg" in_dir "$dir" go build -o "$out.tmp.$$" -ldflags "$5" "$pkg" || return 1
   mv -f "$out.tmp.$$" "$out"
 }
 
@@ -305,28 +335,40 @@ EOF
 }
 
 # One build at a time per cache: clones set up at once on one machine share it, and the second waits for
-# the first, then finds the CLI built. A lock directory (mkdir is atomic everywhere, flock is not on
-# macOS) holding the owner's pid; a lock whose owner is gone (a killed set-up) is taken over.
+# the first, then finds the CLI built. The lock is a symbolic link whose target is the owner's pid:
+# `ln -s` makes it, owner included, in one atomic step (everywhere; flock is not on macOS), so it never
+# exists without its owner. A lock whose owner is gone (a killed set-up) is taken over.
+lock_owner_running() { # $1 = pid
+  local command
+  kill -0 "$1" 2>/dev/null || return 1
+  # The system may have given that pid to another program since: then it is not a set-up.
+  if command="$(ps -p "$1" -o command= 2>/dev/null)"; then
+    case "$command" in *install-pulumi*) return 0 ;; *) return 1 ;; esac
+  fi
+  return 0 # no usable ps: the pid is all we know
+}
 acquire_build_lock() {
   local waited=0 owner
   mkdir -p "$cache_root"
-  until mkdir "$lock_dir" 2>/dev/null; do
-    owner="$(cat "$lock_dir/pid" 2>/dev/null || true)"
-    if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
-      log "taking over the build lock of set-up $owner, which is no longer running"
-      rm -rf "$lock_dir"
+  until ln -s "$$" "$lock" 2>/dev/null; do
+    owner="$(readlink "$lock" 2>/dev/null || true)"
+    if [ -n "$owner" ] && ! lock_owner_running "$owner"; then
+      # Only if it still names that owner: another waiter may have taken it over meanwhile.
+      if [ "$(readlink "$lock" 2>/dev/null || true)" = "$owner" ]; then
+        log "taking over the build lock of set-up $owner, which is no longer running"
+        rm -f "$lock"
+      fi
       continue
     fi
-    if [ $((waited % 30)) -eq 0 ]; then
-      log "another set-up (pid ${owner:-unknown}) is building in $cache_root: waiting for it (${waited}s so far)"
+    if [ $((waited % progress_every)) -eq 0 ]; then
+      log "another set-up (pid ${owner:-unknown}) is building in $cache_root: waiting for it (${waited} s so far)"
     fi
     sleep 1
     waited=$((waited + 1))
   done
-  echo $$ >"$lock_dir/pid"
 }
 release_build_lock() {
-  if [ "$(cat "$lock_dir/pid" 2>/dev/null || true)" = "$$" ]; then rm -rf "$lock_dir"; fi
+  if [ "$(readlink "$lock" 2>/dev/null || true)" = "$$" ]; then rm -f "$lock"; fi
 }
 acquire_build_lock
 trap 'rc=$?; release_build_lock; exit $rc' INT TERM

@@ -80,7 +80,7 @@ describe("scripts/test.sh: one closing line for both phases", function () {
   function runTests(first: string, e2e: string): Run {
     const log = path.join(scratch, "phases.log");
     rmSync(log, { force: true });
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${path.join(scratch, "fake-bin")}:${process.env.PATH}`,
       FAKE_LOG: log,

@@ -17,6 +17,7 @@ import {
   repoRoot,
   requirePulumiCli,
   stateResources,
+  timeLimitFor,
   typeCheck,
 } from "./support/harness";
 
@@ -109,7 +110,7 @@ describe("examples through the real Pulumi CLI", function () {
         const preview = await stack.preview({ onOutput });
         expect(preview.changeSummary).to.deep.equal(plan);
         expect(mutatingCalls()).to.deep.equal([]);
-      });
+      }).timeout(timeLimitFor(3)); // npm install, tsc, pulumi preview
     }
   });
 

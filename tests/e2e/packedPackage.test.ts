@@ -20,6 +20,7 @@ import {
   requirePulumiCli,
   scratchDir,
   stateResource,
+  timeLimitFor,
   typeCheck,
 } from "./support/harness";
 
@@ -130,7 +131,7 @@ describe("the packed package in a program written the pulumi-github way", functi
     it("runs through pulumi preview, up, preview --expect-no-changes and destroy", async () => {
       const stack = await createStack(programDir, "packed-ts", configFor(emulator, "ORG_ROLE_ADMIN"));
       await lifecycle(stack, "ORG_ROLE_ADMIN");
-    });
+    }).timeout(timeLimitFor(4));
   });
 
   describe("JavaScript with checkJs", () => {
@@ -147,7 +148,7 @@ describe("the packed package in a program written the pulumi-github way", functi
     it("runs through pulumi preview, up, preview --expect-no-changes and destroy", async () => {
       const stack = await createStack(programDir, "packed-js", configFor(emulator, "ORG_ROLE_MEMBER"));
       await lifecycle(stack, "ORG_ROLE_MEMBER");
-    });
+    }).timeout(timeLimitFor(4));
   });
 
   it("installed alone, it pulls in no web server: no fastify, no jose", () => {

@@ -3,7 +3,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { OPERATIONS, isMutating } from "../../api/operations";
-import { createStack, prepareProgram, requirePulumiCli, runPulumi } from "./support/harness";
+import { createStack, prepareProgram, requirePulumiCli, runPulumi, timeLimitFor } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/drift");
 
@@ -74,7 +74,7 @@ describe("drift found by refresh reads clearly in `pulumi preview --diff`", func
     const settled = await previewDiff(["--refresh"]);
     expect(settled).not.to.match(/scmName/);
     expect(settled).not.to.match(/to update/);
-  });
+  }).timeout(timeLimitFor(5));
 
   it("names the caller's role when it was changed on the platform", async () => {
     emulator.control.setUserRole(emulator.sample.userId, {
@@ -97,5 +97,5 @@ describe("drift found by refresh reads clearly in `pulumi preview --diff`", func
     });
     expect(await previewDiff(["--refresh"])).not.to.match(/to update/);
     expect(mutatingCalls()).to.deep.equal([]);
-  });
+  }).timeout(timeLimitFor(4));
 });

@@ -26,12 +26,37 @@ const devDependencies = (
   }
 ).devDependencies;
 
-/** Everything made here lives under one folder, removed when the process exits. */
+/**
+ * Everything made here lives under one folder, removed when the process exits: the temporary files of
+ * this process and of every process it starts too (npm, the Pulumi CLI, its plugins, the programs), as
+ * TMPDIR points into it. Nothing a run writes lands in the system's shared temporary folder.
+ */
 const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+process.env.TMPDIR = path.join(scratch, "tmp");
+mkdirSync(process.env.TMPDIR);
 
-export function scratchDir(name: string): string {
-  return mkdtempSync(path.join(scratch, `${name}-`));
+/**
+ * How long one Pulumi CLI command of these tests may take before its test gives up: a preview or up of a
+ * few resources takes 5-30 s on a quiet 2-core machine (the program's TypeScript compile included), and
+ * was seen at 60-70 s on one loaded by other jobs. It bounds a failing test; it measures nothing.
+ */
+export const CLI_COMMAND_LIMIT_MS = 240_000;
+/** Likewise for each resource a command of a large stack steps through (0.1 s quiet, 0.3 s loaded). */
+export const RESOURCE_STEP_LIMIT_MS = 1_000;
+
+/**
+ * The time limit of a test, from what it waits for: `commands` Pulumi CLI commands (npm installs and
+ * compiles count as one each) stepping through `resourceSteps` resources in all. Mocha's default for the
+ * end-to-end suite (tests/e2e/.mocharc.json, 600 s) covers a test of up to two commands of a small stack.
+ */
+export function timeLimitFor(commands: number, resourceSteps = 0): number {
+  return commands * CLI_COMMAND_LIMIT_MS + resourceSteps * RESOURCE_STEP_LIMIT_MS;
+}
+
+/** A new folder under `parent` (default: this process's scratch folder). */
+export function scratchDir(name: string, parent = scratch): string {
+  return mkdtempSync(path.join(parent, `${name}-`));
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -89,11 +114,12 @@ export function installedModules(tarball: string): string {
 }
 
 /**
- * Copies a program folder to a scratch folder and gives it a node_modules holding the packed package
- * (a link to an installed copy, so the package's real path is inside a node_modules, as for users).
+ * Copies a program folder to a scratch folder (under `opts.under` when given; its stacks' state goes
+ * beside it) and gives it a node_modules holding the packed package (a link to an installed copy, so the
+ * package's real path is inside a node_modules, as for users).
  */
-export function prepareProgram(sourceDir: string, opts: { tarball?: string } = {}): string {
-  const dir = scratchDir(path.basename(sourceDir));
+export function prepareProgram(sourceDir: string, opts: { tarball?: string; under?: string } = {}): string {
+  const dir = scratchDir(path.basename(sourceDir), opts.under);
   cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
   useModules(dir, installedModules(opts.tarball ?? packedPackage()));
   return dir;

@@ -109,8 +109,8 @@ describe("scripts/install-pulumi.sh: one CLI build at a time per cache", functio
       detached: true,
     });
     const chunks: string[] = [];
-    child.stdout!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-    child.stderr!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+    child.stdout.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
     // "close": the script and every process holding its output (a progress ticker) have ended.
     const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
     const run = { child, output: () => chunks.join(""), exited };

@@ -20,6 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
+export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
 const devDependencies = (
   JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
@@ -35,24 +36,6 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 process.env.TMPDIR = path.join(scratch, "tmp");
 mkdirSync(process.env.TMPDIR);
-
-/**
- * How long one Pulumi CLI command of these tests may take before its test gives up: a preview or up of a
- * few resources takes 5-30 s on a quiet 2-core machine (the program's TypeScript compile included), and
- * was seen at 60-70 s on one loaded by other jobs. It bounds a failing test; it measures nothing.
- */
-export const CLI_COMMAND_LIMIT_MS = 240_000;
-/** Likewise for each resource a command of a large stack steps through (0.1 s quiet, 0.3 s loaded). */
-export const RESOURCE_STEP_LIMIT_MS = 1_000;
-
-/**
- * The time limit of a test, from what it waits for: `commands` Pulumi CLI commands (npm installs and
- * compiles count as one each) stepping through `resourceSteps` resources in all. Mocha's default for the
- * end-to-end suite (tests/e2e/.mocharc.json, 600 s) covers a test of up to two commands of a small stack.
- */
-export function timeLimitFor(commands: number, resourceSteps = 0): number {
-  return commands * CLI_COMMAND_LIMIT_MS + resourceSteps * RESOURCE_STEP_LIMIT_MS;
-}
 
 /** A new folder under `parent` (default: this process's scratch folder). */
 export function scratchDir(name: string, parent = scratch): string {

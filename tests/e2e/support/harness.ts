@@ -111,15 +111,28 @@ export function prepareProgram(sourceDir: string, opts: { tarball?: string; unde
 /**
  * Copies a program folder out of the repository, as a user copies an example, and runs `npm install`
  * there with the packed package standing in for the registry's (`--no-save`: the folder's package.json
- * keeps its own range, and brings the rest: @pulumi/pulumi, TypeScript, ts-node, @types/node). Throws
- * when the package.json's range for the package does not accept the packed version (`npm ls`).
+ * keeps its own ranges, and brings the rest: TypeScript, ts-node, @types/node). Throws when the
+ * package.json's ranges do not accept the packed version or the @pulumi/pulumi installed (`npm ls`).
  */
 export function installProgramCopy(sourceDir: string): string {
   const dir = scratchDir(`copied-${path.basename(sourceDir)}`);
   cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
-  run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline", packedPackage()], dir);
+  // @pulumi/pulumi at the version the CLI is built from (the example's range accepts it), as everywhere here.
+  run(
+    "npm",
+    [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      packedPackage(),
+      `@pulumi/pulumi@${devDependencies["@pulumi/pulumi"]}`,
+    ],
+    dir,
+  );
   try {
-    run("npm", ["ls", "pulumi-codesec"], dir);
+    run("npm", ["ls", "pulumi-codesec", "@pulumi/pulumi"], dir);
   } catch (error) {
     const { stdout } = error as { stdout?: string };
     throw new Error(

@@ -149,6 +149,13 @@ function filesUnder(dir: string): string[] {
     .filter((file) => statSync(file).isFile());
 }
 
+const PROJECT = "codesec-e2e-interrupted";
+
+/** The metadata sidecar of a stack's checkpoint in its file backend. */
+function checkpointSidecar(stack: Stack): string {
+  return path.join(backendDir(stack), ".pulumi", "stacks", PROJECT, `${stack.name}.json.attrs`);
+}
+
 /** The backend's metadata sidecars (`*.attrs`) that cannot be read: empty, or cut off before their end. */
 function unreadableMetadata(stack: Stack): string[] {
   return filesUnder(path.join(backendDir(stack), ".pulumi"))
@@ -319,13 +326,16 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
       const unreadable = unreadableMetadata(stack);
       if (unreadable.length > 0) {
         expect(signal, "only a kill leaves a sidecar half-written").to.equal("SIGKILL");
-        expect(await exportFailure(stack, tag)).to.include("failed to load checkpoint");
+        // The stack's own checkpoint sidecar stops every read of the stack; another one (the .bak's,
+        // written first by the same save) does not, and the same repair removes it.
+        if (unreadable.includes(checkpointSidecar(stack))) {
+          expect(await exportFailure(stack, tag)).to.include("failed to load checkpoint");
+        }
         const repaired = repairUnreadableCheckpoint(stack);
         for (const file of unreadable) expect(repaired).to.include(file);
         expect(unreadableMetadata(stack)).to.deep.equal([]);
-        console.log(
-          `      the kill left ${unreadable.length} empty metadata sidecar(s): repaired as documented`,
-        );
+        const names = unreadable.map((file) => path.relative(backendDir(stack), file)).join(", ");
+        console.log(`      the kill left empty metadata sidecar(s), repaired as documented: ${names}`);
       }
 
       // What the interruption left.
@@ -415,8 +425,7 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
     const before = recordedKeys(exported(stack));
 
     // What a kill between the backend's emptying of the sidecar and its write leaves (see the page).
-    const project = "codesec-e2e-interrupted";
-    const sidecar = path.join(backendDir(stack), ".pulumi", "stacks", project, `${stack.name}.json.attrs`);
+    const sidecar = checkpointSidecar(stack);
     expect(JSON.parse(readFileSync(sidecar, "utf8")), "the checkpoint's sidecar, as written").to.be.an(
       "object",
     );

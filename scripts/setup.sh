@@ -22,6 +22,8 @@ bash scripts/build.sh
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh
 fi
+# The policy pack, runnable by that CLI (scripts/setup-policy.sh).
+bash scripts/setup-policy.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
 echo "[setup] done"

@@ -8,6 +8,7 @@ import { RESOURCE_KIND_NAMES, type ResourceKind } from "../resources/registry";
 import type { ScmAppInputs } from "../resources/scmApp/definition";
 import type { ScmWebhookSubscriptionInputs } from "../resources/scmWebhookSubscription/definition";
 import type { UserRoleInputs } from "../resources/userRole/definition";
+import type { UserRolesInputs } from "../resources/userRoles/definition";
 import type { WorkflowProvisioningInputs } from "../resources/workflowProvisioning/definition";
 
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/codesec:";
@@ -16,6 +17,7 @@ const NATIVE_PREFIX = "codesec:index:";
 /** Each kind's inputs, by kind name. */
 export interface KindInputs {
   UserRole: UserRoleInputs;
+  UserRoles: UserRolesInputs;
   WorkflowProvisioning: WorkflowProvisioningInputs;
   ScmWebhookSubscription: ScmWebhookSubscriptionInputs;
   ScmApp: ScmAppInputs;

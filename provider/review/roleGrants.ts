@@ -15,12 +15,30 @@ export interface RoleGrant {
   readonly roleOnDestroy?: OrgRole;
 }
 
-/** The grants a resource declares: one for a UserRole, none for a kind that declares no role. */
+function grant(
+  deploymentId: string,
+  userId: string,
+  role: OrgRole,
+  roleOnDestroy: OrgRole | undefined,
+): RoleGrant {
+  return { deploymentId, userId, role, ...(roleOnDestroy !== undefined ? { roleOnDestroy } : {}) };
+}
+
+/**
+ * The grants a resource declares: one for a UserRole, one per entry of a UserRoles (its role on leaving:
+ * `rolesOnDestroy[user]`, else `roleOnDestroy`), none for a kind that declares no role.
+ */
 export function roleGrantsOf(view: KindView): RoleGrant[] {
   switch (view.kind) {
     case "UserRole": {
       const { deploymentId, userId, role, roleOnDestroy } = view.inputs;
-      return [{ deploymentId, userId, role, ...(roleOnDestroy !== undefined ? { roleOnDestroy } : {}) }];
+      return [grant(deploymentId, userId, role, roleOnDestroy)];
+    }
+    case "UserRoles": {
+      const { deploymentId, roles, roleOnDestroy, rolesOnDestroy } = view.inputs;
+      return Object.entries(roles ?? {}).map(([userId, role]) =>
+        grant(deploymentId, userId, role, rolesOnDestroy?.[userId] ?? roleOnDestroy),
+      );
     }
     default:
       return [];

@@ -113,6 +113,36 @@ for (const form of ["dynamic", "native"] as const) {
       expect(check(userDeclaredTwice, [twice[0], elsewhere])).to.deep.equal([]);
     });
 
+    it("UserRoles: each entry is a grant; a user in a map and a UserRole, or in two maps, is declared twice", () => {
+      const team = declared(form, "UserRoles", "team", {
+        deploymentId: "1001",
+        roles: { "502": "ORG_ROLE_ADMIN", "503": "ORG_ROLE_MEMBER" },
+        roleOnDestroy: "ORG_ROLE_READONLY",
+        rolesOnDestroy: { "502": "ORG_ROLE_MEMBER" },
+      });
+      const admins = declared(form, "UserRoles", "admins", {
+        deploymentId: "1001",
+        roles: { "503": "ORG_ROLE_ADMIN" },
+      });
+      const single = role(form, "max", "502", "ORG_ROLE_MEMBER");
+      expect(check(userDeclaredTwice, [team, single, admins]).map((v) => v.message)).to.deep.equal([
+        'user 503 of deployment 1001 is declared 2 times: UserRoles "admins" (ORG_ROLE_ADMIN), UserRoles "team" ' +
+          "(ORG_ROLE_MEMBER). The last to apply wins, and removing one later demotes the user the other still " +
+          "declares: keep one declaration.",
+        'user 502 of deployment 1001 is declared 2 times: UserRole "max" (ORG_ROLE_MEMBER), UserRoles "team" ' +
+          "(ORG_ROLE_ADMIN). The last to apply wins, and removing one later demotes the user the other still " +
+          "declares: keep one declaration.",
+      ]);
+      // The map's admin 502 leaves with rolesOnDestroy; admin 503 of "admins" has no role on leaving.
+      expect(
+        check(adminRoleOnDestroy, [team, admins]).map((v) => String(v.urn).split("::").pop()),
+      ).to.deep.equal(["admins"]);
+      expect(check(adminCount, [team, admins], { maxAdmins: 1 }).map((v) => v.message)).to.deep.equal([
+        'deployment 1001 declares 2 admins, more than the 1 allowed (maxAdmins): user 502 (UserRoles "team"), ' +
+          'user 503 (UserRoles "admins"). Give one of them another role, or raise maxAdmins in the policy pack\'s config.',
+      ]);
+    });
+
     it("codesec-provisioning-all-repositories: filters that name no repository, unless the resource opted in", () => {
       const ci = (name: string, filters?: object) =>
         declared(form, "WorkflowProvisioning", name, {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds both packages: pulumi-codesec (api, sdk, provider -> dist/), then the emulator package, which
-# compiles against pulumi-codesec's built API definitions (emulator/dist/).
+# Builds the packages: pulumi-codesec (api, sdk, provider -> dist/), then the emulator package, which
+# compiles against pulumi-codesec's built API definitions (emulator/dist/), and the policy pack, which
+# compiles against pulumi-codesec/review (policy/dist/).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -22,6 +22,10 @@ bash scripts/build.sh
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh
 fi
+# The policy pack, runnable by that CLI (scripts/setup-policy.sh).
+bash scripts/setup-policy.sh
+# actionlint, for lint's check of the example workflows.
+bash scripts/install-actionlint.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
 echo "[setup] done"

@@ -1,0 +1,120 @@
+/**
+ * The two commands, `codesec-review` and `codesec-drift`, as functions of their arguments and input
+ * (bin/ runs them with the process's): each prints its report on stdout, and its usage or what went wrong
+ * on stderr, and returns its exit code.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
+import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
+import { reviewSummary } from "./reviewSummary";
+
+export interface CommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** The standard input, read whole (when no file is named). */
+  readonly stdin: () => string;
+}
+
+const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG]
+  Markdown summary of a preview for a pull-request comment, on stdout.
+  PREVIEW_JSON  what \`pulumi preview --json\` printed ("-" or absent: standard input)
+  --events      the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
+                --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
+Exit codes: 0 summary written, 1 the input could not be read.
+`;
+
+const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
+  Drift report of \`PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log EVENT_LOG\`.
+  --format  markdown (default; for a CI job summary) or json (for tools)
+Exit codes: 0 no drift, 2 drift, 1 the refresh failed or its event log could not be read.
+`;
+
+function read(file: string | undefined, io: CommandIo): string {
+  return file === undefined || file === "-" ? io.stdin() : readFileSync(file, "utf8");
+}
+
+/** An expected failure (bad arguments, a file that cannot be read, input that is no CLI output) prints its
+ * message and the usage; anything else is a bug and prints its stack. */
+function failure(error: unknown, usage: string, io: CommandIo): number {
+  const expected =
+    error instanceof EngineOutputError ||
+    error instanceof TypeError ||
+    (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string");
+  const stack = error instanceof Error ? error.stack : undefined;
+  io.stderr(expected ? `${error.message}\n${usage}` : `${stack ?? String(error)}\n`);
+  return 1;
+}
+
+/** `codesec-review`. */
+export function reviewCommand(args: readonly string[], io: CommandIo): number {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { events: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+    });
+    if (values.help) {
+      io.stdout(REVIEW_USAGE);
+      return 0;
+    }
+    if (positionals.length > 1) throw new TypeError(`one preview at a time, got ${positionals.length}`);
+    const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
+    const preview =
+      positionals.length > 0 || events === undefined
+        ? parseEngineOutput(read(positionals[0], io))
+        : undefined;
+    const output: EngineOutput = preview
+      ? events
+        ? {
+            ...preview,
+            violations: events.violations,
+            policiesKnown: true,
+            errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
+          }
+        : preview
+      : events!;
+    io.stdout(reviewSummary(output));
+    return 0;
+  } catch (error) {
+    return failure(error, REVIEW_USAGE, io);
+  }
+}
+
+/** `codesec-drift`. */
+export function driftCommand(args: readonly string[], io: CommandIo): number {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { format: { type: "string", default: "markdown" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+    });
+    if (values.help) {
+      io.stdout(DRIFT_USAGE);
+      return DRIFT_EXIT.none;
+    }
+    if (values.format !== "markdown" && values.format !== "json") {
+      throw new TypeError(`--format must be markdown or json, got ${values.format}`);
+    }
+    if (positionals.length > 1) throw new TypeError(`one event log at a time, got ${positionals.length}`);
+    const output = parseEngineOutput(read(positionals[0], io));
+    if (output.refreshed.length === 0 && !output.policiesKnown) {
+      throw new EngineOutputError(
+        "this is `pulumi ... --json` output, which shows no refreshed value: give the engine's event log " +
+          "(PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log FILE)",
+      );
+    }
+    const report = driftReport(output);
+    io.stdout(values.format === "json" ? driftJson(report) : driftMarkdown(report));
+    return report.exitCode;
+  } catch (error) {
+    return failure(error, DRIFT_USAGE, io);
+  }
+}
+
+/** The process's own input and output, for bin/. */
+export const processIo: CommandIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  stdin: () => readFileSync(0, "utf8"),
+};

@@ -1,0 +1,162 @@
+/**
+ * The drift report of a `pulumi refresh --preview-only` (read from the engine's event log): which
+ * resources the platform no longer matches, field by field (the state's value and the platform's), which
+ * ones left the platform, and what the platform cannot show at all (docs/drift.md), as Markdown for a CI
+ * job summary or JSON for tools.
+ */
+import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
+import { kindOfType } from "./kindView";
+import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
+
+/** Exit codes of `codesec-drift`. */
+export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
+
+export interface DriftedField {
+  readonly field: string;
+  /** The value the stack's state recorded (secrets as `[secret]`; absent: none). */
+  readonly state: unknown;
+  /** The value the platform has now. */
+  readonly platform: unknown;
+}
+
+export interface DriftedResource {
+  readonly kind: string;
+  readonly name: string;
+  readonly urn: string;
+  /** `changed`: fields differ; `gone`: the platform no longer has it (the refresh removes it from the stack). */
+  readonly drift: "changed" | "gone";
+  readonly fields: readonly DriftedField[];
+}
+
+/** A resource whose drift the platform cannot show, and why. */
+export interface UnseenResource {
+  readonly kind: string;
+  readonly name: string;
+  readonly urn: string;
+  readonly why: string;
+}
+
+export interface DriftReport {
+  readonly stack: string;
+  readonly drifted: readonly DriftedResource[];
+  readonly unseen: readonly UnseenResource[];
+  readonly errors: readonly string[];
+  /** 0 no drift, 2 drift, 1 the refresh failed or could not be read. */
+  readonly exitCode: number;
+}
+
+// Outputs that record how a resource was applied, not what the platform has.
+const BOOKKEEPING_OUTPUTS = new Set(["appliedApp", "platform", "platformReported"]);
+
+const UNSEEN_WHY: Record<string, string> = {
+  UserRole:
+    "the platform reads back only the token owner's own role, so a change to another user's role made in the " +
+    "platform's UI does not show",
+  WorkflowProvisioning: "the platform has no read operation for workflow provisioning",
+  ScmWebhookSubscription: "the platform has no read operation for webhook subscriptions",
+};
+
+function driftedFields(step: Step): DriftedField[] {
+  const kind = kindOfType(step.new?.type ?? step.old?.type ?? "");
+  const old = step.old?.outputs ?? {};
+  const next = step.new?.outputs ?? {};
+  return [...new Set([...shownFields(old), ...shownFields(next)])]
+    .sort()
+    .filter((field) => !BOOKKEEPING_OUTPUTS.has(field) && !sameValue(old[field], next[field]))
+    .map((field) => ({
+      field,
+      state: maskedValue(kind, field, old[field]),
+      platform: maskedValue(kind, field, next[field]),
+    }));
+}
+
+/** The drift of a refresh's event log. */
+export function driftReport(output: EngineOutput): DriftReport {
+  const reads = output.steps.filter(
+    (step) => step.op === "refresh" && kindOfType(step.old?.type ?? "") !== undefined,
+  );
+  const drifted: DriftedResource[] = [];
+  for (const result of output.refreshed) {
+    const kind = kindOfType(result.old?.type ?? result.new?.type ?? "");
+    if (kind === undefined) continue;
+    const at = { kind, name: nameOfUrn(result.urn), urn: result.urn };
+    if (result.op === "delete") drifted.push({ ...at, drift: "gone", fields: [] });
+    else if (result.op === "update") {
+      const fields = driftedFields(result);
+      if (fields.length > 0) drifted.push({ ...at, drift: "changed", fields });
+    }
+  }
+  // A UserRole that drifted was read back (the token owner's own role): the others may not be.
+  const seen = new Set(drifted.map((resource) => resource.urn));
+  const unseen = reads.flatMap((step) => {
+    const kind = kindOfType(step.old?.type ?? "") ?? "";
+    const why = seen.has(step.urn) ? undefined : UNSEEN_WHY[kind];
+    return why ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, why }] : [];
+  });
+  const errors = [
+    ...output.errors,
+    ...(output.result === "failed" && output.errors.length === 0 ? ["the refresh failed"] : []),
+  ];
+  const byName = (a: { kind: string; name: string }, b: { kind: string; name: string }) =>
+    a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
+  drifted.sort(byName);
+  unseen.sort(byName);
+  return {
+    stack: stackOfUrn(output.steps[0]?.urn ?? output.refreshed[0]?.urn ?? ""),
+    drifted,
+    unseen,
+    errors,
+    exitCode: errors.length > 0 ? DRIFT_EXIT.error : drifted.length > 0 ? DRIFT_EXIT.drift : DRIFT_EXIT.none,
+  };
+}
+
+function unseenLine(unseen: readonly UnseenResource[]): string[] {
+  if (unseen.length === 0) return [];
+  const byWhy = new Map<string, string[]>();
+  for (const item of unseen)
+    byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), `${item.kind} "${item.name}"`]);
+  return [
+    "Not visible to this check (docs/drift.md):",
+    "",
+    ...[...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
+    "",
+  ];
+}
+
+/** The report as Markdown: one line when nothing drifted. */
+export function driftMarkdown(report: DriftReport): string {
+  const stack = report.stack ? ` in stack \`${report.stack}\`` : "";
+  if (report.errors.length > 0) {
+    return `${[`### ❗ codesec drift check failed${stack}`, "", ...report.errors.map((error) => `- ${error}`)].join("\n")}\n`;
+  }
+  if (report.drifted.length === 0) {
+    return `✅ No drift${stack}: the platform matches the state of every resource it can read back (${report.unseen.length} it cannot: docs/drift.md).\n`;
+  }
+  const lines = [
+    `### ❌ codesec drift${stack}: ${report.drifted.length} resource(s) differ from the platform`,
+    "",
+    "| resource | field | state | platform |",
+    "|---|---|---|---|",
+    ...report.drifted.flatMap((resource) =>
+      resource.drift === "gone"
+        ? [
+            `| ${resource.kind} "${resource.name}" | (all) | present | gone: the next refresh removes it from the stack |`,
+          ]
+        : resource.fields.map(
+            (field) =>
+              `| ${resource.kind} "${resource.name}" | ${field.field} | ${shownValue(undefined, field.field, field.state)} | ` +
+              `${shownValue(undefined, field.field, field.platform)} |`,
+          ),
+    ),
+    "",
+    "`pulumi up` sets a UserRole's role back; an SCM app cannot be changed back (undo it in the platform's UI, or let `pulumi up` record it).",
+    "",
+    ...unseenLine(report.unseen),
+  ];
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** The report as JSON (one document). */
+export function driftJson(report: DriftReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

@@ -1,0 +1,192 @@
+/**
+ * What the Pulumi CLI writes about a run, read into one form: the steps (`pulumi preview --json`, or the
+ * engine's event log) with each resource's state before and after, the policy violations and the errors
+ * (the event log only: the CLI's JSON preview leaves policy events out, and a `refresh --preview-only
+ * --json` shows no refreshed value of a provider that reports no detailed diff, as dynamic providers do).
+ *
+ * The event log is what `PULUMI_DEBUG_COMMANDS=true pulumi <command> --event-log <file>` writes: one JSON
+ * engine event per line, the format the Automation API reads.
+ */
+
+/** A resource's state as the CLI prints it: secrets are already hidden (a signature object or "[secret]"). */
+export interface ResourceState {
+  readonly type: string;
+  readonly id?: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly outputs: Readonly<Record<string, unknown>>;
+}
+
+/** One step of the plan (`create`, `update`, `delete`, `replace`, `same`, `refresh`, ...). */
+export interface Step {
+  readonly op: string;
+  readonly urn: string;
+  readonly old?: ResourceState;
+  readonly new?: ResourceState;
+  /** The inputs whose change replaces the resource. */
+  readonly replaceReasons: readonly string[];
+}
+
+/** A policy violation as the engine reports it. */
+export interface PolicyViolation {
+  readonly policyName: string;
+  readonly policyPackName: string;
+  readonly enforcementLevel: string;
+  /** The violation's own message (the engine's first line, the policy's description, removed). */
+  readonly message: string;
+  readonly urn: string;
+}
+
+export interface EngineOutput {
+  /** The steps before the engine ran them (a preview's plan; a refresh's reads). */
+  readonly steps: readonly Step[];
+  /** A refresh's results: the state each read returned (the event log only). */
+  readonly refreshed: readonly Step[];
+  readonly violations: readonly PolicyViolation[];
+  /** Whether policy events could be read (an event log) or not (a JSON preview). */
+  readonly policiesKnown: boolean;
+  /** Error diagnostics of the run. */
+  readonly errors: readonly string[];
+  /** `failed` when the run failed (the event log's summary). */
+  readonly result?: string;
+}
+
+/** Input that is neither a JSON preview nor an event log, or that misses what it must hold. */
+export class EngineOutputError extends Error {
+  override name = "EngineOutputError";
+}
+
+type Json = Record<string, unknown>;
+
+// "preview failed" and the like only repeat the run's result.
+const RUN_FAILED = /^(preview|update|refresh|destroy) failed$/;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stateOf(value: unknown): ResourceState | undefined {
+  if (!isObject(value) || typeof value.type !== "string") return undefined;
+  return {
+    type: value.type,
+    ...(typeof value.id === "string" && value.id !== "" ? { id: value.id } : {}),
+    inputs: isObject(value.inputs) ? value.inputs : {},
+    outputs: isObject(value.outputs) ? value.outputs : {},
+  };
+}
+
+function stepOf(op: unknown, urn: unknown, old: unknown, next: unknown, keys: unknown): Step {
+  if (typeof op !== "string" || typeof urn !== "string") {
+    throw new EngineOutputError("a step without op or urn: is this the output of the Pulumi CLI?");
+  }
+  const oldState = stateOf(old);
+  const newState = stateOf(next);
+  return {
+    op,
+    urn,
+    ...(oldState ? { old: oldState } : {}),
+    ...(newState ? { new: newState } : {}),
+    replaceReasons: Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string") : [],
+  };
+}
+
+function fromPreviewJson(document: Json): EngineOutput {
+  const steps = Array.isArray(document.steps) ? document.steps : [];
+  const errors = (Array.isArray(document.diagnostics) ? document.diagnostics : [])
+    .filter((d): d is Json => isObject(d) && d.severity === "error" && typeof d.message === "string")
+    .map((d) => (d.message as string).trim().replace(/^error: /, ""))
+    .filter((message) => !RUN_FAILED.test(message));
+  return {
+    steps: steps.filter(isObject).map((s) => stepOf(s.op, s.urn, s.oldState, s.newState, s.replaceReasons)),
+    refreshed: [],
+    violations: [],
+    policiesKnown: false,
+    errors,
+  };
+}
+
+// Steps a preview shows as one `replace` (the event log also lists its two halves).
+const REPLACE_HALVES = new Set(["create-replacement", "delete-replaced", "discard-replaced"]);
+
+function fromEventLog(lines: string[]): EngineOutput {
+  const steps: Step[] = [];
+  const refreshed: Step[] = [];
+  const violations: PolicyViolation[] = [];
+  const errors: string[] = [];
+  let result: string | undefined;
+  for (const [index, line] of lines.entries()) {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      throw new EngineOutputError(`line ${index + 1} of the event log is not JSON`);
+    }
+    if (!isObject(event)) continue;
+    const pre = event.resourcePreEvent;
+    const outputs = event.resOutputsEvent;
+    const policy = event.policyEvent;
+    const diagnostic = event.diagnosticEvent;
+    const summary = event.summaryEvent;
+    if (isObject(pre) && isObject(pre.metadata)) {
+      const m = pre.metadata;
+      if (typeof m.op === "string" && !REPLACE_HALVES.has(m.op))
+        steps.push(stepOf(m.op, m.urn, m.old, m.new, m.keys));
+    } else if (isObject(outputs) && isObject(outputs.metadata)) {
+      const m = outputs.metadata;
+      refreshed.push(stepOf(m.op, m.urn, m.old, m.new, m.keys));
+    } else if (isObject(policy)) {
+      // The engine prefixes the message with the policy's description, on a line of its own.
+      const text = typeof policy.message === "string" ? policy.message.trim() : "";
+      const newline = text.indexOf("\n");
+      violations.push({
+        policyName: String(policy.policyName),
+        policyPackName: String(policy.policyPackName),
+        enforcementLevel: String(policy.enforcementLevel),
+        message: newline >= 0 ? text.slice(newline + 1).trim() : text,
+        urn: typeof policy.resourceUrn === "string" ? policy.resourceUrn : "",
+      });
+    } else if (
+      isObject(diagnostic) &&
+      diagnostic.severity === "error" &&
+      typeof diagnostic.message === "string"
+    ) {
+      const message = diagnostic.message.trim();
+      if (!RUN_FAILED.test(message)) errors.push(message);
+    } else if (isObject(summary) && typeof summary.result === "string") {
+      result = summary.result;
+    }
+  }
+  return { steps, refreshed, violations, policiesKnown: true, errors, ...(result ? { result } : {}) };
+}
+
+/** Reads either a JSON preview (one document with `steps`) or an event log (JSON lines). */
+export function parseEngineOutput(text: string): EngineOutput {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new EngineOutputError("the input is empty: the Pulumi CLI wrote nothing?");
+  let document: unknown;
+  try {
+    document = JSON.parse(trimmed);
+  } catch {
+    return fromEventLog(trimmed.split("\n").filter((line) => line.trim() !== ""));
+  }
+  if (
+    isObject(document) &&
+    ("steps" in document || "changeSummary" in document || "diagnostics" in document)
+  ) {
+    return fromPreviewJson(document);
+  }
+  if (isObject(document)) return fromEventLog([trimmed]);
+  throw new EngineOutputError(
+    "the input is JSON but neither `pulumi preview --json` output nor an event log",
+  );
+}
+
+/** `max` from `urn:pulumi:stack::project::type::max`. */
+export function nameOfUrn(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** `prod` from `urn:pulumi:prod::project::...`. */
+export function stackOfUrn(urn: string): string {
+  const match = /^urn:pulumi:([^:]+)::/.exec(urn);
+  return match ? match[1] : "";
+}

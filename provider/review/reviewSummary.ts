@@ -1,0 +1,268 @@
+/**
+ * The reviewer's summary of a plan, in Markdown for a pull-request comment: access changes per user,
+ * users touched twice, provisioning writes, webhooks and SCM apps added or removed, policy violations,
+ * and the raw diff folded below. Kinds are named as the program names them (`UserRole "max"`), and no
+ * secret value is ever printed (./shownValues.ts).
+ */
+import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges";
+import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
+import { kindOfType, typeName } from "./kindView";
+import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
+
+const WHAT_STEP_DOES: Record<string, string> = {
+  create: "created",
+  update: "updated",
+  delete: "deleted",
+  replace: "replaced",
+  import: "imported",
+};
+
+function label(step: Step): string {
+  return `${typeName(step.new?.type ?? step.old?.type ?? "")} "${nameOfUrn(step.urn)}"`;
+}
+
+function changeLabel(change: AccessChange): string {
+  return `${change.kind} "${change.name}"`;
+}
+
+function why(change: AccessChange): string {
+  const by = `${changeLabel(change)} ${WHAT_STEP_DOES[change.op] ?? change.op}`;
+  switch (change.reason) {
+    case "granted":
+      return `${by}: sets the role, whatever the user had`;
+    case "changed":
+      return by;
+    case "role-on-destroy-changed":
+      return (
+        `${by}: role unchanged; roleOnDestroy ${change.roleOnDestroy?.before ?? "(none)"} → ` +
+        `${change.roleOnDestroy?.after ?? "(none)"}`
+      );
+    case "demoted":
+      return `${by}: roleOnDestroy demotes the user`;
+    case "kept":
+      return `${by} without roleOnDestroy: **the user keeps the role**`;
+    case "demotion-skipped":
+      return `${by}: its roleOnDestroy (${change.roleOnDestroy?.before ?? ""}) is not applied, because this plan declares the user again`;
+  }
+}
+
+function accessSection(changes: readonly AccessChange[]): string[] {
+  if (changes.length === 0) return [];
+  const rows = [...changes].sort(
+    (a, b) =>
+      a.deploymentId.localeCompare(b.deploymentId) ||
+      a.userId.localeCompare(b.userId) ||
+      a.name.localeCompare(b.name),
+  );
+  const lines = [
+    "#### Access changes",
+    "",
+    "| user | deployment | before | after | why |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      (change) =>
+        `| ${change.userId} | ${change.deploymentId} | ${change.before ?? "(not in the stack)"} | ` +
+        `${change.after}${change.reason === "kept" ? " (kept)" : ""} | ${why(change)} |`,
+    ),
+  ];
+  const twice = touchedTwice(rows);
+  if (twice.size > 0) {
+    lines.push("");
+    for (const list of twice.values()) {
+      const { userId, deploymentId } = list[0];
+      lines.push(
+        `- ⚠️ user ${userId} of deployment ${deploymentId} is touched by ${list.length} resources in this plan ` +
+          `(${list.map((change) => `${changeLabel(change)} ${WHAT_STEP_DOES[change.op] ?? change.op}`).join(", ")}): ` +
+          `check that the user ends with the role you mean (${list[list.length - 1].after}).`,
+      );
+    }
+  }
+  return [...lines, ""];
+}
+
+function inputsOf(step: Step): Readonly<Record<string, unknown>> {
+  return (step.op === "delete" ? step.old?.inputs : step.new?.inputs) ?? {};
+}
+
+/** A field's value for prose: a string as it is, anything else as JSON (secrets hidden). */
+function field(step: Step, name: string): string {
+  const value = inputsOf(step)[name];
+  const shown = shownValue(kindOfType(step.new?.type ?? step.old?.type ?? ""), name, value);
+  return typeof value === "string" && shown !== SECRET ? value : shown;
+}
+
+const OP_ORDER = ["create", "update", "replace", "delete"];
+
+/** Steps in a stable order (the engine's order varies from run to run): by operation, then name. */
+function inOrder(steps: readonly Step[]): Step[] {
+  const rank = (step: Step) => (OP_ORDER.includes(step.op) ? OP_ORDER.indexOf(step.op) : OP_ORDER.length);
+  return [...steps].sort((a, b) => rank(a) - rank(b) || label(a).localeCompare(label(b)));
+}
+
+/** The inputs a step changes: `name: old → new`. */
+function changedInputs(step: Step): string[] {
+  const kind = kindOfType(step.new?.type ?? step.old?.type ?? "");
+  const old = step.old?.inputs ?? {};
+  const next = step.new?.inputs ?? {};
+  return [...new Set([...shownFields(old), ...shownFields(next)])]
+    .sort()
+    .filter((name) => !sameValue(old[name], next[name]))
+    .map((name) => `${name}: ${shownValue(kind, name, old[name])} → ${shownValue(kind, name, next[name])}`);
+}
+
+function provisioningSection(steps: readonly Step[]): string[] {
+  const lines = steps
+    .filter((step) => kindOfType(step.new?.type ?? step.old?.type ?? "") === "WorkflowProvisioning")
+    .flatMap((step) => {
+      const where = `filters ${field(step, "filters")}, excludeIds ${field(step, "excludeIds")}`;
+      switch (step.op) {
+        case "create":
+          return [
+            `- ${label(step)} created: writes the CI workflow into the repositories of ${where}, with ghaOptions ${field(step, "ghaOptions")}`,
+          ];
+        case "update":
+        case "replace":
+          return [
+            `- ${label(step)} ${WHAT_STEP_DOES[step.op]}: writes the CI workflow again into the repositories of ${where} ` +
+              `(${changedInputs(step).join("; ")})`,
+          ];
+        case "delete":
+          return [
+            `- ${label(step)} deleted: leaves the stack; the workflow files stay in the repositories (the platform cannot remove them)`,
+          ];
+        default:
+          return [];
+      }
+    });
+  return lines.length > 0 ? ["#### Workflow provisioning", "", ...lines, ""] : [];
+}
+
+function scmSection(steps: readonly Step[]): string[] {
+  const lines = steps.flatMap((step) => {
+    const kind = kindOfType(step.new?.type ?? step.old?.type ?? "");
+    if (kind === "ScmWebhookSubscription") {
+      const config = field(step, "configId");
+      if (step.op === "create")
+        return [`- ${label(step)} created: subscribes SCM configuration ${config} to webhooks`];
+      if (step.op === "delete") {
+        return [
+          `- ${label(step)} deleted: leaves the stack; **the subscription of ${config} stays** (the platform has no unsubscribe)`,
+        ];
+      }
+      if (step.op === "replace" || step.op === "update") {
+        return [
+          `- ${label(step)} ${WHAT_STEP_DOES[step.op]}: subscribes again (${changedInputs(step).join("; ")})`,
+        ];
+      }
+    }
+    if (kind === "ScmApp") {
+      const request = field(step, "requestId");
+      if (step.op === "create") {
+        return [
+          inputsOf(step).code === undefined
+            ? `- ${label(step)} created: adopts the SCM app of request ${request}, already connected`
+            : `- ${label(step)} created: connects the SCM app of request ${request} with its one-time code`,
+        ];
+      }
+      if (step.op === "delete")
+        return [`- ${label(step)} deleted: leaves the stack; the app stays connected`];
+      if (step.op === "replace" || step.op === "update") {
+        return [`- ${label(step)} ${WHAT_STEP_DOES[step.op]} (${changedInputs(step).join("; ")})`];
+      }
+    }
+    return [];
+  });
+  return lines.length > 0 ? ["#### Webhooks and SCM apps", "", ...lines, ""] : [];
+}
+
+function policySection(output: EngineOutput): string[] {
+  if (!output.policiesKnown) {
+    return [
+      "#### Policy violations",
+      "",
+      "Not known: `pulumi preview --json` leaves policy events out; give `codesec-review` the engine's event log (`--events`).",
+      "",
+    ];
+  }
+  if (output.violations.length === 0) return [];
+  return [
+    "#### Policy violations",
+    "",
+    ...[...output.violations]
+      .sort(
+        (a, b) =>
+          Number(b.enforcementLevel === "mandatory") - Number(a.enforcementLevel === "mandatory") ||
+          a.policyName.localeCompare(b.policyName) ||
+          a.urn.localeCompare(b.urn),
+      )
+      .map((violation) => {
+        const icon = violation.enforcementLevel === "mandatory" ? "❌" : "⚠️";
+        const where = violation.urn.includes("::pulumi:pulumi:Stack::")
+          ? "stack"
+          : `${typeName(violation.urn.split("::")[2] ?? "")} "${nameOfUrn(violation.urn)}"`;
+        return `- ${icon} ${violation.enforcementLevel} \`${violation.policyName}\` (${where}): ${violation.message.replace(/\s*\n\s*/g, " ")}`;
+      }),
+    "",
+  ];
+}
+
+function verdict(output: EngineOutput): string {
+  if (!output.policiesKnown) return "Policies: not checked.";
+  const mandatory = output.violations.filter((v) => v.enforcementLevel === "mandatory").length;
+  const advisory = output.violations.length - mandatory;
+  if (mandatory > 0)
+    return `Policies: ❌ ${mandatory} mandatory and ${advisory} advisory violation(s): this change cannot be applied as it is.`;
+  if (advisory > 0) return `Policies: ⚠️ ${advisory} advisory violation(s).`;
+  return "Policies: ✅ no violation.";
+}
+
+const OP_MARK: Record<string, string> = { create: "+", delete: "-", update: "~", replace: "+-" };
+
+function rawDiff(steps: readonly Step[]): string[] {
+  const body = steps.flatMap((step) => {
+    const mark = OP_MARK[step.op];
+    if (mark === undefined) return [];
+    const reasons =
+      step.op === "replace" && step.replaceReasons.length > 0
+        ? ` (replace: ${step.replaceReasons.join(", ")})`
+        : ` (${step.op})`;
+    const kind = kindOfType(step.new?.type ?? step.old?.type ?? "");
+    const detail =
+      step.op === "create" || step.op === "delete"
+        ? shownFields(inputsOf(step)).map(
+            (name) => `${name}: ${shownValue(kind, name, inputsOf(step)[name])}`,
+          )
+        : changedInputs(step);
+    return [`${mark} ${label(step)}${reasons}`, ...detail.map((line) => `    ${line}`)];
+  });
+  if (body.length === 0) return [];
+  return ["<details><summary>Raw diff</summary>", "", "```text", ...body, "```", "", "</details>", ""];
+}
+
+/** The Markdown summary of a preview. */
+export function reviewSummary(output: EngineOutput): string {
+  const steps = inOrder(
+    output.steps.filter(
+      (step) => step.op !== "same" && kindOfType(step.new?.type ?? step.old?.type ?? "") !== undefined,
+    ),
+  );
+  const stack = stackOfUrn(output.steps[0]?.urn ?? "");
+  const counts = Object.entries(
+    steps.reduce<Record<string, number>>((acc, step) => ({ ...acc, [step.op]: (acc[step.op] ?? 0) + 1 }), {}),
+  ).map(([op, count]) => `${count} to ${op}`);
+  const lines = [
+    `### codesec: what this change does${stack ? ` to stack \`${stack}\`` : ""}`,
+    "",
+    `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`,
+    "",
+    ...accessSection(accessChanges(steps)),
+    ...provisioningSection(steps),
+    ...scmSection(steps),
+    ...policySection(output),
+    ...(output.errors.length > 0
+      ? ["#### Errors", "", ...output.errors.map((error) => `- ${error}`), ""]
+      : []),
+    ...rawDiff(steps),
+  ];
+  return `${lines.join("\n").trimEnd()}\n`;
+}

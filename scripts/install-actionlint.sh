@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds actionlint (github.com/rhysd/actionlint, through the Go module proxy) into the shared cache and
+# links it into .tools/bin, for `npm run lint`'s check of the example workflows. actionlint also runs
+# shellcheck on their `run:` scripts when a `shellcheck` is on PATH (Debian/Ubuntu: apt-get install
+# shellcheck; it needs root, so the set-up does not install it). Idempotent.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+version=v1.7.7
+cache="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}/actionlint-$version"
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
+if [ ! -x "$cache/actionlint" ]; then
+  command -v go >/dev/null 2>&1 || {
+    echo "[install-actionlint] no Go: install actionlint $version yourself (https://github.com/rhysd/actionlint)" >&2
+    exit 1
+  }
+  echo "[install-actionlint] building actionlint $version"
+  GOBIN="$cache" GOFLAGS=-mod=mod GOWORK=off go install "github.com/rhysd/actionlint/cmd/actionlint@$version"
+fi
+mkdir -p "$root/.tools/bin"
+ln -sfn "$cache/actionlint" "$root/.tools/bin/actionlint"
+echo "[install-actionlint] ready: $root/.tools/bin/actionlint"

@@ -54,15 +54,21 @@ export function forgetDeclaredRoles(): void {
 }
 
 /**
- * The check failure for a user declared by both a UserRole and a UserRoles in one deployment: each would
- * set the role the other does not declare, and removing one would demote a user the other still grants.
+ * The check failure for a user declared twice in one deployment (by a UserRole and a UserRoles map, or by
+ * two maps): each would set the role the other does not declare, and removing one would demote a user
+ * the other still grants. (Two UserRoles for one user stay allowed: a replacement under a new name is one.)
  */
-export function userManagedTwice(deploymentId: string, userId: string): { path: string; reason: string } {
+export function userManagedTwice(
+  deploymentId: string,
+  userId: string,
+  earlier: string,
+  later: string,
+): { path: string; reason: string } {
+  const both = earlier === later ? `by two ${later} maps` : `both by a ${earlier} and by a ${later}`;
   return {
     path: "userId",
     reason:
-      `user ${userId} of deployment ${deploymentId} is declared both by a UserRole and by a UserRoles map: ` +
-      'manage each user with one of them (docs/resources/UserRoles.md, "Moving users between UserRole and ' +
-      'UserRoles").',
+      `user ${userId} of deployment ${deploymentId} is declared ${both}: manage each user in one place ` +
+      '(docs/resources/UserRoles.md, "Moving users between UserRole and UserRoles").',
   };
 }

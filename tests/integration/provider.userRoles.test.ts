@@ -172,7 +172,7 @@ describe("codesec.UserRoles against the emulator", () => {
     });
     const twice = await provider.check({}, map({ "502": "ORG_ROLE_ADMIN", "503": "ORG_ROLE_MEMBER" }));
     expect(twice.failures?.map((f) => (f as { path?: string }).path)).to.deep.equal(['roles["503"]']);
-    expect(twice.failures?.[0].reason).to.include("declared both by a UserRole and by a UserRoles map");
+    expect(twice.failures?.[0].reason).to.include("declared both by a UserRole and by a UserRoles");
     const badKeys = await provider.check(
       {},
       map({ "a/b": "ORG_ROLE_ADMIN" }, { rolesOnDestroy: { " x": "ORG_ROLE_MEMBER" } }),
@@ -192,6 +192,6 @@ describe("codesec.UserRoles against the emulator", () => {
       userId: "502",
       role: "ORG_ROLE_ADMIN",
     });
-    expect(result.failures?.[0].reason).to.include("declared both by a UserRole and by a UserRoles map");
+    expect(result.failures?.[0].reason).to.include("declared both by a UserRoles and by a UserRole");
   });
 });

@@ -43,7 +43,8 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     // Every user this program declares, so that no delete of this run demotes one (declaredRoles.ts).
     const platform = platformOfResource(ctx, inputs);
     const earlier = declaredRoleOf(platform, inputs.deploymentId, inputs.userId);
-    if (earlier?.by === "UserRoles") return [userManagedTwice(inputs.deploymentId, inputs.userId)];
+    if (earlier?.by === "UserRoles")
+      return [userManagedTwice(inputs.deploymentId, inputs.userId, "UserRoles", "UserRole")];
     rememberDeclaredRole(platform, inputs.deploymentId, inputs.userId, { role: inputs.role, by: "UserRole" });
   },
 

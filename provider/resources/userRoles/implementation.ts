@@ -9,14 +9,21 @@ import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
 import { CodeSecError } from "../../../sdk";
 import { currentUserOf, forgetCurrentUser } from "../../clients";
-import { clientOf, platformOfResource, type ProviderContext } from "../../providerContext";
+import {
+  clientOf,
+  ownershipOfResource,
+  platformOfResource,
+  verifyConnectionOf,
+  type ProviderContext,
+} from "../../providerContext";
 import { ResourceInitError } from "../initFailure";
 import { CodeSecResourceError } from "../resourceError";
 import type { KindImplementation } from "../kindImplementation";
 import { sameValue } from "../lifecycle";
 import { formatResourceId } from "../resourceIds";
+import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { declaredRoleOf, rememberDeclaredRole } from "../declaredRoles";
+import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import type { UserRolesInputs, UserRolesState } from "./definition";
 
 /** The most users one map may hold: every entry is one request when applied, and all of them live in one state. */
@@ -55,50 +62,92 @@ export class UserRolesPartialFailure extends ResourceInitError {
   }
 }
 
+/** One role to write: a user's declared role, or the role on leaving of a user who leaves the map. */
+interface RoleWrite {
+  readonly userId: string;
+  readonly role: string;
+  readonly leaving: boolean;
+}
+
+/** What a batch of writes did. */
+interface WriteOutcome {
+  /** Declared roles that were applied. */
+  readonly written: Roles;
+  /** Users who left with their role on leaving applied. */
+  readonly demoted: string[];
+  /** Users who left and are no longer members of the deployment (nothing to demote). */
+  readonly gone: string[];
+  readonly failed: FailedWrite[];
+}
+
 /**
- * Operation 1 for each entry, concurrently, except the credentials' own entry, which goes last: a change
- * to the caller's own role (a demotion on destroy, say) would otherwise refuse the writes still in flight.
- * Reports which succeeded and which failed (never throws for a write).
+ * Operation 1 for each write, concurrently (the client's rate limiter paces them), except the credentials'
+ * own, which goes last in the whole batch: a change to the caller's own role (a demotion, say) would
+ * otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
+ * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done,
+ * as for UserRole. Never throws for a write: each failure is reported with its user.
  */
 async function writeRoles(
   ctx: ProviderContext,
-  inputs: UserRolesInputs,
-  entries: [string, string][],
-): Promise<{ written: Roles; failed: FailedWrite[] }> {
-  const written: Roles = {};
-  const failed: FailedWrite[] = [];
-  if (entries.length === 0) return { written, failed };
-  const client = clientOf(ctx, inputs);
+  props: { connection?: unknown; deploymentId: string },
+  writes: RoleWrite[],
+): Promise<WriteOutcome> {
+  const outcome: WriteOutcome = { written: {}, demoted: [], gone: [], failed: [] };
+  if (writes.length === 0) return outcome;
+  const client = clientOf(ctx, props);
   let callerId: string | undefined;
-  if (entries.length > 1) {
+  if (writes.length > 1) {
     try {
       callerId = (await currentUserOf(client)).id;
     } catch (error) {
       // Without knowing who the caller is no order is safe: nothing is written, and the next up tries again.
       const reason = reasonOf(error);
-      return { written, failed: entries.map(([userId]) => ({ userId, reason })) };
+      return { ...outcome, failed: writes.map(({ userId }) => ({ userId, reason })) };
     }
   }
-  const write = async ([userId, role]: [string, string]) => {
+  const write = async ({ userId, role, leaving }: RoleWrite) => {
     try {
-      await client.updateUserRole({ deploymentId: inputs.deploymentId, userId, newRole: role as never });
-      written[userId] = role as Roles[string];
+      await client.updateUserRole({ deploymentId: props.deploymentId, userId, newRole: role as never });
+      if (leaving) outcome.demoted.push(userId);
+      else outcome.written[userId] = role as Roles[string];
     } catch (error) {
-      failed.push({ userId, reason: reasonOf(error) });
+      if (leaving && isPlatformNotFound(error)) {
+        try {
+          await verifyConnectionOf(ctx, props);
+          outcome.gone.push(userId);
+          return;
+        } catch (verifyError) {
+          error = verifyError;
+        }
+      }
+      outcome.failed.push({ userId, reason: reasonOf(error) });
     }
   };
-  await Promise.all(entries.filter(([userId]) => userId !== callerId).map(write));
-  const own = entries.find(([userId]) => userId === callerId);
+  await Promise.all(writes.filter(({ userId }) => userId !== callerId).map(write));
+  const own = writes.find(({ userId }) => userId === callerId);
   if (own !== undefined) await write(own);
   // The credentials' own role may have changed: later reads ask the platform again.
   forgetCurrentUser(client);
-  const position = new Map(entries.map(([userId], i) => [userId, i]));
-  failed.sort((a, b) => position.get(a.userId)! - position.get(b.userId)!);
-  return { written, failed };
+  const position = new Map(writes.map(({ userId }, i) => [userId, i]));
+  outcome.failed.sort((a, b) => position.get(a.userId)! - position.get(b.userId)!);
+  if (outcome.gone.length > 0) {
+    ctx.log(
+      "warning",
+      `${TYPE}: ${listed(outcome.gone)} no longer member(s) of deployment ${props.deploymentId}, so no role on ` +
+        "leaving was applied to them.",
+    );
+  }
+  return outcome;
 }
 
 function reasonOf(error: unknown): string {
   return error instanceof CodeSecError || error instanceof Error ? error.message : String(error);
+}
+
+/** `user(s) a, b, c` for a warning, with at most 20 ids named (a map may hold thousands). */
+function listed(userIds: string[]): string {
+  const named = userIds.slice(0, 20).join(", ");
+  return `user(s) ${named}${userIds.length > 20 ? ` and ${userIds.length - 20} more` : ""}`;
 }
 
 /**
@@ -116,33 +165,33 @@ function roleOnDestroy(userId: string, state: UserRolesState): string | undefine
 }
 
 /**
- * Demotes the users leaving (on removal or destroy) who have a role to leave with, except those the same
- * run declares again (a UserRole or another map: provider/resources/declaredRoles.ts).
+ * The writes for users leaving the map (on removal or destroy) who have a role to leave with, except
+ * those the same run declares again (a UserRole or another map: provider/resources/declaredRoles.ts),
+ * which keep the declared role, as the output says.
  */
-async function demote(
+function leavingWrites(
   ctx: ProviderContext,
-  state: UserRolesState,
+  platform: string,
+  deploymentId: string,
   leaving: string[],
   onLeaving: (userId: string) => string | undefined,
-): Promise<{ demoted: string[]; failed: FailedWrite[] }> {
-  const platform = platformOfResource(ctx, state);
-  const entries: [string, string][] = [];
+): RoleWrite[] {
+  const writes: RoleWrite[] = [];
   const kept: string[] = [];
   for (const userId of leaving) {
     const role = onLeaving(userId);
     if (role === undefined) continue;
-    if (declaredRoleOf(platform, state.deploymentId, userId) !== undefined) kept.push(userId);
-    else entries.push([userId, role]);
+    if (declaredRoleOf(platform, deploymentId, userId) !== undefined) kept.push(userId);
+    else writes.push({ userId, role, leaving: true });
   }
   if (kept.length > 0) {
     ctx.log(
       "warning",
-      `${TYPE}: the role on destroy was not applied to user(s) ${kept.join(", ")} of deployment ` +
-        `${state.deploymentId}, because this program declares their roles again; they keep the declared roles.`,
+      `${TYPE}: the role on leaving was not applied to ${listed(kept)} of deployment ${deploymentId}, ` +
+        "because this program declares their roles again; they keep the declared roles.",
     );
   }
-  const { written, failed } = await writeRoles(ctx, state, entries);
-  return { demoted: Object.keys(written), failed };
+  return writes;
 }
 
 export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRolesState> = {
@@ -177,13 +226,12 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     const platform = platformOfResource(ctx, inputs);
     const problems: { path: string; reason: string }[] = [];
     for (const [userId, role] of Object.entries(inputs.roles)) {
-      if (declaredRoleOf(platform, inputs.deploymentId, userId)?.by === "UserRole") {
+      // One engine operation checks each resource once: an earlier declaration is another resource's.
+      const earlier = declaredRoleOf(platform, inputs.deploymentId, userId);
+      if (earlier !== undefined) {
         problems.push({
+          ...userManagedTwice(inputs.deploymentId, userId, earlier.by, "UserRoles"),
           path: `roles[${JSON.stringify(userId)}]`,
-          reason:
-            `user ${userId} of deployment ${inputs.deploymentId} is declared both by a UserRole and by a ` +
-            'UserRoles map: manage each user with one of them (docs/resources/UserRoles.md, "Moving users ' +
-            'between UserRole and UserRoles").',
         });
       } else {
         rememberDeclaredRole(platform, inputs.deploymentId, userId, { role, by: "UserRoles" });
@@ -194,7 +242,11 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
 
   async create(inputs, ctx) {
     const id = formatResourceId(inputs.deploymentId, `userroles-${randomUUID()}`);
-    const { written, failed } = await writeRoles(ctx, inputs, Object.entries(inputs.roles));
+    const { written, failed } = await writeRoles(
+      ctx,
+      inputs,
+      Object.entries(inputs.roles).map(([userId, role]) => ({ userId, role, leaving: false })),
+    );
     const state = { ...inputs, roles: written };
     if (failed.length > 0) throw new UserRolesPartialFailure(id, state, failed, Object.keys(written).length);
     return { id, state };
@@ -204,21 +256,38 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     const applied: Roles = { ...olds.roles };
     // Everything again on a move or a re-assertion (new triggers); otherwise only what changed.
     const all = plan.ownership.kind === "moving" || !sameValue(olds.triggers, news.triggers);
-    const toWrite = Object.entries(news.roles).filter(([userId, role]) => all || applied[userId] !== role);
+    const declared: RoleWrite[] = Object.entries(news.roles)
+      .filter(([userId, role]) => all || applied[userId] !== role)
+      .map(([userId, role]) => ({ userId, role, leaving: false }));
     const leaving = Object.keys(applied).filter((userId) => !Object.hasOwn(news.roles, userId));
-    const [writes, demotions] = await Promise.all([
-      writeRoles(ctx, news, toWrite),
-      demote(ctx, olds, leaving, (userId) => roleOnRemoval(userId, news, olds)),
-    ]);
-    Object.assign(applied, writes.written);
-    // A user whose demotion failed stays in the record, so the next `pulumi up` tries again.
-    const failedDemotions = new Set(demotions.failed.map((f) => f.userId));
-    for (const userId of leaving) if (!failedDemotions.has(userId)) delete applied[userId];
-    const state = { ...news, roles: applied };
-    const failed = [...writes.failed, ...demotions.failed];
-    if (failed.length > 0) {
-      const done = Object.keys(writes.written).length + demotions.demoted.length;
-      throw new UserRolesPartialFailure(id, state, failed, done);
+    const roleOfLeaving = new Map(leaving.map((userId) => [userId, roleOnRemoval(userId, news, olds)]));
+    const demotions = leavingWrites(ctx, plan.ownership.platform, news.deploymentId, leaving, (userId) =>
+      roleOfLeaving.get(userId),
+    );
+    // One batch (the caller's own write last), on the program's connection: ownership is checked.
+    const outcome = await writeRoles(ctx, news, [...declared, ...demotions]);
+    Object.assign(applied, outcome.written);
+    const rolesOnDestroy: Roles = { ...news.rolesOnDestroy };
+    const failedUsers = new Set(outcome.failed.map((f) => f.userId));
+    for (const userId of leaving) {
+      if (!failedUsers.has(userId)) {
+        delete applied[userId];
+      } else if (roleOfLeaving.get(userId) !== undefined) {
+        // Still in the record, with the role it leaves with, so the next `pulumi up` applies that role.
+        rolesOnDestroy[userId] = roleOfLeaving.get(userId) as Roles[string];
+      }
+    }
+    if (all) {
+      // A re-assertion or a move that failed for a user: the recorded role may equal the declared one,
+      // so only the user's absence from the record makes the next `pulumi up` write it again.
+      for (const { userId, leaving: isLeaving } of declared)
+        if (!isLeaving && failedUsers.has(userId)) delete applied[userId];
+    }
+    const state: Omit<UserRolesState, "platform"> = { ...news, roles: applied };
+    if (Object.keys(rolesOnDestroy).length > 0) state.rolesOnDestroy = rolesOnDestroy;
+    if (outcome.failed.length > 0) {
+      const done = Object.keys(outcome.written).length + outcome.demoted.length + outcome.gone.length;
+      throw new UserRolesPartialFailure(id, state, outcome.failed, done);
     }
     return state;
   },
@@ -244,12 +313,25 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
   },
 
   async delete(id, state, ctx) {
-    const { failed } = await demote(ctx, state, Object.keys(state.roles), (userId) =>
-      roleOnDestroy(userId, state),
+    const ownership = ownershipOfResource(ctx, state.platform, state, {
+      type: TYPE,
+      id,
+      step: "destroy (roles on leaving)",
+    });
+    const writes = leavingWrites(
+      ctx,
+      ownership.platform,
+      state.deploymentId,
+      Object.keys(state.roles),
+      (userId) => roleOnDestroy(userId, state),
     );
+    if (writes.length === 0) return;
+    const { failed } = await writeRoles(ctx, state, writes);
     if (failed.length > 0) {
+      // The engine keeps the whole state of a failed delete: a retry writes every role on leaving again
+      // (the same roles, so nothing changes for the users already demoted).
       throw new CodeSecResourceError(
-        `${TYPE} ${id}: ${failed.length} role(s) on destroy could not be applied; the resource stays in the ` +
+        `${TYPE} ${id}: ${failed.length} role(s) on leaving could not be applied; the resource stays in the ` +
           `stack, and \`pulumi destroy\` tries them again:\n  - ${failed.map((f) => `user ${f.userId}: ${f.reason}`).join("\n  - ")}`,
       );
     }

@@ -11,7 +11,6 @@ import type { UserRolesState } from "../../provider/resources/userRoles/definiti
 import { dynamicProviderOf } from "../../provider/resources/registry";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
-import { userRoleProvider } from "../support/dynamicProviders";
 
 type Props = Record<string, unknown>;
 const provider = dynamicProviderOf("UserRoles") as Required<

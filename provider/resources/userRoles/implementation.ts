@@ -111,16 +111,17 @@ async function writeRoles(
       if (leaving) outcome.demoted.push(userId);
       else outcome.written[userId] = role as Roles[string];
     } catch (error) {
+      let failure = error;
       if (leaving && isPlatformNotFound(error)) {
         try {
           await verifyConnectionOf(ctx, props);
           outcome.gone.push(userId);
           return;
         } catch (verifyError) {
-          error = verifyError;
+          failure = verifyError;
         }
       }
-      outcome.failed.push({ userId, reason: reasonOf(error) });
+      outcome.failed.push({ userId, reason: reasonOf(failure) });
     }
   };
   await Promise.all(writes.filter(({ userId }) => userId !== callerId).map(write));

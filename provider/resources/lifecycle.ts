@@ -27,7 +27,8 @@ import {
   type InputField,
   type ResourceDefinition,
 } from "./definition";
-import type { ReadOutcome } from "./kindImplementation";
+import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
+import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -236,6 +237,22 @@ export async function updateResource(
   news: Props,
   ctx: ProviderContext,
 ): Promise<Props> {
+  const plan = planUpdate(definition, id, olds, news, ctx);
+  const state = await definition.implementation.update(id, olds, news, plan, ctx);
+  return { ...(state as Props), platform: plan.ownership.platform };
+}
+
+/**
+ * What an update of the resource will do: where it belongs, and whether it applies the resource again (an
+ * input whose change applies again changed, or the resource moves to another platform).
+ */
+export function planUpdate(
+  definition: ResourceDefinition,
+  id: string,
+  olds: Props,
+  news: Props,
+  ctx: ProviderContext,
+): UpdatePlan {
   const ownership = ownershipOfResource(ctx, olds.platform, news, {
     type: typeLabel(definition),
     id,
@@ -246,8 +263,7 @@ export async function updateResource(
     inputsWhoseChange(definition, "update").some((name) =>
       fieldChanged(definition.inputs[name], olds[name], news[name]),
     );
-  const state = await definition.implementation.update(id, olds, news, { reapply, ownership }, ctx);
-  return { ...(state as Props), platform: ownership.platform };
+  return { reapply, ownership };
 }
 
 /**
@@ -263,7 +279,7 @@ export async function readResource(
 ): Promise<ReadOutcome<Props>> {
   if (state === undefined) {
     if (definition.importRule.kind === "refused") {
-      throw new Error(
+      throw new CodeSecResourceError(
         `${typeLabel(definition)} ${id} cannot be looked up by id or imported: ${definition.importRule.why}`,
       );
     }

@@ -1,4 +1,5 @@
 /** Resource ids are `<deploymentId>/<key>`; both halves are needed to read or delete by id alone (import). */
+import { CodeSecResourceError } from "./resourceError";
 
 export function formatResourceId(deploymentId: string, key: string): string {
   return `${deploymentId}/${key}`;
@@ -12,7 +13,7 @@ export function parseResourceId(
 ): { deploymentId: string; key: string } {
   const match = /^([0-9]+)\/([^/]+)$/.exec(id ?? "");
   if (!match) {
-    throw new Error(
+    throw new CodeSecResourceError(
       `${resourceType}: id "${id}" is not of the form <deploymentId>/<${what}>, for example "1001/${what}"`,
     );
   }

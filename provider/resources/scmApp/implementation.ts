@@ -11,6 +11,7 @@ import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../lifecycle";
 import type { KindImplementation } from "../kindImplementation";
+import { CodeSecResourceError } from "../resourceError";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 
 const TYPE = "codesec:ScmApp";
@@ -108,7 +109,7 @@ async function resolveUnknownOutcome(
     return await client.getScmApp({ deploymentId, requestId });
   } catch (error) {
     if (isPlatformNotFound(error)) {
-      throw new Error(
+      throw new CodeSecResourceError(
         `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
@@ -130,7 +131,7 @@ async function connectedApp(
     return await clientOf(ctx, inputs).getScmApp({ deploymentId, requestId });
   } catch (error) {
     if (isPlatformNotFound(error)) {
-      throw new Error(
+      throw new CodeSecResourceError(
         `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
           `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
       );
@@ -205,7 +206,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       // of an app that is not connected is an error.
       if (isPlatformNotFound(error)) {
         if (props === undefined) {
-          throw new Error(
+          throw new CodeSecResourceError(
             `${TYPE} ${id}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}, ` +
               "so there is nothing to import. To connect it, declare the resource with the request's one-time " +
               "`code` (a secret).",

@@ -16,6 +16,7 @@ import {
   type ProviderContext,
 } from "../../providerContext";
 import type { KindImplementation } from "../kindImplementation";
+import { CodeSecResourceError } from "../resourceError";
 import type { UserRoleInputs, UserRoleState } from "./definition";
 import { declaredRoleOf, rememberDeclaredRole } from "./declaredRoles";
 
@@ -62,7 +63,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     // it is, and an import has no state to keep.
     if (me.id !== userId) {
       if (state !== undefined) return { state };
-      throw new Error(
+      throw new CodeSecResourceError(
         `${TYPE} ${id} cannot be looked up by id or imported: the platform reads back only the role of the ` +
           "credentials' own user (operation 8), " +
           `and user ${userId} is not that user (the credentials are user ${me.id}'s), so there is nothing ` +
@@ -72,7 +73,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     }
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
-      throw new Error(
+      throw new CodeSecResourceError(
         `${TYPE} ${id}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ` +
           `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",

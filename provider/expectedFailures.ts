@@ -1,9 +1,9 @@
 /**
  * Which failures the package raises on purpose: the client's errors (every `CodeSecError`), a connection
- * that cannot be used (`CodeSecConnectionError`, `MissingCredentialsError`, `PlatformMismatchError`),
- * a create or update that applied part of its work (`ResourceInitError`: `ProvisioningPartialFailure`), and
- * a step a kind refuses or an answer it will not record (`CodeSecResourceError`: an import the platform
- * cannot serve, an id of the wrong form).
+ * that cannot be used (`CodeSecConnectionError`, `MissingCredentialsError`, `PlatformMismatchError`) and
+ * a create or update that applied part of its work (`ResourceInitError`: `ProvisioningPartialFailure`),
+ * and a resource step that cannot go on (`CodeSecResourceError`: an SCM app that is not connected, an
+ * import the platform cannot serve).
  * Their messages say what happened and what to do, so a user is shown the message alone. Any other error
  * is a bug, ours or a library's, and keeps its stack for the bug report. Applied where errors leave the
  * package: engine calls (provider/dynamic/failureOutput.ts; the native plugin's answers,

@@ -1,6 +1,8 @@
 /**
- * Writes `schema.json` (scripts/schema.ts) and the SDKs generated from it by pulumi-gen-codesec
- * (provider/cmd/pulumi-gen-codesec, built by `npm run setup`), and checks that the committed ones are fresh.
+ * Writes everything generated from the definitions and checks that the committed copies are fresh: the
+ * dynamic package's classes and functions with their typings (scripts/typescript/dynamicPackage.ts),
+ * `schema.json` (scripts/schema.ts), and the SDKs generated from it by pulumi-gen-codesec
+ * (provider/cmd/pulumi-gen-codesec, built by `npm run setup`).
  *
  *   npm run generate                   write schema.json and every committed SDK
  *   scripts/generate.ts --check        write nothing; fail naming each stale file (lint)
@@ -13,7 +15,9 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as prettier from "prettier";
 import { SCHEMA_PATH, schemaText } from "./schema";
+import { dynamicPackageFiles } from "./typescript/dynamicPackage";
 
 const REPOSITORY_ROOT = path.resolve(__dirname, "..");
 
@@ -132,12 +136,38 @@ function filesUnder(dir: string, ignored: Set<string>): Set<string> {
   return files;
 }
 
-function main(): void {
+/** The dynamic package's generated files, formatted as the repository formats its sources. */
+async function formattedDynamicPackage(root: string): Promise<Map<string, string>> {
+  const config = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
+  const files = new Map<string, string>();
+  for (const [file, text] of dynamicPackageFiles()) {
+    files.set(file, await prettier.format(text, { ...config, parser: "typescript" }));
+  }
+  return files;
+}
+
+/** Writes the dynamic package's generated files under `root`. */
+export async function generateDynamicPackage(root: string): Promise<void> {
+  for (const [file, text] of await formattedDynamicPackage(root))
+    fs.writeFileSync(path.join(root, file), text);
+}
+
+/** The dynamic package's generated files under `root` that differ from what generation writes now. */
+export async function staleDynamicPackage(root: string): Promise<string[]> {
+  const stale: string[] = [];
+  for (const [file, text] of await formattedDynamicPackage(root)) {
+    const target = path.join(root, file);
+    if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== text) stale.push(file);
+  }
+  return stale;
+}
+
+async function main(): Promise<void> {
   const rootArg = process.argv.indexOf("--root");
   const root = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : REPOSITORY_ROOT;
   try {
     if (process.argv.includes("--check")) {
-      const stale = staleGenerated(root);
+      const stale = [...(await staleDynamicPackage(root)), ...staleGenerated(root)];
       if (stale.length > 0) {
         console.error(
           `Generated schema or SDK files are stale (run \`npm run generate\`): ${stale.join(", ")}`,
@@ -146,6 +176,7 @@ function main(): void {
       }
       return;
     }
+    await generateDynamicPackage(root);
     generate(root);
   } catch (error) {
     if (!(error instanceof GeneratorMissingError)) throw error;
@@ -156,4 +187,4 @@ function main(): void {
   }
 }
 
-if (require.main === module) main();
+if (require.main === module) void main();

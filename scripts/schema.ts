@@ -89,11 +89,15 @@ function resourceSpec(types: SchemaTypes, resource: ResourceSource): Record<stri
   const outputs = types.object(resource.outputs, `${where}.outputs`);
   const clash = Object.keys(outputs.properties).filter((field) => field in inputs.properties);
   if (clash.length > 0) throw new Error(`${where}: outputs ${clash.join(", ")} are inputs too`);
-  const properties: Record<string, PropertySpec> = { ...inputs.properties, ...outputs.properties };
+  // Write-only inputs (a one-time code) are never kept in the state: no output property of that name.
+  const kept = Object.fromEntries(
+    Object.entries(inputs.properties).filter(([field]) => !resource.writeOnlyInputs.includes(field)),
+  );
+  const properties: Record<string, PropertySpec> = { ...kept, ...outputs.properties };
   return {
     description: resource.description,
     properties,
-    required: [...(inputs.required ?? []), ...(outputs.required ?? [])],
+    required: [...(inputs.required ?? []).filter((field) => field in kept), ...(outputs.required ?? [])],
     inputProperties: inputs.properties,
     ...(inputs.required ? { requiredInputs: inputs.required } : {}),
     // What `get(name, id, state?)` may be given: every property, none required (as generated SDKs have it).

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Makes Node >= 22 available as .tools/bin/node. @pulumi/pulumi needs Node 22; when the machine's
-# node is older, install the official binary that the npm registry ships in its per-platform
-# `node-<os>-<arch>` package (the `node` meta-package only fetches that package in a postinstall
-# script, which npm may refuse to run).
+# Makes a suitable Node available as .tools/bin/node: major >= 22 (@pulumi/pulumi needs it) and free of
+# the util.inspect loop below. When neither .tools/bin/node nor the machine's node is suitable, install
+# the official binary that the npm registry ships in its per-platform `node-<os>-<arch>` package (the
+# `node` meta-package only fetches that package in a postinstall script, which npm may refuse to run):
+# Node 24 by default (NODE_VERSION overrides it), as every Node 22 release so far has the loop.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/.tools/bin"
@@ -11,12 +12,47 @@ log() { printf '[setup-node] %s\n' "$*"; }
 
 major_of() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
+# Some Node releases (20.19.6 and later 20.x, 22.20.0 to at least 22.23.3, 24.x before 24.19.0) loop in
+# util.inspect(error, { colors: true }) on a stack frame in `node_modules/@scope/<file>`, building a string
+# until V8 refuses it (nodejs/node#64011). @pulumi/pulumi prints a program's unhandled errors that way, and
+# an error thrown inside an apply has such a frame (its map names @pulumi/output.ts): `pulumi preview` then
+# takes about 110 s to report it. The check counts how often the loop would style the module name
+# (once when fixed) and stops it at once, so it takes no longer than starting node.
+inspect_loops() { # $1 = node
+  ! "$1" -e '
+    const util = require("node:util");
+    const style = util.inspect.styles.module;
+    let uses = 0;
+    Object.defineProperty(util.inspect.styles, "module", {
+      configurable: true,
+      get() {
+        if (++uses > 10) throw new Error("loops");
+        return style;
+      },
+    });
+    const error = new Error("check");
+    error.stack = "Error: check\n    at f (/p/node_modules/@scope/file.js:1:1)";
+    util.inspect(error, { colors: true });
+  ' 2>/dev/null
+}
+
+suitable() { # $1 = node
+  [ "$(major_of "$1")" -ge "$want_major" ] || return 1
+  if inspect_loops "$1"; then
+    log "not using $1 ($("$1" --version)): its util.inspect loops on some stack traces (nodejs/node#64011), which delays some error reports of a Pulumi program by minutes"
+    return 1
+  fi
+}
+
 mkdir -p "$bin"
-if [ -x "$bin/node" ] && [ "$(major_of "$bin/node")" -ge "$want_major" ]; then
-  log "using $("$bin/node" --version) from .tools/bin"
-  exit 0
+if [ -x "$bin/node" ]; then
+  if suitable "$bin/node"; then
+    log "using $("$bin/node" --version) from .tools/bin"
+    exit 0
+  fi
+  rm -f "$bin/node" # first on PATH (with-tools.sh): it must not hide the machine's node
 fi
-if command -v node >/dev/null 2>&1 && [ "$(major_of node)" -ge "$want_major" ]; then
+if command -v node >/dev/null 2>&1 && suitable "$(command -v node)"; then
   log "using the machine's node $(node --version) ($(command -v node))"
   exit 0
 fi
@@ -27,10 +63,13 @@ case "$(uname -m)" in
   aarch64 | arm64) arch=arm64 ;;
   *) echo "[setup-node] unsupported CPU $(uname -m): install Node >= $want_major yourself" >&2; exit 1 ;;
 esac
-pkg="node-$os-$arch@${NODE_VERSION:-$want_major}"
+pkg="node-$os-$arch@${NODE_VERSION:-24}"
 log "machine node is $(node --version 2>/dev/null || echo 'missing'); installing $pkg from the npm registry into .tools/node"
 rm -rf "$root/.tools/node"
 npm install --no-save --no-package-lock --ignore-scripts --prefix "$root/.tools/node" "$pkg" >/dev/null
 node_bin="$(ls -d "$root/.tools/node/node_modules/node-$os-$arch/bin/node")"
 ln -sfn "$node_bin" "$bin/node"
 log "installed $("$bin/node" --version) as .tools/bin/node"
+if inspect_loops "$bin/node"; then
+  log "WARNING: this node's util.inspect loops on some stack traces (nodejs/node#64011): a Pulumi program's errors take minutes to appear; choose another NODE_VERSION"
+fi

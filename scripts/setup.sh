@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# One-time (idempotent) project set-up, run after `npm ci`: Node 22, the package linked under its own
-# name, the build, the Pulumi CLI and the SDK generator. Everything it installs goes to .tools/ (git-ignored) or to a
-# cache outside the clone.
+# One-time (idempotent) project set-up, run after `npm ci`: Node (setup-node.sh), the package linked under
+# its own name, the build, the Pulumi CLI and the SDK generator. Everything it installs goes to .tools/
+# (git-ignored) or to a cache outside the clone.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs a command with the project's tools first on PATH: .tools/bin (Node 22 when the machine's is
-# older, the Pulumi CLI and its plugins) and node_modules/.bin. npm scripts go through this so that
-# every child process sees the same Node and Pulumi, whatever the machine has installed.
+# Runs a command with the project's tools first on PATH: .tools/bin (Node when the machine's is unsuitable,
+# see setup-node.sh; the Pulumi CLI and its plugins) and node_modules/.bin. npm scripts go through this so
+# that every child process sees the same Node and Pulumi, whatever the machine has installed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$root/.tools/bin:$root/node_modules/.bin:$PATH"

@@ -25,7 +25,7 @@ export interface HintContext {
 export function hintFor(ctx: HintContext): string {
   const { operation, status, code } = ctx;
   if (status === 401) {
-    return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT in ${TOKEN_SOURCES}.`;
+    return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT ${TOKEN_SOURCES}.`;
   }
   if (status === 403) return forbiddenHint(operation);
   if (status === 404) return notFoundHint(ctx);

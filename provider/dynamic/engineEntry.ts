@@ -6,18 +6,31 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../resources/registry";
+import { reportedOnce } from "./failureOutput";
 import { rememberStackConfig } from "./runtimeCredentials";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
 type KindProvider = pulumi.dynamic.ResourceProvider<any, any>;
+type ProviderMethod = Exclude<keyof KindProvider, "configure">;
+const METHODS: readonly ProviderMethod[] = ["check", "diff", "create", "read", "update", "delete"];
 
-/** `kind` names the entry (tests wrap every kind's methods through this function). */
+/**
+ * `kind` names the entry (tests wrap every kind's methods through this function). Each method's failure
+ * is reported once (failureOutput.ts).
+ */
 export function engineEntry(_kind: ResourceKind, implementation: KindProvider): KindProvider {
-  return {
+  const entry: KindProvider = {
     ...implementation,
     configure: (request: pulumi.dynamic.ConfigureRequest) => {
       rememberStackConfig(request.config);
       return Promise.resolve();
     },
   };
+  for (const method of METHODS) {
+    const fn = implementation[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    if (typeof fn !== "function") continue;
+    (entry as Record<ProviderMethod, unknown>)[method] = (...args: unknown[]) =>
+      reportedOnce(() => fn.apply(implementation, args));
+  }
+  return entry;
 }

@@ -6,6 +6,7 @@
  * @internal Not part of the public API; only the stubs call it.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { reportedOnce } from "./failureOutput";
 import { rememberStackConfig } from "./runtimeCredentials";
 import { resourceDefinition, type ResourceKind } from "../resources/registry";
 import { dynamicProviderOf } from "./kindProviders";
@@ -28,21 +29,24 @@ type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure"
 /**
  * The one entry point of the serialized stubs (provider/dynamic/stubProvider.ts). The stub's
  * `configure` is this function itself, so a non-string `method` is the engine's configure request,
- * which carries the stack config (see runtimeCredentials.ts).
+ * which carries the stack config (see runtimeCredentials.ts). A failure is reported once
+ * (failureOutput.ts).
  */
-export async function run(
+export function run(
   kind: string,
   method: ProviderMethod | pulumi.dynamic.ConfigureRequest,
   args: unknown[] = [],
-) {
-  if (typeof method !== "string") {
-    rememberStackConfig(method.config);
-    return;
-  }
-  const implementation = provider(kind);
-  const fn = implementation[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
-  if (typeof fn !== "function") {
-    throw new Error(`pulumi-codesec: codesec:${kind} has no ${method} method`);
-  }
-  return fn.apply(implementation, args);
+): Promise<unknown> {
+  return reportedOnce(async () => {
+    if (typeof method !== "string") {
+      rememberStackConfig(method.config);
+      return;
+    }
+    const implementation = provider(kind);
+    const fn = implementation[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+    if (typeof fn !== "function") {
+      throw new Error(`pulumi-codesec: codesec:${kind} has no ${method} method`);
+    }
+    return fn.apply(implementation, args);
+  });
 }

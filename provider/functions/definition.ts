@@ -26,6 +26,12 @@ export interface FunctionDefinition<
   readonly result: R;
   /** More named shapes the docs show (a list item's fields). */
   readonly more?: Readonly<Record<string, TObject>>;
+  /**
+   * Examples of the Promise and the Output form, against the emulator's default fixtures (TypeScript, in a
+   * program whose `codesec` and `pulumi` are imported): the TSDoc examples, compiled by a test.
+   */
+  readonly example: string;
+  readonly outputExample: string;
   /** Calls the platform with validated arguments. */
   readonly invoke: (
     client: CodeSecClient,

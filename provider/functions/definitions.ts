@@ -29,6 +29,9 @@ export const getScanDefinition = defineFunction({
   args: GetScanArgs,
   argsOptional: false,
   result: Scan,
+  example: `const scan = await codesec.getScan({ deploymentId: "1001", scanId: "3001" });
+console.log(scan.status, scan.findingsCounts.total);`,
+  outputExample: `export const scanStatus = codesec.getScanOutput({ deploymentId: "1001", scanId: "3001" }).status;`,
   invoke: (client, args) => client.getScan(args),
 });
 
@@ -41,6 +44,9 @@ export const getBranchDefinition = defineFunction({
   args: GetBranchArgs,
   argsOptional: false,
   result: Branch,
+  example: `const branch = await codesec.getBranch({ deploymentId: "1001", projectId: "7001", branchId: "9101" });
+console.log(branch.name); // refs/heads/main`,
+  outputExample: `export const branchName = codesec.getBranchOutput({ deploymentId: "1001", projectId: "7001", branchId: "9101" }).name;`,
   invoke: (client, args) => client.getBranch(args),
 });
 
@@ -52,6 +58,11 @@ export const getScmAppDefinition = defineFunction({
   args: GetScmAppArgs,
   argsOptional: false,
   result: ScmApp,
+  example: `const app = await codesec.getScmApp({ deploymentId: "1001", requestId: "apprq-1001-done" });
+console.log(app.slug, app.codeAccess);`,
+  outputExample: `const app = new codesec.ScmApp("legacy", { deploymentId: "1001", requestId: "apprq-1001-done" });
+// Waits for the app: at preview, while it is yet to be created, the result is unknown.
+export const appSlug = codesec.getScmAppOutput({ deploymentId: "1001", requestId: app.requestId }).slug;`,
   invoke: (client, args) => client.getScmApp(args),
 });
 
@@ -65,6 +76,9 @@ export const getCurrentUserDefinition = defineFunction({
   args: NoArguments,
   argsOptional: true,
   result: CurrentUser,
+  example: `const me = await codesec.getCurrentUser();
+console.log(me.login, me.orgRole);`,
+  outputExample: `export const whoami = codesec.getCurrentUserOutput().login;`,
   invoke: (client) => client.getCurrentUser(),
 });
 
@@ -78,6 +92,9 @@ export const getJoinableOrganizationsDefinition = defineFunction({
   args: ListJoinableOrganizationsArgs,
   argsOptional: true,
   result: JoinableOrganizationsResponse,
+  example: `// codesec:connections.user holds the user's JWT (pulumi config set --secret --path ...).
+const { orgs } = await codesec.getJoinableOrganizations({}, { connection: "user" });`,
+  outputExample: `export const joinable = codesec.getJoinableOrganizationsOutput({}, { connection: "user" }).orgs;`,
   invoke: (client, args) => client.listJoinableOrganizations(args),
 });
 
@@ -92,6 +109,9 @@ export const getNotificationRulesDefinition = defineFunction({
   argsOptional: false,
   result: GetNotificationRulesResult,
   more: { rule: NotificationRule },
+  example: `const { rulesWithProblems } = await codesec.getNotificationRules({ deploymentId: "1001" });
+for (const rule of rulesWithProblems) console.log(rule.name, rule.config_error || "disabled");`,
+  outputExample: `export const brokenRules = codesec.getNotificationRulesOutput({ deploymentId: "1001" }).rulesWithProblems;`,
   invoke: async (client, { limit, ...rest }) => {
     const rules = await client.listAllNotificationRules({
       ...rest,

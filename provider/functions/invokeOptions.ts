@@ -9,6 +9,7 @@ import { functionArguments } from "./arguments";
 import { clientFor, clientSettingsFrom } from "../clients";
 import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
+import { isExpectedFailure } from "../expectedFailures";
 import type { PulumiArgs } from "../pulumiTypes";
 
 /**
@@ -173,13 +174,29 @@ async function argumentResources(args: unknown): Promise<pulumi.Resource[]> {
 }
 
 /**
+ * A failure raised on purpose leaves the Output form as a `pulumi.RunError`, which the program's host
+ * prints as its message alone (provider/expectedFailures.ts); the message keeps everything it says.
+ * Nothing can catch a rejected Output (the program fails), so only what is printed changes; the Promise
+ * form rejects with the error itself, for a program to catch by class.
+ */
+function asProgramFailure(error: unknown): unknown {
+  if (!isExpectedFailure(error)) return error;
+  const failure = new pulumi.RunError((error as Error).message);
+  // Without frames: never printed, yet the host formats the stack for a trace event with util.inspect,
+  // which on some Node releases loops for minutes on a frame in @pulumi/output.ts (nodejs/node#64011).
+  failure.stack = `${failure.name}: ${failure.message}`;
+  return failure;
+}
+
+/**
  * Builds a function's Output form from its Promise form, as Pulumi's generated SDKs pair them: the
  * arguments may be Outputs, and the result is an Output (secret when the credentials were) that
- * honours `dependsOn` (see {@link CodeSecInvokeOutputOptions}).
+ * honours `dependsOn` (see {@link CodeSecInvokeOutputOptions}). A failure raised on purpose prints as
+ * its message alone, without stack frames.
  */
 export function outputForm<A, R>(
   promiseForm: (args: A, opts?: CodeSecInvokeOptions) => Promise<R>,
-): (args: PulumiArgs<A>, opts?: CodeSecInvokeOutputOptions) => pulumi.Output<R> {
+): (args: PulumiArgs<A> | object, opts?: CodeSecInvokeOutputOptions) => pulumi.Output<R> {
   return (args, opts) => {
     const { connection, dependsOn, ...rest } = opts ?? {};
     return pulumi
@@ -188,6 +205,8 @@ export function outputForm<A, R>(
         promiseForm(plainArgs as A, {
           ...rest,
           ...(plainConnection === undefined ? {} : { connection: plainConnection }),
+        }).catch((error: unknown) => {
+          throw asProgramFailure(error);
         }),
       );
   };

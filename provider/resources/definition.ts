@@ -39,6 +39,8 @@ export interface InputField<S extends TSchema = TSchema> {
    * its source does: a new token in the same place is no change).
    */
   readonly differs?: (old: unknown, next: unknown) => boolean;
+  /** Used by create only and never kept in the state (a one-time code): no output property of that name. */
+  readonly writeOnly?: boolean;
 }
 
 /** One output beyond the inputs. */
@@ -66,6 +68,13 @@ export interface ResourceDefinition<
   readonly description: string;
   /** The platform operations it uses and their maturity, e.g. `operation 1 (experimental)`. */
   readonly operations: string;
+  /**
+   * A program that declares one, against the emulator's default fixtures (TypeScript, as in a Pulumi
+   * program whose `codesec` and `pulumi` are imported): the class's TSDoc example, compiled by a test.
+   */
+  readonly example: string;
+  /** A lookup by id with the class's static `get`, likewise. */
+  readonly getExample: string;
   /** The id's parts, in order: `<deploymentId>/<userId>`. */
   readonly idParts: readonly [keyof I & string, string];
   readonly inputs: I;
@@ -150,9 +159,16 @@ export function isSecretValue(definition: ResourceDefinition, name: string, valu
   return typeof secret === "function" ? secret(value) : secret === true;
 }
 
-/** The output property names, in declaration order. */
+/** The output property names (beyond the inputs), in declaration order. */
 export function outputNames(definition: ResourceDefinition): string[] {
   return Object.keys(definition.outputs);
+}
+
+/** The inputs the state keeps, which are output properties too (all but write-only ones such as `code`). */
+export function keptInputNames(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, field]) => field.writeOnly !== true)
+    .map(([name]) => name);
 }
 
 /** `codesec:UserRole`: how messages name a kind (both providers). */

@@ -1,8 +1,8 @@
 /**
- * A failure a resource kind raises on purpose: a step it refuses (an import the platform cannot serve, a
- * user whose role the platform does not read back), an id of the wrong form, an answer it will not record.
- * Its message says why and what to do instead, so it is shown alone, without stack frames
- * (provider/expectedFailures.ts).
+ * A resource step that cannot go on, raised on purpose with a message that says why and what to do (an
+ * SCM app that is not connected, an id that is not of the kind's form, an import the platform cannot
+ * serve, a role the package does not know). Like the client's errors, it is shown as its message alone
+ * (provider/expectedFailures.ts), never as a bug's stack.
  */
 export class CodeSecResourceError extends Error {
   constructor(message: string) {

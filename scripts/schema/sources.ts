@@ -37,6 +37,8 @@ export interface ResourceSource {
   readonly replaceOnChanges: readonly string[];
   /** The inputs stored only as secrets, beyond those whose schema is marked `secretValue`. */
   readonly secretInputs: readonly string[];
+  /** The inputs used by create only and never kept in the state (no output property). */
+  readonly writeOnlyInputs: readonly string[];
 }
 
 /** What the schema needs of one function. */
@@ -72,6 +74,9 @@ export function schemaSources(): SchemaSources {
       // the `Connection` type's token is marked secret instead and a connection name stays readable.
       secretInputs: Object.entries(definition.inputs)
         .filter(([, field]) => field.secret === true)
+        .map(([field]) => field),
+      writeOnlyInputs: Object.entries(definition.inputs)
+        .filter(([, field]) => field.writeOnly === true)
         .map(([field]) => field),
     };
   });

@@ -49,10 +49,6 @@ export class ScmApp extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly baseUrl: pulumi.Output<string>;
     /**
-     * One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
-     */
-    declare public readonly code: pulumi.Output<string | undefined>;
-    /**
      * Whether the app may read code.
      */
     declare public /*out*/ readonly codeAccess: pulumi.Output<boolean>;
@@ -108,7 +104,6 @@ export class ScmApp extends pulumi.CustomResource {
             const state = argsOrState as ScmAppState | undefined;
             resourceInputs["appId"] = state?.appId;
             resourceInputs["baseUrl"] = state?.baseUrl;
-            resourceInputs["code"] = state?.code;
             resourceInputs["codeAccess"] = state?.codeAccess;
             resourceInputs["connection"] = state?.connection;
             resourceInputs["deploymentId"] = state?.deploymentId;
@@ -144,8 +139,6 @@ export class ScmApp extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/codesec:ScmApp" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        const secretOpts = { additionalSecretOutputs: ["code"] };
-        opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["deploymentId", "requestId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(ScmApp.__pulumiType, name, resourceInputs, opts);
@@ -164,10 +157,6 @@ export interface ScmAppState {
      * Base address of the SCM.
      */
     baseUrl?: pulumi.Input<string | undefined>;
-    /**
-     * One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
-     */
-    code?: pulumi.Input<string | undefined>;
     /**
      * Whether the app may read code.
      */

@@ -5,6 +5,7 @@
  * and the check names every stale, missing or left-over file, and fails (never passes) without a generator.
  */
 import { expect } from "chai";
+import { dynamicPackageFiles } from "../../scripts/typescript/dynamicPackage";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -32,6 +33,12 @@ function copyOfGenerated(): string {
     fs.cpSync(path.join(root, folder), path.join(copy, folder), { recursive: true });
   }
   fs.copyFileSync(path.join(root, "package.json"), path.join(copy, "package.json"));
+  fs.copyFileSync(path.join(root, ".prettierrc.json"), path.join(copy, ".prettierrc.json"));
+  // The dynamic package's generated TypeScript is checked too (scripts/typescript/dynamicPackage.ts).
+  for (const file of dynamicPackageFiles().keys()) {
+    fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+    fs.copyFileSync(path.join(root, file), path.join(copy, file));
+  }
   return copy;
 }
 

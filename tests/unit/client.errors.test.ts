@@ -37,6 +37,9 @@ describe("CodeSecClient errors", () => {
         .and.include("codesec:connections.<name>.token")
         .and.include("codesec:token")
         .and.include("CODESEC_TOKEN");
+      expect(error.message).to.include(
+        "Set a valid API token or user JWT where this connection's token is set (",
+      );
       expect(error.message).to.include("getScan").and.include("operation 6").and.include("HTTP 401");
     });
 

@@ -9,6 +9,10 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { RESOURCE_DEFINITIONS } from "../../provider/resources/registry";
+import type { ResourceDefinition } from "../../provider/resources/definition";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
+import type { FunctionDefinition } from "../../provider/functions/definition";
 
 const root = path.resolve(__dirname, "../..");
 const PREAMBLE = 'import * as pulumi from "@pulumi/pulumi";\nimport * as codesec from "pulumi-codesec";\n';
@@ -36,11 +40,30 @@ function tsBlocks(file: string): Block[] {
   }));
 }
 
+/** The examples the definitions give the generated TSDoc (a resource's and its lookup, a function's two forms). */
+function definitionExamples(): Block[] {
+  const resources = Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS).flatMap((definition) =>
+    [definition.example, definition.getExample].map((code) => ({
+      file: `provider/resources/${definition.name} definition (example)`,
+      line: 1,
+      code: `${code}\n`,
+    })),
+  );
+  const functions = Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS).flatMap((definition) =>
+    [definition.example, definition.outputExample].map((code) => ({
+      file: `provider/functions ${definition.name} definition (example)`,
+      line: 1,
+      code: `${code}\n`,
+    })),
+  );
+  return [...resources, ...functions];
+}
+
 describe("code examples in README.md and docs/", function () {
   this.timeout(120_000);
 
-  it("every ```ts block type-checks against the package's public typings", () => {
-    const blocks = markdownFiles().flatMap(tsBlocks);
+  it("every ```ts block, and every definition's TSDoc example, type-checks against the public typings", () => {
+    const blocks = [...markdownFiles().flatMap(tsBlocks), ...definitionExamples()];
     expect(blocks.length, "blocks found").to.be.greaterThan(10);
     // Each block is a module of its own (top-level await and exports, as in a Pulumi program's entry).
     const sources = new Map(

@@ -6,6 +6,8 @@
  * invokes but HTTP calls, so they reach a real emulator (credentials from stack config `codesec:*`).
  */
 import { expect } from "chai";
+import { RESOURCE_DEFINITIONS, type ResourceKind } from "../../provider/resources/registry";
+import { secretFields } from "../../provider/resources/definition";
 import * as pulumi from "@pulumi/pulumi";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -152,11 +154,12 @@ describe("examples/org-config (runtime mocks)", function () {
       expect(r.inputs.__provider, `${r.name} is a dynamic resource`).to.be.a("string");
       // Credentials come from stack config at run time; never stored with the resource.
       expect(r.inputs, `${r.name} inputs`).not.to.have.property("connection");
-      // Whatever the resource, its credentials and one-time code are declared secret outputs.
-      expect(secretOutputsOf(declared.get(r.name)?.opts), `${r.name} secret outputs`).to.include.members([
-        "connection",
-        "code",
-      ]);
+      // Its credentials (and an SCM app's one-time code) are declared secret outputs, as its definition says.
+      const kind = r.type.slice(TYPE("").length) as ResourceKind;
+      expect(secretOutputsOf(declared.get(r.name)?.opts), `${r.name} secret outputs`).to.include.members(
+        secretFields(RESOURCE_DEFINITIONS[kind]),
+      );
+      expect(secretFields(RESOURCE_DEFINITIONS[kind])).to.include("connection");
     }
 
     const roles = ofType("UserRole").map((r) => ({

@@ -217,7 +217,8 @@ describe("the Pulumi package schema", () => {
       properties: Record<string, Json>;
     };
     expect(scmApp.inputProperties.code.secret).to.equal(true);
-    expect(scmApp.properties.code.secret).to.equal(true);
+    // Write-only: used by create and never kept in the state, so no output property.
+    expect(scmApp.properties).not.to.have.property("code");
     expect(scmApp.inputProperties.connection.secret).to.equal(undefined);
     for (const variables of [schema.config.variables, schema.provider.inputProperties]) {
       const secret = Object.keys(variables).filter((name) => variables[name].secret === true);

@@ -11,8 +11,8 @@ import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../lifecycle";
 import type { KindImplementation } from "../kindImplementation";
-import { CodeSecResourceError } from "../resourceError";
 import type { ScmAppInputs, ScmAppState } from "./definition";
+import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:ScmApp";
 

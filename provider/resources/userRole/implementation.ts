@@ -16,9 +16,9 @@ import {
   type ProviderContext,
 } from "../../providerContext";
 import type { KindImplementation } from "../kindImplementation";
-import { CodeSecResourceError } from "../resourceError";
 import type { UserRoleInputs, UserRoleState } from "./definition";
 import { declaredRoleOf, rememberDeclaredRole } from "./declaredRoles";
+import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:UserRole";
 

@@ -104,7 +104,7 @@ export function resourceHandlers(plugin: PluginState) {
       );
       response.setReplacesList(plan.replaces);
       response.setStablesList(plan.stables);
-      response.setDeletebeforereplace(false);
+      response.setDeletebeforereplace(plan.replaces.length > 0 && definition.deleteBeforeReplace === true);
       // Per property, only differences between the state and the new inputs: a change the state asks for
       // (drift to record, an older state's shape) is an update with no input to show.
       const detailed = response.getDetaileddiffMap();

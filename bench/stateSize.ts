@@ -9,6 +9,7 @@ import { cpSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../tests/e2e/support/harness";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
+import { byValueNotStored } from "./support/byValue";
 import { benchFixtures } from "./support/fixtures";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
@@ -129,7 +130,7 @@ export async function stateSize(_options: BenchOptions, log: (line: string) => v
     } catch (error) {
       // The naive provider is the comparison's foil: when the engine cannot even store it, that is the figure.
       byValueFailure = whyNotStored(String(error instanceof Error ? error.message : error));
-      log(`  the implementation captured by value could not be stored: ${byValueFailure}`);
+      log(byValueNotStored(byValueFailure).log);
     }
     const role = ours.get("UserRole");
     const noop = floor.get("NoopRole");
@@ -186,7 +187,7 @@ export async function stateSize(_options: BenchOptions, log: (line: string) => v
           name: "the implementation captured by value, any kind",
           value: Number.NaN,
           unit: "bytes",
-          detail: `the engine cannot store it: ${byValueFailure}`,
+          detail: byValueNotStored(byValueFailure).detail,
         }),
       );
     }

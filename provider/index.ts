@@ -10,6 +10,8 @@
  * @packageDocumentation
  */
 export { UserRole, type UserRoleArgs } from "./resources/userRole/resource";
+export { UserRoles, type UserRolesArgs } from "./resources/userRoles/resource";
+export { UserRolesPartialFailure } from "./resources/userRoles/implementation";
 export {
   WorkflowProvisioning,
   type WorkflowProvisioningArgs,
@@ -53,18 +55,3 @@ export {
   type ConnectionInput,
 } from "./connection";
 export type { JoinableOrganization, NotificationRule } from "../api/schemas";
-
-import type { GetBranchResult } from "./functions/getBranch";
-import type { GetCurrentUserResult } from "./functions/getCurrentUser";
-import type { GetScanResult } from "./functions/getScan";
-import type { GetScmAppResult } from "./functions/getScmApp";
-
-// The names results had before they followed generated SDKs (`GetXResult`); kept for one release.
-/** @deprecated Since 0.3.0: use {@link GetScanResult}. Removed in 0.4.0. */
-export type Scan = GetScanResult;
-/** @deprecated Since 0.3.0: use {@link GetBranchResult}. Removed in 0.4.0. */
-export type Branch = GetBranchResult;
-/** @deprecated Since 0.3.0: use {@link GetScmAppResult}. Removed in 0.4.0. */
-export type ScmAppInfo = GetScmAppResult;
-/** @deprecated Since 0.3.0: use {@link GetCurrentUserResult}. Removed in 0.4.0. */
-export type CurrentUser = GetCurrentUserResult;

@@ -14,7 +14,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 src="$root/provider/cmd/pulumi-gen-codesec"
 cache_root="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}"
-lock_dir="$cache_root/.build-lock" # shared with install-pulumi.sh: one build at a time per cache
+lock="$cache_root/.build-lock.pid" # shared with install-pulumi.sh: one build at a time per cache
+progress_every=30
 link="$root/.tools/bin/pulumi-gen-codesec"
 
 log() { printf '[build-generator] %s\n' "$*"; }

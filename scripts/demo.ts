@@ -9,16 +9,19 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { guardFile } from "./fileGuard";
+import { bold, useColor } from "./terminalColor";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
 
 const repoRoot = path.resolve(__dirname, "..");
 const STACK = "demo";
-const color = process.stdout.isTTY ? "always" : "never";
+const colored = useColor(process.stdout, process.env);
+/** The engine's colours follow the demo's. */
+const color = colored ? "always" : "never";
 
 function heading(text: string): void {
-  console.log(`\n\x1b[1m== ${text}\x1b[0m`);
+  console.log(`\n${bold(`== ${text}`, colored)}`);
 }
 
 function requirePulumi(): void {

@@ -16,11 +16,14 @@
 #   PULUMI_CODESEC_CACHE    cache folder (see above).
 #   PULUMI_NODEJS_HOST_SDK  sdk/v3 release whose language host is the fallback (default v3.68.0), or
 #                           "none"; see build_language_host.
+#   PULUMI_CODESEC_PROGRESS_SECONDS  seconds between the progress lines of a long step (default 30).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
 cache_root="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}"
-lock_dir="$cache_root/.build-lock" # see acquire_build_lock
+lock="$cache_root/.build-lock.pid" # see acquire_build_lock
+progress_every="${PULUMI_CODESEC_PROGRESS_SECONDS:-30}"
+case "$progress_every" in '' | *[!0-9]* | 0) progress_every=30 ;; esac
 want_major=3
 pkgmod=github.com/pulumi/pulumi/pkg/v3
 sdkmod=github.com/pulumi/pulumi/sdk/v3
@@ -33,6 +36,32 @@ log() { printf '[install-pulumi] %s\n' "$*"; }
 warn() { printf '[install-pulumi] WARNING: %s\n' "$*" >&2; }
 # shellcheck source=build-lock.sh
 source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
+
+# Runs a command that can take minutes (a cold module download, the compile), printing a line every
+# $progress_every seconds meanwhile, so that a quiet terminal or CI log does not look hung.
+ticker_pid=""
+with_progress() { # $1 = what is being done ("compiling ..."), then the command
+  local what="$1" since=$SECONDS rc=0
+  shift
+  # The ticker's sleep holds none of our output: killing the ticker closes it at once.
+  (while sleep "$progress_every" </dev/null >/dev/null 2>&1; do
+    log "still $what ($((SECONDS - since)) s so far)"
+  done) &
+  ticker_pid=$!
+  "$@" || rc=$?
+  stop_ticker
+  return "$rc"
+}
+stop_ticker() {
+  if [ -n "$ticker_pid" ]; then
+    kill "$ticker_pid" 2>/dev/null || true
+    wait "$ticker_pid" 2>/dev/null || true
+    ticker_pid=""
+  fi
+}
+in_dir() { # $1 = directory, then the command
+  (cd "$1" && shift && "$@")
+}
 
 # Portable stand-ins for GNU `readlink -f` / `readlink -m` (macOS' readlink has neither before 12.3):
 # plain `readlink` (one link) and `cd -P` (physical directory) are in every POSIX system.
@@ -167,6 +196,7 @@ cache="$cache_root/pulumi-v$version"
 bin="$cache/bin"
 on_exit() {
   local rc=$?
+  stop_ticker
   release_build_lock
   if [ "$rc" -ne 0 ]; then
     log "could not build pulumi v$version from Go modules (exit $rc)"
@@ -235,11 +265,11 @@ build_wrapped() { # $1 = module dir, $2 = go version, $3 = package, $4 = output,
   } >"$dir/go.mod"
   use_go_for "$gover"
   log "resolving modules for $pkg (in $dir)"
-  (cd "$dir" && go mod tidy) || return 1
-  log "compiling $pkg"
+  with_progress "resolving modules for $pkg" in_dir "$dir" go mod tidy || return 1
+  log "compiling $pkg (a few minutes cold; a line every ${progress_every} s meanwhile)"
   # A name of this process's own: a second set-up that got past the lock (another cache root on the
   # same bin folder, say) never renames our half-written file, nor we its.
-  (cd "$dir" && go build -o "$out.tmp.$$" -ldflags "$5" "$pkg") || return 1
+  with_progress "compiling $pkg" in_dir "$dir" go build -o "$out.tmp.$$" -ldflags "$5" "$pkg" || return 1
   mv -f "$out.tmp.$$" "$out"
 }
 

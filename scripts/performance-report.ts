@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { benchOptions } from "../bench/support/options";
 import {
   formatTarget,
   formatValue,
@@ -22,6 +23,29 @@ function figureLine(f: Figure): string {
   return `- ${f.comparison}: ${f.name}: **${formatValue(f)}**${target}`;
 }
 
+/** "50, 200 and 1,000". */
+export function sizesInWords(sizes: readonly number[]): string {
+  const words = sizes.map((n) => n.toLocaleString("en-US"));
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join("");
+}
+
+/** How long the run of `results` took, in whole minutes. */
+export function runMinutes(results: BenchResults): number {
+  return Math.round(results.wallSeconds / 60);
+}
+
+/** "one repetition" / "2 repetitions at N=50, ..." of a run's engine floor. */
+function repetitionsInWords(repetitions: Record<string, number>): string {
+  const counts = new Set(Object.values(repetitions));
+  if (counts.size === 1) {
+    const [n] = counts;
+    return n === 1 ? "one repetition per size" : `${n} repetitions per size`;
+  }
+  return Object.entries(repetitions)
+    .map(([size, reps]) => `${size}: ${reps}`)
+    .join(", ");
+}
+
 /** The page for `results`. */
 export function performanceReport(results: BenchResults): string {
   const withTarget = results.figures.filter((f) => f.target);
@@ -30,6 +54,9 @@ export function performanceReport(results: BenchResults): string {
   const repetitions = Object.entries(ran.repetitions ?? {})
     .map(([size, reps]) => `${size}: ${reps}`)
     .join(", ");
+  const full = benchOptions([], {});
+  const smoke = benchOptions(["--smoke"], {});
+  const defaultReps = Object.fromEntries(full.sizes.map((n) => [`N=${n}`, full.repsFor(n)]));
   return [
     "# Performance",
     "",
@@ -45,11 +72,17 @@ export function performanceReport(results: BenchResults): string {
     "",
     "```sh",
     "npm ci && npm run setup",
-    "npm run bench                         # full run (about 45 minutes): bench/results.json and a table",
+    "npm run bench                         # full run: bench/results.json and a table",
     "npm run bench:report                  # this page, from bench/results.json",
-    "npm run bench -- --smoke              # CI size: every comparison, smallest sizes, one repetition",
+    `npm run bench -- --smoke              # CI: every comparison once, on stacks of ${sizesInWords(smoke.sizes)} resources`,
     "BENCH_SIZES=50,200 BENCH_REPS=2 npm run bench   # other sizes and repetitions",
     "```",
+    "",
+    `A full run drives stacks of ${sizesInWords(full.sizes)} resources; the run above took ${runMinutes(results)} minutes ` +
+      `with ${repetitionsInWords(ran.repetitions ?? {})} (the defaults: ${repetitionsInWords(defaultReps)}, and ` +
+      `${full.reps} of the quicker comparisons, take longer). The smoke run only proves that each comparison ` +
+      `still runs (stacks of ${sizesInWords(smoke.sizes)}, a rate-limited run of ` +
+      `${smoke.rateLimited.resources.toLocaleString("en-US")}); its figures are not comparable.`,
     "",
     "What each comparison measures (sources in `bench/`): (1) `engineFloor.ts`, N UserRoles against N no-op",
     "dynamic resources (planning phases) and N dynamic resources making the same calls with a bare keep-alive",

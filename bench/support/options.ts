@@ -46,10 +46,10 @@ function positiveInteger(text: string, name: string): number {
 }
 
 /**
- * The options of a run from its arguments and environment. Full-run defaults aim at about 45 minutes on
- * a 2-core machine: two repetitions at N = 50 and 200 (measured: one repetition of both takes 9 minutes
- * over the three programs), one at N = 1,000 (estimated at 25-30 minutes), three of the quicker
- * comparisons.
+ * The options of a run from its arguments and environment. Full-run defaults: two repetitions at N = 50
+ * and 200 (one repetition of both takes about 9 minutes on a 2-core machine over the three programs), one
+ * at N = 1,000, three of the quicker comparisons; a full run with one repetition of each took 30 minutes
+ * (docs/performance.md gives the latest run's time).
  */
 export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const unknown = argv.filter((arg) => arg !== "--smoke");

@@ -31,8 +31,16 @@ export type ReadOutcome<State> =
   | { readonly gone: true };
 
 export interface KindImplementation<Inputs, State> {
-  /** After a valid `check` (both providers): e.g. UserRole records the users the program declares. */
-  checked?(inputs: Inputs, ctx: ProviderContext): void;
+  /**
+   * After a valid `check` (both providers): e.g. UserRole records the users the program declares. What it
+   * returns are more check failures (a user declared by both a UserRole and a UserRoles).
+   */
+  checked?(inputs: Inputs, ctx: ProviderContext): { path: string; reason: string }[] | void;
+  /**
+   * Problems the field schemas cannot express (a map's keys, a limit across fields), found at `check` with
+   * the same rules the client applies at apply: the path of each (`roles["a/b"]`) and what is wrong.
+   */
+  inputProblems?(inputs: Inputs): { path: string; reason: string }[];
   /** Request bodies to check for size at `check`, as the client will at apply (WorkflowProvisioning). */
   requestBodies?(inputs: Inputs): [import("../../api/operations").OperationKey, unknown][];
   /**

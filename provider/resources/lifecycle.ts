@@ -28,6 +28,7 @@ import {
   type ResourceDefinition,
 } from "./definition";
 import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
+import { ResourceInitError } from "./initFailure";
 import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
@@ -74,6 +75,9 @@ export async function checkResource(
     failures.push(failure(issue.path, issueMessage(issue, subject)));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
+    for (const { path, reason } of definition.implementation.inputProblems?.(inputs) ?? []) {
+      failures.push(failure(path, reason));
+    }
     for (const [operation, body] of definition.implementation.requestBodies?.(inputs) ?? []) {
       try {
         serializeRequestBody(operation, body);
@@ -98,7 +102,9 @@ export async function checkResource(
     failures.push(failure(error.field.startsWith("connection") ? error.field : "connection", error.message));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    definition.implementation.checked?.(inputs, ctx);
+    for (const { path, reason } of definition.implementation.checked?.(inputs, ctx) ?? []) {
+      failures.push(failure(path, reason));
+    }
   }
   return done();
 }
@@ -215,6 +221,16 @@ function canonical(value: unknown): string {
   );
 }
 
+/** Runs a create or update; what a partly applied one records carries the platform too. */
+async function recordingPlatform<T>(platform: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ResourceInitError) throw error.withProperties({ platform });
+    throw error;
+  }
+}
+
 /** Creates the resource and records the platform it was created on. */
 export async function createResource(
   definition: ResourceDefinition,
@@ -222,7 +238,9 @@ export async function createResource(
   ctx: ProviderContext,
 ): Promise<{ id: string; state: Props }> {
   const platform = platformOfResource(ctx, inputs);
-  const { id, state } = await definition.implementation.create(inputs, ctx);
+  const { id, state } = await recordingPlatform(platform, () =>
+    definition.implementation.create(inputs, ctx),
+  );
   return { id, state: { ...(state as Props), platform } };
 }
 
@@ -238,7 +256,9 @@ export async function updateResource(
   ctx: ProviderContext,
 ): Promise<Props> {
   const plan = planUpdate(definition, id, olds, news, ctx);
-  const state = await definition.implementation.update(id, olds, news, plan, ctx);
+  const state = await recordingPlatform(plan.ownership.platform, () =>
+    definition.implementation.update(id, olds, news, plan, ctx),
+  );
   return { ...(state as Props), platform: plan.ownership.platform };
 }
 

@@ -9,10 +9,12 @@ import type { ResourceDefinition } from "./definition";
 import { scmAppDefinition } from "./scmApp/definition";
 import { scmWebhookSubscriptionDefinition } from "./scmWebhookSubscription/definition";
 import { userRoleDefinition } from "./userRole/definition";
+import { userRolesDefinition } from "./userRoles/definition";
 import { workflowProvisioningDefinition } from "./workflowProvisioning/definition";
 
 export const RESOURCE_DEFINITIONS = {
   UserRole: userRoleDefinition,
+  UserRoles: userRolesDefinition,
   WorkflowProvisioning: workflowProvisioningDefinition,
   ScmWebhookSubscription: scmWebhookSubscriptionDefinition,
   ScmApp: scmAppDefinition,

@@ -55,6 +55,11 @@ export type UserRole = import("./userRole").UserRole;
 export const UserRole: typeof import("./userRole").UserRole = null as any;
 utilities.lazyLoad(exports, ["UserRole"], () => require("./userRole"));
 
+export { UserRolesArgs, UserRolesState } from "./userRoles";
+export type UserRoles = import("./userRoles").UserRoles;
+export const UserRoles: typeof import("./userRoles").UserRoles = null as any;
+utilities.lazyLoad(exports, ["UserRoles"], () => require("./userRoles"));
+
 export { WorkflowProvisioningArgs, WorkflowProvisioningState } from "./workflowProvisioning";
 export type WorkflowProvisioning = import("./workflowProvisioning").WorkflowProvisioning;
 export const WorkflowProvisioning: typeof import("./workflowProvisioning").WorkflowProvisioning = null as any;
@@ -83,6 +88,8 @@ const _module = {
                 return new ScmWebhookSubscription(name, <any>undefined, { urn })
             case "codesec:index:UserRole":
                 return new UserRole(name, <any>undefined, { urn })
+            case "codesec:index:UserRoles":
+                return new UserRoles(name, <any>undefined, { urn })
             case "codesec:index:WorkflowProvisioning":
                 return new WorkflowProvisioning(name, <any>undefined, { urn })
             default:

@@ -8,13 +8,15 @@ import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
+import { readFileSync } from "node:fs";
 import {
   createStack,
   exportStackAsStored,
-  prepareProgram,
+  installProgramCopy,
   repoRoot,
   requirePulumiCli,
   stateResources,
+  typeCheck,
 } from "./support/harness";
 
 const EXAMPLES = path.join(repoRoot, "examples");
@@ -60,12 +62,32 @@ describe("examples through the real Pulumi CLI", function () {
     };
   }
 
+  /**
+   * A stack of an example as a user starts from one: the folder copied out of the repository, `npm
+   * install` there with the packed package (the example's own package.json and tsconfig.json), and the
+   * example's own `tsc --noEmit`, which `checksAsCopied` asserts.
+   */
   async function stackOf(example: string, stackName: string, config: ConfigMap = {}): Promise<Stack> {
     emulator.control.reset();
-    const dir = prepareProgram(path.join(EXAMPLES, example));
-    // Type-checked by Pulumi's ts-node against the installed package, with the TypeScript 5 the
-    // examples' package.json brings (the harness installs it too).
+    const dir = installProgramCopy(path.join(EXAMPLES, example));
+    copies.set(example, dir);
     return createStack(dir, stackName, { ...credentials(), ...config });
+  }
+  const copies = new Map<string, string>();
+
+  /** The test that the copy installed the packed package and compiles with the example's tsconfig. */
+  function checksAsCopied(example: string): void {
+    it("copied out of the repository, installs the packed package and passes its own tsc --noEmit", () => {
+      const dir = copies.get(example)!;
+      const installed = JSON.parse(
+        readFileSync(path.join(dir, "node_modules/pulumi-codesec/package.json"), "utf8"),
+      ) as { version: string };
+      const own = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+        version: string;
+      };
+      expect(installed.version, "the packed package is the one installed").to.equal(own.version);
+      expect(typeCheck(dir), "tsc --noEmit").to.equal("");
+    });
   }
 
   before(async () => {
@@ -83,6 +105,8 @@ describe("examples through the real Pulumi CLI", function () {
     before(async () => {
       stack = await stackOf("org-config", "dev");
     });
+
+    checksAsCopied("org-config");
 
     it("preview plans the six resources with the default config, calling no mutating operation", async () => {
       const preview = await stack.preview({ onOutput });
@@ -192,6 +216,8 @@ describe("examples through the real Pulumi CLI", function () {
       stack = await stackOf("drift-check", "health", { failOnProblems: { value: "false" } });
     });
 
+    checksAsCopied("drift-check");
+
     it("with failOnProblems false, preview and up report the fixture's broken and disabled rules", async () => {
       const preview = await stack.preview({ onOutput });
       expect(preview.changeSummary).to.deep.equal({ create: 1 });
@@ -260,6 +286,8 @@ describe("examples through the real Pulumi CLI", function () {
     before(async () => {
       stack = await stackOf("pr-preview", "prod");
     });
+
+    checksAsCopied("pr-preview");
 
     it("preview, then up, applies the default team", async () => {
       const preview = await stack.preview({ onOutput, diff: true });

@@ -15,6 +15,7 @@ import {
   scratchDir,
   stateResource,
   stateResources,
+  timeLimitFor,
   useModules,
   variantPackage,
 } from "./support/harness";
@@ -183,7 +184,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     // pulumi up records what the platform now says; then the drift check passes again.
     await stack.up({ onOutput });
     await stack.preview({ onOutput, refresh: true, expectNoChanges: true });
-  });
+  }).timeout(timeLimitFor(4));
 
   it("an existing SCM app is adopted (imported) by its id", async () => {
     await stack.setConfig("e2e:importLegacyApp", { value: "true" });
@@ -305,6 +306,7 @@ describe("upgrade to a build with a different implementation", function () {
       expect(readFileSync(marker, "utf8")).to.match(/UserRole delete/);
       expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_MEMBER");
       expect(existsSync(marker)).to.equal(true);
-    });
+      // up, preview, refresh, destroy, and a pack and install of the other build
+    }).timeout(timeLimitFor(6));
   }
 });

@@ -20,34 +20,14 @@ import {
   requirePulumiCli,
   scratchDir,
   stateResource,
+  timeLimitFor,
+  typeCheck,
 } from "./support/harness";
 
 const PROGRAMS = path.join(__dirname, "programs");
 
 function valuesOf(outputs: OutputMap): Record<string, unknown> {
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
-}
-
-/** Runs the program's own TypeScript compiler (from its node_modules) and returns its diagnostics. */
-function typeCheck(programDir: string, project = "tsconfig.json"): string {
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        path.join(programDir, "node_modules/typescript/bin/tsc"),
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        project,
-      ],
-      { cwd: programDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return "";
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    return `${stdout ?? ""}${stderr ?? ""}` || String(error);
-  }
 }
 
 /** Every file under `dir` whose name ends with `suffix`. */
@@ -151,7 +131,7 @@ describe("the packed package in a program written the pulumi-github way", functi
     it("runs through pulumi preview, up, preview --expect-no-changes and destroy", async () => {
       const stack = await createStack(programDir, "packed-ts", configFor(emulator, "ORG_ROLE_ADMIN"));
       await lifecycle(stack, "ORG_ROLE_ADMIN");
-    });
+    }).timeout(timeLimitFor(4));
   });
 
   describe("JavaScript with checkJs", () => {
@@ -168,7 +148,7 @@ describe("the packed package in a program written the pulumi-github way", functi
     it("runs through pulumi preview, up, preview --expect-no-changes and destroy", async () => {
       const stack = await createStack(programDir, "packed-js", configFor(emulator, "ORG_ROLE_MEMBER"));
       await lifecycle(stack, "ORG_ROLE_MEMBER");
-    });
+    }).timeout(timeLimitFor(4));
   });
 
   it("installed alone, it pulls in no web server: no fastify, no jose", () => {

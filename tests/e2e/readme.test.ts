@@ -1,12 +1,14 @@
 /**
  * The README's main program, as a user copies it: extracted from README.md (the first ```ts block that
- * imports pulumi-codesec), run through the real Pulumi CLI against the emulator's default fixtures:
- * `up`, a no-change `preview --expect-no-changes`, and `destroy`.
+ * imports pulumi-codesec), with the stack config keys the README's set-up block sets (`pulumi config set`),
+ * run through the real Pulumi CLI against the emulator's default fixtures: `up`, a no-change
+ * `preview --expect-no-changes`, and `destroy`.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { commandLines, shellBlocks } from "../support/markdownShell";
 import {
   createStack,
   repoRoot,
@@ -15,6 +17,7 @@ import {
   useModules,
   installedModules,
   packedPackage,
+  timeLimitFor,
 } from "./support/harness";
 
 function readmeProgram(): string {
@@ -24,6 +27,18 @@ function readmeProgram(): string {
   );
   if (!block) throw new Error("README.md has no program importing pulumi-codesec");
   return block[1];
+}
+
+/** The keys the README's `pulumi config set [--secret] <key> <value>` lines set, in order. */
+function readmeConfigKeys(): { key: string; secret: boolean }[] {
+  return shellBlocks(repoRoot, "README.md")
+    .blocks.flatMap(commandLines)
+    .map(({ text }) => text.trim().split(/\s+/))
+    .filter((words) => words.slice(0, 3).join(" ") === "pulumi config set")
+    .map((words) => ({
+      key: words.filter((word) => !word.startsWith("--"))[3],
+      secret: words.includes("--secret"),
+    }));
 }
 
 describe("the README's program through the real Pulumi CLI", function () {
@@ -45,11 +60,21 @@ describe("the README's program through the real Pulumi CLI", function () {
     }
     fs.writeFileSync(path.join(dir, "index.ts"), readmeProgram());
     useModules(dir, installedModules(packedPackage()));
-    const stack = await createStack(dir, "readme", {
-      "codesec:baseUrl": { value: emulator.baseUrl },
-      "codesec:token": { value: emulator.apiToken, secret: true },
-      "codesec-org-config:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
-    });
+    // The emulator's value for each setting the README names (the key's last part).
+    const values: Record<string, string> = {
+      baseUrl: emulator.baseUrl,
+      token: emulator.apiToken,
+      scmAppCode: emulator.sample.scmAppCode,
+    };
+    const keys = readmeConfigKeys();
+    expect(keys.map(({ key }) => key.split(":").pop())).to.have.members(Object.keys(values));
+    const stack = await createStack(
+      dir,
+      "readme",
+      Object.fromEntries(
+        keys.map(({ key, secret }) => [key, { value: values[key.split(":").pop()!], secret }]),
+      ),
+    );
 
     const up = await stack.up();
     expect(up.summary.result).to.equal("succeeded");
@@ -61,5 +86,5 @@ describe("the README's program through the real Pulumi CLI", function () {
 
     const destroy = await stack.destroy();
     expect(destroy.summary.result).to.equal("succeeded");
-  });
+  }).timeout(timeLimitFor(3));
 });

@@ -3,7 +3,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { OPERATIONS, isMutating } from "../../api/operations";
-import { createStack, prepareProgram, requirePulumiCli, runPulumi } from "./support/harness";
+import { createStack, prepareProgram, requirePulumiCli, runPulumi, timeLimitFor } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/drift");
 
@@ -100,7 +100,7 @@ describe("drift reads the same way on every kind", function () {
     const settled = await driftCheck();
     expect(settled.code, settled.output).to.equal(0);
     expect(await previewDiff(["--refresh"])).not.to.match(/to update/);
-  });
+  }).timeout(timeLimitFor(6));
 
   it("the caller's role changed on the platform: recorded => platform in the drift check, platform => declared in preview", async () => {
     emulator.control.setUserRole(emulator.sample.userId, {
@@ -124,5 +124,5 @@ describe("drift reads the same way on every kind", function () {
     });
     expect(await previewDiff(["--refresh"])).not.to.match(/to update/);
     expect(mutatingCalls()).to.deep.equal([]);
-  });
+  }).timeout(timeLimitFor(4));
 });

@@ -11,7 +11,13 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
-import { createStack, prepareProgram, requirePulumiCli, stateResources } from "./support/harness";
+import {
+  createStack,
+  prepareProgram,
+  requirePulumiCli,
+  stateResources,
+  timeLimitFor,
+} from "./support/harness";
 
 const COUNT = 1000;
 const RATE = 50;
@@ -66,20 +72,20 @@ describe(`an organization-scale stack: ${COUNT} UserRoles against a platform lim
       .state()
       .users.filter((u) => members.has(u.id) && u.roles[emulator.deploymentId] === "ORG_ROLE_READONLY");
     expect(readonly).to.have.length(COUNT);
-  });
+  }).timeout(timeLimitFor(1, COUNT));
 
   it("a preview without changes calls the platform once: the credential check", async () => {
     const preview = await stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary).to.deep.equal({ same: COUNT + 1 });
     expect(callsSinceLastLook()).to.deep.equal({ "getCurrentUser:200": 1 });
-  });
+  }).timeout(timeLimitFor(1, COUNT));
 
   it("a refresh reads operation 8 once for all the roles", async () => {
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).to.deep.equal({ same: COUNT + 1 });
     expect(callsSinceLastLook()).to.deep.equal({ "getCurrentUser:200": 1 });
     expect(await stateResources(stack)).to.have.length(COUNT + 2); // the stack and its default provider too
-  });
+  }).timeout(timeLimitFor(2, COUNT));
 
   it("an up that changes 5 roles makes exactly 5 writes", async () => {
     await stack.setConfig("e2e:changed", { value: "5" });
@@ -87,5 +93,5 @@ describe(`an organization-scale stack: ${COUNT} UserRoles against a platform lim
     const up = await stack.up();
     expect(up.summary.resourceChanges).to.deep.equal({ update: 5, same: COUNT - 4 });
     expect(callsSinceLastLook()).to.deep.equal({ "getCurrentUser:200": 1, "updateUserRole:200": 5 });
-  });
+  }).timeout(timeLimitFor(1, COUNT));
 });

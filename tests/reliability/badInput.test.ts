@@ -28,6 +28,7 @@ const PROVIDERS = Object.fromEntries(
 /** Inputs a resource sends to the platform (a field outside these is checked by `check` alone). */
 const SENT_INPUTS: Record<ResourceKind, readonly string[]> = {
   UserRole: ["deploymentId", "userId", "role", "roleOnDestroy", "connection"],
+  UserRoles: ["deploymentId", "roles", "connection"],
   WorkflowProvisioning: ["deploymentId", "filters", "excludeIds", "ghaOptions", "connection", "body"],
   ScmWebhookSubscription: ["deploymentId", "configId", "connection"],
   ScmApp: ["deploymentId", "requestId", "code", "connection"],

@@ -4,13 +4,10 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { ResourceKind } from "../../provider/dynamic";
 import { stubProvider } from "../../provider/dynamic/stubProvider";
+import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 
-export const RESOURCE_KINDS: ResourceKind[] = [
-  "UserRole",
-  "WorkflowProvisioning",
-  "ScmWebhookSubscription",
-  "ScmApp",
-];
+/** Every kind of the registry: a new kind is covered by the stub tests without being listed again. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = RESOURCE_KIND_NAMES;
 
 function pinned(template: string, kind: ResourceKind): string {
   return readFileSync(path.join(__dirname, "../fixtures", template), "utf8").replace("__KIND__", kind);

@@ -38,6 +38,13 @@ const BASE: Record<string, Record<string, unknown>> = {
   },
   ScmWebhookSubscription: { deploymentId: "1001", configId: "scmcfg-1001-a", triggers: 1 },
   ScmApp: { deploymentId: "1001", requestId: "apprq-1001-a", code: "otc-1" },
+  UserRoles: {
+    deploymentId: "1001",
+    roles: { "502": "ORG_ROLE_MEMBER" },
+    roleOnDestroy: "ORG_ROLE_READONLY",
+    rolesOnDestroy: {},
+    triggers: 1,
+  },
 };
 const OTHER: Record<string, unknown> = {
   deploymentId: "1002",
@@ -53,6 +60,8 @@ const OTHER: Record<string, unknown> = {
   configId: "scmcfg-1001-b",
   requestId: "apprq-1001-b",
   code: "otc-2",
+  roles: { "502": "ORG_ROLE_ADMIN" },
+  rolesOnDestroy: { "502": "ORG_ROLE_MEMBER" },
 };
 
 /** The kind's definition with an update that only records whether it was asked to apply again. */

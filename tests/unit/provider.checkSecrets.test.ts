@@ -24,6 +24,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   WorkflowProvisioning: { deploymentId: "1001" },
   ScmWebhookSubscription: { deploymentId: "1001", configId: "scmcfg-1001-a" },
   ScmApp: { deploymentId: "1001", requestId: "apprq-1001-a" },
+  UserRoles: { deploymentId: "1001", roles: { "502": "ORG_ROLE_MEMBER" } },
 };
 
 /** Bad ways to pass a secret field: values its schema rejects, and misspellings of its name. */

@@ -37,7 +37,8 @@ describe("module load of the provider: counts", function () {
       expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
       const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map((k) => k[0].toLowerCase() + k.slice(1));
       expect(loaded.filter((f) => otherKinds.some((k) => f.includes(`/resources/${k}/`)))).to.deep.equal([]);
-      expect(loaded.length).to.be.at.most(60);
+      // The provider and the typed client are about 60 modules; TypeBox alone would add about 200.
+      expect(loaded.length).to.be.at.most(64);
     });
   }
 

@@ -17,7 +17,7 @@ import {
 } from "../../providerContext";
 import type { KindImplementation } from "../kindImplementation";
 import type { UserRoleInputs, UserRoleState } from "./definition";
-import { declaredRoleOf, rememberDeclaredRole } from "./declaredRoles";
+import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:UserRole";
@@ -41,7 +41,10 @@ function inputsOf(state: Partial<UserRoleState>): Record<string, unknown> {
 export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRoleState> = {
   checked(inputs, ctx) {
     // Every user this program declares, so that no delete of this run demotes one (declaredRoles.ts).
-    rememberDeclaredRole(platformOfResource(ctx, inputs), inputs.deploymentId, inputs.userId, inputs.role);
+    const platform = platformOfResource(ctx, inputs);
+    const earlier = declaredRoleOf(platform, inputs.deploymentId, inputs.userId);
+    if (earlier?.by === "UserRoles") return [userManagedTwice(inputs.deploymentId, inputs.userId)];
+    rememberDeclaredRole(platform, inputs.deploymentId, inputs.userId, { role: inputs.role, by: "UserRole" });
   },
 
   async create(inputs, ctx) {

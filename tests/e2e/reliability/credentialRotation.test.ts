@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { isMutating, OPERATIONS } from "../../../api/operations";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
-import { requirePulumiCli } from "../support/harness";
+import { requirePulumiCli, timeLimitFor } from "../support/harness";
 import { credentialStack, rotateTokens, type CredentialStack } from "./credentialStack";
 
 function failureOf(promise: Promise<unknown>): Promise<string> {
@@ -126,7 +126,7 @@ describe("credential rotation through the real CLI", function () {
       await target.stack.removeConfig("e2e:functions");
     }
     passed++;
-  });
+  }).timeout(timeLimitFor(3));
 
   it("pulumi destroy --run-program destroys with the rotated tokens, applying roleOnDestroy", async () => {
     await rotateTokens(emulator, target);

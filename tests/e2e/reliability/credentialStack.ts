@@ -27,12 +27,14 @@ export interface CredentialStack {
   tokens: { default: string; org2: string };
 }
 
+/** A stack of the credentials program; its program and state go under `under` when given. */
 export async function credentialStack(
   emulator: EmulatorHandle,
   name: string,
   extra: Record<string, { value: string; secret?: boolean }> = {},
+  under?: string,
 ): Promise<CredentialStack> {
-  const programDir = prepareProgram(CREDENTIALS_PROGRAM);
+  const programDir = prepareProgram(CREDENTIALS_PROGRAM, { under });
   const tokens = {
     default: await mintToken(emulator, emulator.deploymentId, emulator.sample.userId),
     org2: await mintToken(emulator, ORG2.deploymentId, ORG2.adminUserId),

@@ -3,11 +3,15 @@
  * (Ctrl+C) and by SIGKILL (a crashed runner), then recovered with exactly the steps that
  * docs/interrupted-runs.md gives (read from that page), and checked: nothing lost, nothing duplicated,
  * no pending operation left, the platform as the program declares, destroy working, no process left.
+ * A kill can also leave the file backend's checkpoint unreadable (an empty metadata sidecar: see
+ * docs/interrupted-runs.md): when it does, the documented repair runs first; a separate test leaves a
+ * stack in that state on purpose and proves the repair every time.
  */
 import { expect } from "chai";
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   defaultFixtures,
@@ -25,6 +29,7 @@ import {
   requirePulumiCli,
   runPulumi,
   spawnPulumi,
+  timeLimitFor,
   waitUntilNoTaggedProcess,
   type PulumiProcess,
 } from "../support/harness";
@@ -87,12 +92,17 @@ function fixtures(): FixtureSet {
   return set;
 }
 
+/** The text of the `recovery-steps` block `id` in docs/interrupted-runs.md. */
+function documentedBlock(id: string): string {
+  const doc = readFileSync(DOC, "utf8");
+  const block = new RegExp(`<!-- recovery-steps: ${id} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(doc);
+  expect(block, `docs/interrupted-runs.md has no recovery-steps block for ${id}`).to.not.equal(null);
+  return block![1];
+}
+
 /** The commands of the `recovery-steps` block for `signal` in docs/interrupted-runs.md. */
 function documentedSteps(signal: Interruption): string[][] {
-  const doc = readFileSync(DOC, "utf8");
-  const block = new RegExp(`<!-- recovery-steps: ${signal} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(doc);
-  expect(block, `docs/interrupted-runs.md has no recovery-steps block for ${signal}`).to.not.equal(null);
-  const lines = block![1]
+  const lines = documentedBlock(signal)
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
@@ -123,6 +133,64 @@ function platformMatchesIntent(emulator: EmulatorHandle): boolean {
     (c) => c.deploymentId === DEPLOYMENT_ID && c.configId === SCM_CONFIG_ID && c.subscription,
   );
   return rolesSet && provisioned && Boolean(subscribed);
+}
+
+/** The folder of a stack's file backend (its workspace's `file://` PULUMI_BACKEND_URL). */
+function backendDir(stack: Stack): string {
+  const url = (stack.workspace as LocalWorkspace).envVars.PULUMI_BACKEND_URL;
+  expect(url, "a file backend").to.match(/^file:\/\//);
+  return url.slice("file://".length);
+}
+
+/** Files under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile());
+}
+
+const PROJECT = "codesec-e2e-interrupted";
+
+/** The metadata sidecar of a stack's checkpoint in its file backend. */
+function checkpointSidecar(stack: Stack): string {
+  return path.join(backendDir(stack), ".pulumi", "stacks", PROJECT, `${stack.name}.json.attrs`);
+}
+
+/** The backend's metadata sidecars (`*.attrs`) that cannot be read: empty, or cut off before their end. */
+function unreadableMetadata(stack: Stack): string[] {
+  return filesUnder(path.join(backendDir(stack), ".pulumi"))
+    .filter((file) => file.endsWith(".attrs"))
+    .filter((file) => {
+      try {
+        JSON.parse(readFileSync(file, "utf8"));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+}
+
+/**
+ * Runs the documented repair of an unreadable checkpoint as a user runs it: the block's commands in a
+ * shell, in the program's folder, with the stack's environment. Returns what the shell printed.
+ */
+function repairUnreadableCheckpoint(stack: Stack): string {
+  const workspace = stack.workspace as LocalWorkspace;
+  const result = spawnSync("bash", ["-euo", "pipefail", "-c", documentedBlock("unreadable-checkpoint")], {
+    cwd: workspace.workDir,
+    env: { ...process.env, ...workspace.envVars },
+    encoding: "utf8",
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  expect(result.status, `the documented repair:\n${output}`).to.equal(0);
+  return output;
+}
+
+/** What a failed read of the stack says: `pulumi stack export` must fail on an unreadable checkpoint. */
+async function exportFailure(stack: Stack, tag: string): Promise<string> {
+  const result = await runPulumi(stack, ["stack", "export", "--stack", stack.name], tag);
+  expect(result.code, "pulumi stack export of an unreadable checkpoint").to.not.equal(0);
+  return result.output;
 }
 
 function exported(stack: Stack): Exported {
@@ -156,6 +224,8 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
   const tags: string[] = [];
   /** The report's rows per interruption, recorded once its test has passed. */
   const proven = new Map<Interruption, (string | number)[][]>();
+  /** The report's rows for an unreadable checkpoint, recorded once its test has passed. */
+  let unreadableRepair: string[][] | undefined;
 
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
@@ -170,7 +240,7 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
     // A failed test may have left a run going: end every process any test started.
     for (const tag of tags) await killTaggedProcesses(tag);
     await emulator?.close();
-    if (proven.size === 2) {
+    if (proven.size === 2 && unreadableRepair) {
       writeReportSection({
         id: "interrupted-runs",
         title: "Interrupted runs",
@@ -185,6 +255,10 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
             markdownTable(["measure", "result"], proven.get(signal)!),
             "",
           ]),
+          "### A checkpoint the kill left unreadable (an empty metadata sidecar)",
+          "",
+          markdownTable(["measure", "result"], unreadableRepair),
+          "",
         ].join("\n"),
       });
     }
@@ -247,6 +321,22 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
       }
       // The recovery runs at full speed.
       emulator.control.clearFaults();
+
+      // The kill may have emptied the checkpoint's metadata sidecar mid-write: repair as documented.
+      const unreadable = unreadableMetadata(stack);
+      if (unreadable.length > 0) {
+        expect(signal, "only a kill leaves a sidecar half-written").to.equal("SIGKILL");
+        // The stack's own checkpoint sidecar stops every read of the stack; another one (the .bak's,
+        // written first by the same save) does not, and the same repair removes it.
+        if (unreadable.includes(checkpointSidecar(stack))) {
+          expect(await exportFailure(stack, tag)).to.include("failed to load checkpoint");
+        }
+        const repaired = repairUnreadableCheckpoint(stack);
+        for (const file of unreadable) expect(repaired).to.include(file);
+        expect(unreadableMetadata(stack)).to.deep.equal([]);
+        const names = unreadable.map((file) => path.relative(backendDir(stack), file)).join(", ");
+        console.log(`      the kill left empty metadata sidecar(s), repaired as documented: ${names}`);
+      }
 
       // What the interruption left.
       const left = exported(stack);
@@ -312,6 +402,57 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
         ["platform state equals the program's intent", asDeclared ? "yes" : "no"],
         ["`pulumi destroy --yes` afterwards", "succeeded"],
       ]);
-    });
+      // The interrupted up, the locked up, the recovery steps, destroy, and the state read in between.
+    }).timeout(timeLimitFor(10, 2 * DECLARED.length));
   }
+
+  it("repairs a checkpoint that a kill left unreadable (its metadata sidecar empty) with the documented step", async () => {
+    const tag = `unreadable-${randomUUID()}`;
+    tags.push(tag);
+    const users = USER_IDS.slice(0, 2);
+    const stack = await createStack(prepareProgram(PROGRAM), "unreadable", {
+      "codesec:baseUrl": { value: emulator.baseUrl },
+      "codesec:token": { value: emulator.apiToken, secret: true },
+      "e2e:deploymentId": { value: DEPLOYMENT_ID },
+      "e2e:role": { value: DECLARED_ROLE },
+      "e2e:roleOnDestroy": { value: ROLE_ON_DESTROY },
+      "e2e:userIds": { value: JSON.stringify(users) },
+      "e2e:projectIds": { value: JSON.stringify(PROJECT_IDS) },
+      "e2e:scmConfigId": { value: SCM_CONFIG_ID },
+    });
+    const up = await runPulumi(stack, ["up", "--stack", stack.name, "--yes", "--skip-preview"], tag);
+    expect(up.code, tail(up.output)).to.equal(0);
+    const before = recordedKeys(exported(stack));
+
+    // What a kill between the backend's emptying of the sidecar and its write leaves (see the page).
+    const sidecar = checkpointSidecar(stack);
+    expect(JSON.parse(readFileSync(sidecar, "utf8")), "the checkpoint's sidecar, as written").to.be.an(
+      "object",
+    );
+    writeFileSync(sidecar, "");
+    const failure = await exportFailure(stack, tag);
+    expect(failure).to.include("failed to load checkpoint: EOF");
+    const next = await runPulumi(stack, ["up", "--stack", stack.name, "--yes"], tag);
+    expect(next.code, "pulumi up on an unreadable checkpoint").to.not.equal(0);
+    expect(next.output).to.include("failed to load checkpoint: EOF");
+
+    expect(repairUnreadableCheckpoint(stack)).to.include(sidecar);
+    expect(recordedKeys(exported(stack)), "the checkpoint itself was whole").to.deep.equal(before);
+    const again = await runPulumi(stack, ["up", "--stack", stack.name, "--yes"], tag);
+    expect(again.code, tail(again.output)).to.equal(0);
+    expect(users.filter((id) => roleOf(emulator, id) !== DECLARED_ROLE)).to.deep.equal([]);
+    const destroy = await runPulumi(stack, ["destroy", "--stack", stack.name, "--yes"], tag);
+    expect(destroy.code, tail(destroy.output)).to.equal(0);
+    await waitUntilNoTaggedProcess(tag);
+
+    unreadableRepair = [
+      [
+        "left by the kill",
+        "`<stack>.json.attrs` empty; every command on the stack fails: `failed to load checkpoint: EOF`",
+      ],
+      ["repair", "the page's `find ... -name '*.attrs' -empty -delete`, then the steps after a kill"],
+      ["resources lost", "0 (the checkpoint itself is whole)"],
+      ["`pulumi up --yes` and `pulumi destroy --yes` afterwards", "succeeded"],
+    ];
+  }).timeout(timeLimitFor(5));
 });

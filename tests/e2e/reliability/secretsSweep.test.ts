@@ -3,15 +3,18 @@
  * user JWT, a token in the deprecated object form, an SCM app's one-time code) is searched for in
  * everything a run produces: the state as stored, stack outputs, all the engine printed, error
  * messages, the emulator's log, and every file the run left behind. Writes the "secrets-sweep" section.
+ *
+ * The run's files are all under one folder of the test's own (program, state backend, Pulumi home, and
+ * the temporary files of this process and every process it starts, through TMPDIR), and only that
+ * folder is swept: what other tests or programs leave elsewhere is not this run's doing.
  */
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import * as os from "node:os";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
-import { exportStackAsStored, requirePulumiCli } from "../support/harness";
+import { exportStackAsStored, requirePulumiCli, scratchDir, timeLimitFor } from "../support/harness";
 import { credentialStack, mintToken, type CredentialStack } from "./credentialStack";
 
 /** The forms a secret could take on its way somewhere: as is, base64, base64url, URL-encoded. */
@@ -26,7 +29,7 @@ function formsOf(secret: string): string[] {
 }
 
 /** Files under `dir` (symlinked node_modules left out: the package itself, not the run's output). */
-function filesUnder(dir: string, since: number, found: string[] = [], depth = 0): string[] {
+function filesUnder(dir: string, found: string[] = [], depth = 0): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -42,8 +45,8 @@ function filesUnder(dir: string, since: number, found: string[] = [], depth = 0)
     } catch {
       continue;
     }
-    if (stat.isDirectory() && depth < 8) filesUnder(full, since, found, depth + 1);
-    else if (stat.isFile() && stat.mtimeMs >= since && stat.size < 20 * 1024 * 1024) found.push(full);
+    if (stat.isDirectory() && depth < 8) filesUnder(full, found, depth + 1);
+    else if (stat.isFile() && stat.size < 20 * 1024 * 1024) found.push(full);
   }
   return found;
 }
@@ -51,7 +54,9 @@ function filesUnder(dir: string, since: number, found: string[] = [], depth = 0)
 describe("secrets sweep through the real CLI", function () {
   let emulator: EmulatorHandle;
   let target: CredentialStack;
-  const started = Date.now();
+  /** The folder of everything this test's run writes; the only one swept. */
+  let own: string;
+  const tmpdirBefore = process.env.TMPDIR;
   const places = new Map<string, string[]>();
   const emulatorLog: string[] = [];
   let legacyToken: string;
@@ -64,20 +69,36 @@ describe("secrets sweep through the real CLI", function () {
 
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
+    own = scratchDir("secrets-sweep");
+    process.env.TMPDIR = path.join(own, "tmp");
+    mkdirSync(process.env.TMPDIR);
+
     // The emulator logs one line per request to stderr: keep a copy for the sweep.
     process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       emulatorLog.push(String(chunk));
       return restoreStderr(chunk, ...rest);
     };
     emulator = await startEmulator({ quiet: false });
+    // What another test or program leaves outside this folder is not swept: the emulator's credentials
+    // and sample ids (the SCM app code among them), as the example READMEs once had users write to /tmp.
+    writeFileSync(
+      path.join(scratchDir("another-test"), "codesec-emulator.json"),
+      JSON.stringify({ apiToken: emulator.apiToken, jwt: emulator.jwt, sample: emulator.sample }),
+    );
     legacyToken = await mintToken(emulator, emulator.deploymentId, emulator.sample.userId);
-    target = await credentialStack(emulator, "sweep", {
-      "e2e:legacyConnection": { value: "true" },
-      "e2e:legacyToken": { value: legacyToken, secret: true },
-    });
+    target = await credentialStack(
+      emulator,
+      "sweep",
+      {
+        "e2e:legacyConnection": { value: "true" },
+        "e2e:legacyToken": { value: legacyToken, secret: true },
+      },
+      own,
+    );
   });
 
   after(async () => {
+    process.env.TMPDIR = tmpdirBefore;
     process.stderr.write = restoreStderr;
     await emulator?.close();
   });
@@ -112,16 +133,17 @@ describe("secrets sweep through the real CLI", function () {
     await stack
       .destroy({ onOutput, onError: onOutput, runProgram: true })
       .catch((error: Error) => collect("error messages", String(error)));
-  });
+  }).timeout(timeLimitFor(8));
 
   it("finds no secret, in any form, anywhere", () => {
     collect("emulator log", emulatorLog.join(""));
-    const scratch = path.dirname(target.programDir);
-    for (const file of filesUnder(scratch, started))
-      collect("files left behind", readFileSync(file, "latin1"));
-    for (const file of filesUnder(os.tmpdir(), started).filter((f) => !f.startsWith(scratch))) {
-      collect("files left behind", readFileSync(file, "latin1"));
-    }
+    const files = filesUnder(own);
+    for (const file of files) collect("files left behind", readFileSync(file, "latin1"));
+    const checkpoint = `${path.sep}.pulumi${path.sep}stacks${path.sep}`;
+    expect(
+      files.filter((file) => file.includes(checkpoint)),
+      "the sweep reads the stack's checkpoint files",
+    ).to.not.deep.equal([]);
     const secrets: Record<string, string> = {
       "API token (stack config)": target.tokens.default,
       "API token (named connection org2)": target.tokens.org2,
@@ -159,8 +181,9 @@ describe("secrets sweep through the real CLI", function () {
         "One stack through up, preview, refresh, a preview with a refused token, a refresh with a revoked " +
           "one and a destroy, with every kind of secret the provider handles. Each secret was searched as " +
           "is, base64, base64url and URL-encoded (`tests/e2e/reliability/secretsSweep.test.ts`); the " +
-          "counts are occurrences found. Files left behind: every file the run wrote under its scratch " +
-          "folder (program, state backend, Pulumi home) and under the system's temporary folder.",
+          "counts are occurrences found. Files left behind: every file the run wrote, all under a folder of " +
+          "its own (program, state backend, Pulumi home, and the temporary files of the test and of every " +
+          "process it started, through TMPDIR).",
         "",
         markdownTable(
           ["where", "texts searched", ...Object.keys(secrets)],

@@ -20,18 +20,26 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
+export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
 const devDependencies = (
   JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
   }
 ).devDependencies;
 
-/** Everything made here lives under one folder, removed when the process exits. */
+/**
+ * Everything made here lives under one folder, removed when the process exits: the temporary files of
+ * this process and of every process it starts too (npm, the Pulumi CLI, its plugins, the programs), as
+ * TMPDIR points into it. Nothing a run writes lands in the system's shared temporary folder.
+ */
 const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+process.env.TMPDIR = path.join(scratch, "tmp");
+mkdirSync(process.env.TMPDIR);
 
-export function scratchDir(name: string): string {
-  return mkdtempSync(path.join(scratch, `${name}-`));
+/** A new folder under `parent` (default: this process's scratch folder). */
+export function scratchDir(name: string, parent = scratch): string {
+  return mkdtempSync(path.join(parent, `${name}-`));
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -89,14 +97,71 @@ export function installedModules(tarball: string): string {
 }
 
 /**
- * Copies a program folder to a scratch folder and gives it a node_modules holding the packed package
- * (a link to an installed copy, so the package's real path is inside a node_modules, as for users).
+ * Copies a program folder to a scratch folder (under `opts.under` when given; its stacks' state goes
+ * beside it) and gives it a node_modules holding the packed package (a link to an installed copy, so the
+ * package's real path is inside a node_modules, as for users).
  */
-export function prepareProgram(sourceDir: string, opts: { tarball?: string } = {}): string {
-  const dir = scratchDir(path.basename(sourceDir));
+export function prepareProgram(sourceDir: string, opts: { tarball?: string; under?: string } = {}): string {
+  const dir = scratchDir(path.basename(sourceDir), opts.under);
   cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
   useModules(dir, installedModules(opts.tarball ?? packedPackage()));
   return dir;
+}
+
+/**
+ * Copies a program folder out of the repository, as a user copies an example, and runs `npm install`
+ * there with the packed package standing in for the registry's (`--no-save`: the folder's package.json
+ * keeps its own ranges, and brings the rest: TypeScript, ts-node, @types/node). Throws when the
+ * package.json's ranges do not accept the packed version or the @pulumi/pulumi installed (`npm ls`).
+ */
+export function installProgramCopy(sourceDir: string): string {
+  const dir = scratchDir(`copied-${path.basename(sourceDir)}`);
+  cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+  // @pulumi/pulumi at the version the CLI is built from (the example's range accepts it), as everywhere here.
+  run(
+    "npm",
+    [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      packedPackage(),
+      `@pulumi/pulumi@${devDependencies["@pulumi/pulumi"]}`,
+    ],
+    dir,
+  );
+  try {
+    run("npm", ["ls", "pulumi-codesec", "@pulumi/pulumi"], dir);
+  } catch (error) {
+    const { stdout } = error as { stdout?: string };
+    throw new Error(
+      `${path.basename(sourceDir)}'s package.json does not accept the packed package:\n${stdout}`,
+    );
+  }
+  return dir;
+}
+
+/** Runs the program's own TypeScript compiler (from its node_modules) and returns its diagnostics. */
+export function typeCheck(programDir: string, project = "tsconfig.json"): string {
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(programDir, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "--pretty",
+        "false",
+        "-p",
+        project,
+      ],
+      { cwd: programDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    return "";
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    return `${stdout ?? ""}${stderr ?? ""}` || String(error);
+  }
 }
 
 /** Points a program folder at another installed node_modules (an upgrade of the package). */

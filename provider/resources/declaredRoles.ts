@@ -1,6 +1,7 @@
 /**
  * The users whose role the running program declares, per platform and deployment, so that a delete does
- * not demote a user that the same run grants a role to.
+ * not demote a user that the same run grants a role to, and so that one user is not managed by both a
+ * UserRole and a UserRoles (each would undo the other).
  *
  * The engine creates a replacement before it deletes the resource it replaces, and deletes resources that
  * left the program only after everything else: so when one run both declares a user (a replacement under
@@ -15,9 +16,11 @@
  * `pulumi destroy` runs no program, so every `roleOnDestroy` applies.
  */
 
-/** One declaration: which resource declared which role. */
+/** One declaration: which kind declared which role. */
 export interface DeclaredRole {
   readonly role: string;
+  /** `UserRole` or `UserRoles`: a user may be managed by one form only. */
+  readonly by: string;
 }
 
 const declared = new Map<string, DeclaredRole>();
@@ -31,9 +34,9 @@ export function rememberDeclaredRole(
   platform: string,
   deploymentId: string,
   userId: string,
-  role: string,
+  declaration: DeclaredRole,
 ): void {
-  declared.set(keyOf(platform, deploymentId, userId), { role });
+  declared.set(keyOf(platform, deploymentId, userId), declaration);
 }
 
 /** The role the running program declares for the user, or undefined when it declares none. */
@@ -48,4 +51,18 @@ export function declaredRoleOf(
 /** For tests: forget every declaration (a new run). */
 export function forgetDeclaredRoles(): void {
   declared.clear();
+}
+
+/**
+ * The check failure for a user declared by both a UserRole and a UserRoles in one deployment: each would
+ * set the role the other does not declare, and removing one would demote a user the other still grants.
+ */
+export function userManagedTwice(deploymentId: string, userId: string): { path: string; reason: string } {
+  return {
+    path: "userId",
+    reason:
+      `user ${userId} of deployment ${deploymentId} is declared both by a UserRole and by a UserRoles map: ` +
+      'manage each user with one of them (docs/resources/UserRoles.md, "Moving users between UserRole and ' +
+      'UserRoles").',
+  };
 }

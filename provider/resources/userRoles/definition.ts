@@ -1,0 +1,74 @@
+/**
+ * `codesec.UserRoles`: the organization roles of a set of users in one deployment, as one authoritative
+ * map (as pulumi-github's `TeamMembers` beside `TeamMembership`). Its one definition: every field, what a
+ * change to it does, its id and import rule, and its implementation (./implementation.ts).
+ */
+import { Type } from "../../../api/typeBuilder";
+import { OrgRole } from "../../../api/schemas/common";
+import { defineResource, type InputsOf, type StateOf } from "../definition";
+import { connectionField, deploymentIdField, platformOutput, triggersField } from "../commonFields";
+import { MAX_USER_ROLES, userRolesImplementation } from "./implementation";
+
+const inputs = {
+  deploymentId: deploymentIdField,
+  roles: {
+    schema: Type.Record(Type.String(), OrgRole),
+    description:
+      `User id -> the organization role the user holds (at most ${MAX_USER_ROLES} users). Applying it writes ` +
+      "only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from " +
+      "the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.",
+    onChange: "update",
+  },
+  roleOnDestroy: {
+    schema: Type.Optional(OrgRole),
+    description:
+      "The role given to every user who leaves the map, or to all of them when the resource is destroyed " +
+      "(demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the " +
+      "role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).",
+    onChange: "record",
+  },
+  rolesOnDestroy: {
+    schema: Type.Optional(Type.Record(Type.String(), OrgRole)),
+    description:
+      "User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.",
+    onChange: "record",
+  },
+  triggers: triggersField("writes every entry again (operation 1 each)"),
+  connection: connectionField,
+} as const;
+
+const outputs = { platform: platformOutput } as const;
+
+export type UserRolesInputs = InputsOf<typeof inputs>;
+export type UserRolesState = StateOf<typeof inputs, typeof outputs>;
+
+export const userRolesDefinition = defineResource({
+  name: "UserRoles",
+  description:
+    "The organization roles of a set of users in one deployment, as one map from user id to role. Create, " +
+    "update and delete write only the entries that change (operation 1 each), concurrently within the " +
+    "provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial " +
+    "failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh " +
+    "reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user " +
+    "may be managed by a UserRoles or by a UserRole, not by both.",
+  operations:
+    "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
+    "refresh: operation 8 (`GET /api/auth/users/current`, experimental)",
+  example: `const admins = new codesec.UserRoles("admins", {
+  deploymentId: "1001",
+  roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },
+  roleOnDestroy: codesec.OrgRole.Readonly, // for a user removed from the map, or on destroy
+});`,
+  getExample: `// Refused: the platform reads back only the caller's own role, not a whole map.
+const found = codesec.UserRoles.get("admins", "1001/userroles-<uuid>");`,
+  idParts: ["deploymentId", "userroles-<uuid>"],
+  inputs,
+  outputs,
+  importRule: {
+    kind: "refused",
+    why:
+      "the platform reads back only the role of the credentials' own user, so there is no map to import. " +
+      "Declare the map in the program instead: creating it sets every role (operation 1), whatever each was.",
+  },
+  implementation: userRolesImplementation,
+});

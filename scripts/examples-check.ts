@@ -1,0 +1,111 @@
+/**
+ * Lint check of the examples as a user copies them out of the repository: each `examples/<name>/`
+ * package.json asks for a pulumi-codesec range that the package's own version satisfies (so a release
+ * that forgets to move the examples fails lint), and for the versions of its other dependencies that
+ * this repository is locked to and tests with; each tsconfig.json type-checks the libraries it uses
+ * (no `skipLibCheck`, which would hide a typing of this package that does not compile for users).
+ *
+ *   node -r ts-node/register/transpile-only scripts/examples-check.ts    prints the problems; exit 1 if any
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+
+type Version = [number, number, number];
+
+function parseVersion(text: string): Version | undefined {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(text.trim());
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+}
+
+function compare(a: Version, b: Version): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/**
+ * Whether `version` satisfies `range`, for the forms a manifest here uses: `^x.y.z`, `~x.y.z`, `x.y.z`
+ * and `>=x.y.z` (npm's semantics: `^0.4.0` is `>=0.4.0 <0.5.0`). Any other form is a problem of its
+ * own, reported as such (undefined).
+ */
+export function satisfies(version: string, range: string): boolean | undefined {
+  const v = parseVersion(version);
+  const match = /^(\^|~|>=|=)?\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
+  const base = match ? parseVersion(match[2]) : undefined;
+  if (!v || !match || !base) return undefined;
+  const [major, minor] = base;
+  if (compare(v, base) < 0) return false;
+  switch (match[1]) {
+    case ">=":
+      return true;
+    case "~":
+      return v[0] === major && v[1] === minor;
+    case "^":
+      if (major > 0) return v[0] === major;
+      if (minor > 0) return v[0] === 0 && v[1] === minor;
+      return compare(v, base) === 0;
+    default:
+      return compare(v, base) === 0;
+  }
+}
+
+interface Manifest {
+  version?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+/** The version this repository is locked to for `name` (package-lock.json), if it has it. */
+function lockedVersion(root: string, name: string): string | undefined {
+  const lock = path.join(root, "package-lock.json");
+  if (!existsSync(lock)) return undefined;
+  const packages = readJson<{ packages?: Record<string, { version?: string }> }>(lock).packages ?? {};
+  return packages[`node_modules/${name}`]?.version;
+}
+
+/** Every problem of the examples under `root`/examples, one line each (none: they are as they should be). */
+export function exampleProblems(root: string): string[] {
+  const own = readJson<Manifest & { name: string; version: string }>(path.join(root, "package.json"));
+  const examples = path.join(root, "examples");
+  const problems: string[] = [];
+  for (const name of readdirSync(examples).sort()) {
+    const dir = path.join(examples, name);
+    const manifestFile = path.join(dir, "package.json");
+    if (!existsSync(manifestFile)) continue;
+    const where = `examples/${name}`;
+    const manifest = readJson<Manifest>(manifestFile);
+    const deps = { ...manifest.dependencies, ...manifest.devDependencies };
+    if (!deps[own.name]) problems.push(`${where}/package.json does not depend on ${own.name}`);
+    for (const [dep, range] of Object.entries(deps)) {
+      const version = dep === own.name ? own.version : lockedVersion(root, dep);
+      if (!version) continue; // not a package this repository tests with
+      const ok = satisfies(version, range);
+      if (ok === undefined) {
+        problems.push(`${where}/package.json: ${dep} "${range}" is not a ^, ~, >= or exact x.y.z range`);
+      } else if (!ok) {
+        const source =
+          dep === own.name ? "the version in package.json" : "the version package-lock.json holds";
+        problems.push(`${where}/package.json: ${dep} "${range}" does not include ${version}, ${source}`);
+      }
+    }
+    const tsconfig = path.join(dir, "tsconfig.json");
+    if (existsSync(tsconfig)) {
+      const options = readJson<{ compilerOptions?: Record<string, unknown> }>(tsconfig).compilerOptions ?? {};
+      if ("skipLibCheck" in options) {
+        problems.push(
+          `${where}/tsconfig.json sets skipLibCheck: the examples type-check the libraries they use`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+if (require.main === module) {
+  const problems = exampleProblems(path.resolve(__dirname, ".."));
+  for (const problem of problems) console.error(`examples-check: ${problem}`);
+  if (problems.length > 0) process.exit(1);
+}

@@ -1,0 +1,76 @@
+/**
+ * scripts/examples-check.ts (run by `npm run lint`): the examples' manifests ask for the package's
+ * current version and the dependency versions this repository tests with, and their tsconfigs do not
+ * skip the libraries' type check.
+ */
+import { expect } from "chai";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { exampleProblems, satisfies } from "../../scripts/examples-check";
+
+const root = path.resolve(__dirname, "../..");
+
+describe("scripts/examples-check", () => {
+  it("finds no problem in this repository's examples", () => {
+    expect(exampleProblems(root)).to.deep.equal([]);
+  });
+
+  it("reads ranges as npm does", () => {
+    expect(satisfies("0.4.0", "^0.4.0")).to.equal(true);
+    expect(satisfies("0.4.3", "^0.4.0")).to.equal(true);
+    expect(satisfies("0.5.0", "^0.4.0")).to.equal(false);
+    expect(satisfies("0.4.0", "^0.1.0")).to.equal(false);
+    expect(satisfies("3.270.0", "^3.259.0")).to.equal(true);
+    expect(satisfies("3.258.9", "^3.259.0")).to.equal(false);
+    expect(satisfies("4.0.0", "^3.259.0")).to.equal(false);
+    expect(satisfies("5.9.7", "~5.9.3")).to.equal(true);
+    expect(satisfies("5.10.0", "~5.9.3")).to.equal(false);
+    expect(satisfies("0.0.3", "^0.0.3")).to.equal(true);
+    expect(satisfies("0.0.4", "^0.0.3")).to.equal(false);
+    expect(satisfies("2.0.0", ">=1.0.0")).to.equal(true);
+    expect(satisfies("1.2.3", "1.2.3")).to.equal(true);
+    expect(satisfies("1.2.4", "1.2.3")).to.equal(false);
+    expect(satisfies("1.2.3", "latest")).to.equal(undefined);
+    expect(satisfies("1.2.3", "^1.2")).to.equal(undefined);
+  });
+
+  describe("on an example that a release forgot", () => {
+    let scratch: string;
+
+    before(() => {
+      scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-examples-check-"));
+      writeFileSync(
+        path.join(scratch, "package.json"),
+        JSON.stringify({ name: "pulumi-codesec", version: "0.5.0" }),
+      );
+      writeFileSync(
+        path.join(scratch, "package-lock.json"),
+        JSON.stringify({ packages: { "node_modules/typescript": { version: "5.9.3" } } }),
+      );
+      const example = path.join(scratch, "examples", "old");
+      mkdirSync(example, { recursive: true });
+      writeFileSync(
+        path.join(example, "package.json"),
+        JSON.stringify({
+          dependencies: { "pulumi-codesec": "^0.4.0", "left-pad": "^1.0.0" },
+          devDependencies: { typescript: "^4.9.0" },
+        }),
+      );
+      writeFileSync(
+        path.join(example, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: true } }),
+      );
+    });
+
+    after(() => rmSync(scratch, { recursive: true, force: true }));
+
+    it("names every problem: the package's range, a dependency's range, skipLibCheck", () => {
+      expect(exampleProblems(scratch)).to.deep.equal([
+        'examples/old/package.json: pulumi-codesec "^0.4.0" does not include 0.5.0, the version in package.json',
+        'examples/old/package.json: typescript "^4.9.0" does not include 5.9.3, the version package-lock.json holds',
+        "examples/old/tsconfig.json sets skipLibCheck: the examples type-check the libraries they use",
+      ]);
+    });
+  });
+});

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { OPERATIONS, isMutating } from "../../api/operations";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
-import { createStack, prepareProgram, requirePulumiCli, runPulumi, stateResource, timeLimitFor } from "./support/harness";
+import { createStack, prepareProgram, requirePulumiCli, runPulumi, stateResource } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/userRoles");
 const [u1, u2, u3, u4, u5, u6, u7, u8, u9, u10] = scaleMemberIds(10);

@@ -152,7 +152,7 @@ describe("native provider through the real Pulumi CLI", function () {
       "e2e:memberRole": { value: "ORG_ROLE_MEMBER" },
       "e2e:memberUpdateTimeout": { value: "1s" },
     });
-    emulator.control.addFault({ operation: "updateUserRole", latencyMs: 20_000, count: 1 });
+    emulator.control.addFault({ operation: "updateUserRole", latencyMs: 5_000, count: 1 });
     const { code, output } = await runPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
     expect(code).to.not.equal(0);
     expect(output).to.match(/deadline/i);

@@ -218,6 +218,14 @@ function connectionFields(
   return { baseUrl: entry.baseUrl as string, token: entry.token as string };
 }
 
+/**
+ * The names of the connections stack config defines (`codesec:connections`); throws, naming the key, when
+ * its value is not an object of named connections.
+ */
+export function connectionNames(config: ConfigLookup): string[] {
+  return Object.keys(definedConnections(config));
+}
+
 /** The named connections in stack config (`codesec:connections`, a JSON object once set with --path). */
 function definedConnections(config: ConfigLookup): Record<string, unknown> {
   const text = config(CONFIG_CONNECTIONS);

@@ -6,8 +6,8 @@
  * import the platform cannot serve).
  * Their messages say what happened and what to do, so a user is shown the message alone. Any other error
  * is a bug, ours or a library's, and keeps its stack for the bug report. Applied where errors leave the
- * package: engine calls (provider/dynamic/failureOutput.ts) and the functions' Output form
- * (functions/invokeOptions.ts).
+ * package: engine calls (provider/dynamic/failureOutput.ts; the native plugin's answers,
+ * provider/native/rpcErrors.ts) and the functions' Output form (functions/invokeOptions.ts).
  */
 import { CodeSecError } from "../sdk/errors";
 import { CodeSecConnectionError } from "./connection";

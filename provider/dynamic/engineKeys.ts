@@ -18,3 +18,11 @@ export function withoutEngineKeys<T extends Record<string, unknown>>(props: T): 
 export function engineKeysOf(props: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(props ?? {}).filter(([key]) => key === ENGINE_KEY));
 }
+
+/**
+ * Whether a property bag holds the dynamic provider's key: a state the dynamic provider wrote, which the
+ * native plugin receives once through the schema's alias and moves to its own form (no `__provider`).
+ */
+export function holdsEngineKeys(props: Record<string, unknown>): boolean {
+  return Object.hasOwn(props ?? {}, ENGINE_KEY);
+}

@@ -8,7 +8,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { reportedOnce } from "./failureOutput";
 import { rememberStackConfig } from "./runtimeCredentials";
-import { dynamicProviderOf, resourceDefinition, type ResourceKind } from "../resources/registry";
+import { resourceDefinition, type ResourceKind } from "../resources/registry";
+import { dynamicProviderOf } from "./kindProviders";
 
 export type { ResourceKind } from "../resources/registry";
 

@@ -18,7 +18,8 @@ import {
 } from "../../api/schemas/notificationRules";
 import { defineFunction, type FunctionDefinition } from "./definition";
 
-const NoArguments = Type.Object({}, { additionalProperties: false });
+/** The arguments of a function that takes none: an empty object, and nothing in it. */
+export const NoArguments = Type.Object({}, { additionalProperties: false });
 
 export const getScanDefinition = defineFunction({
   name: "getScan",

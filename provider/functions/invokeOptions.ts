@@ -5,6 +5,7 @@ import { Type } from "../../api/typeBuilder";
 import type { CodeSecClient } from "../../sdk";
 import { validateArguments } from "../../sdk/argumentValidation";
 import type { FunctionDefinition } from "./definition";
+import { functionArguments } from "./arguments";
 import { clientFor, clientSettingsFrom } from "../clients";
 import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
@@ -74,22 +75,8 @@ export async function invokeFunction<A extends TObject | undefined, R extends TO
   args: unknown,
   opts: CodeSecInvokeOptions | undefined,
 ): Promise<Static<R>> {
-  const input = functionArguments(definition.name, definition.args ?? NoArguments, args, {
-    optional: definition.argsOptional,
-  });
+  const input = functionArguments(definition, args);
   return definition.invoke(clientForInvoke(definition.name, opts), input as never);
-}
-
-const NoArguments = Type.Object({}, { additionalProperties: false });
-
-/** A function's arguments, validated like the client's (null or a misspelt name fails before any call). */
-export function functionArguments<S extends TObject>(
-  name: string,
-  schema: S,
-  args: unknown,
-  options: { optional?: boolean } = {},
-): Static<S> {
-  return validateArguments({ name }, schema, args, options);
 }
 
 /**

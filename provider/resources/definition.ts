@@ -80,6 +80,12 @@ export interface ResourceDefinition<
   readonly inputs: I;
   readonly outputs: O;
   readonly importRule: ImportRule;
+  /**
+   * Whether a replacement deletes the old resource before creating the new one (the native provider's
+   * `deleteBeforeReplace`): for a kind whose old and new resource cannot exist at once. Default: create
+   * first, as Pulumi does.
+   */
+  readonly deleteBeforeReplace?: boolean;
   /** The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally. */
   readonly implementation: KindImplementation<InputsOf<I>, S>;
 }

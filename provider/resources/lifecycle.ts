@@ -27,7 +27,7 @@ import {
   type InputField,
   type ResourceDefinition,
 } from "./definition";
-import type { ReadOutcome } from "./kindImplementation";
+import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
 import { ResourceInitError } from "./initFailure";
 import { CodeSecResourceError } from "./resourceError";
 
@@ -255,6 +255,24 @@ export async function updateResource(
   news: Props,
   ctx: ProviderContext,
 ): Promise<Props> {
+  const plan = planUpdate(definition, id, olds, news, ctx);
+  const state = await recordingPlatform(plan.ownership.platform, () =>
+    definition.implementation.update(id, olds, news, plan, ctx),
+  );
+  return { ...(state as Props), platform: plan.ownership.platform };
+}
+
+/**
+ * What an update of the resource will do: where it belongs, and whether it applies the resource again (an
+ * input whose change applies again changed, or the resource moves to another platform).
+ */
+export function planUpdate(
+  definition: ResourceDefinition,
+  id: string,
+  olds: Props,
+  news: Props,
+  ctx: ProviderContext,
+): UpdatePlan {
   const ownership = ownershipOfResource(ctx, olds.platform, news, {
     type: typeLabel(definition),
     id,
@@ -265,10 +283,7 @@ export async function updateResource(
     inputsWhoseChange(definition, "update").some((name) =>
       fieldChanged(definition.inputs[name], olds[name], news[name]),
     );
-  const state = await recordingPlatform(ownership.platform, () =>
-    definition.implementation.update(id, olds, news, { reapply, ownership }, ctx),
-  );
-  return { ...(state as Props), platform: ownership.platform };
+  return { reapply, ownership };
 }
 
 /**

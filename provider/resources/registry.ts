@@ -2,10 +2,9 @@
  * The one registry of resource kinds: each kind's one definition (./<kind>/definition.ts), under the name
  * the serialized stubs carry. The dynamic providers, the native plugin, the schema, the generated
  * TypeScript, the docs and the tests all iterate over it, so a new kind is added here once and everything
- * else follows.
+ * else follows. It loads no Pulumi runtime: the native plugin starts without @pulumi/pulumi's (the dynamic
+ * providers of the kinds are made in provider/dynamic/kindProviders.ts).
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "../dynamic/dynamicProvider";
 import type { ResourceDefinition } from "./definition";
 import { scmAppDefinition } from "./scmApp/definition";
 import { scmWebhookSubscriptionDefinition } from "./scmWebhookSubscription/definition";
@@ -30,16 +29,4 @@ export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_DEFINITIONS) as Resource
 /** The definition of a kind held by a stack, or undefined when the installed package does not know it. */
 export function resourceDefinition(name: string): ResourceDefinition | undefined {
   return Object.hasOwn(RESOURCE_DEFINITIONS, name) ? RESOURCE_DEFINITIONS[name as ResourceKind] : undefined;
-}
-
-const dynamicProviders = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
-
-/** The dynamic provider of a kind: derived from its definition, one per kind per process. */
-export function dynamicProviderOf(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  let provider = dynamicProviders.get(kind);
-  if (provider === undefined) {
-    provider = dynamicProvider(RESOURCE_DEFINITIONS[kind]);
-    dynamicProviders.set(kind, provider);
-  }
-  return provider;
 }

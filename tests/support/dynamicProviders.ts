@@ -3,7 +3,7 @@
  * names tests use, typed with each kind's inputs and state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { dynamicProviderOf } from "../../provider/resources/registry";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import type { ScmAppInputs, ScmAppState } from "../../provider/resources/scmApp/definition";
 import type {
   ScmWebhookSubscriptionInputs,

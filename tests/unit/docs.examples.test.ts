@@ -81,9 +81,14 @@ describe("code examples in README.md and docs/", function () {
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       types: ["node"],
       skipLibCheck: true,
-      // The package's public entry points, from source, as its package.json "exports" map them.
+      // The package's public entry points, from source, as its package.json "exports" map them, and the
+      // generated Node.js SDK of the native provider (docs/native-provider.md).
       baseUrl: root,
-      paths: { "pulumi-codesec": ["provider/index.ts"], "pulumi-codesec/sdk": ["sdk/index.ts"] },
+      paths: {
+        "pulumi-codesec": ["provider/index.ts"],
+        "pulumi-codesec/sdk": ["sdk/index.ts"],
+        "@pulumi-codesec/codesec": ["sdk/nodejs/index.ts"],
+      },
     };
     const host = ts.createCompilerHost(options);
     const readFile = host.readFile.bind(host);

@@ -10,9 +10,9 @@ import * as codesec from "../../provider";
 import {
   RESOURCE_DEFINITIONS,
   RESOURCE_KIND_NAMES,
-  dynamicProviderOf,
   type ResourceKind,
 } from "../../provider/resources/registry";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import { secretFields } from "../../provider/resources/definition";
 import { configureStack } from "../support/stackConfig";
 

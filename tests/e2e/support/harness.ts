@@ -404,3 +404,45 @@ export async function runPulumi(
   const { code } = await run.exited;
   return { code, output: run.output() };
 }
+
+/** The folder of the native plugin's launcher (`pulumi-resource-codesec`), which runs the build in dist/. */
+export const nativePluginDir = path.join(repoRoot, "provider/cmd/pulumi-resource-codesec");
+
+/**
+ * The environment that makes the CLI run this repository's native plugin: its launcher's folder first on
+ * PATH (the CLI takes a `pulumi-resource-<name>` on PATH before any installed plugin). The launcher runs
+ * dist/, so the build must exist (`npm run build`, which `npm test` runs first).
+ */
+export function nativePluginEnv(): Record<string, string> {
+  if (!existsSync(path.join(repoRoot, "dist/provider/native/main.js"))) {
+    throw new Error("the native plugin is not built: run `npm run build` (npm test does) before this suite");
+  }
+  return { PATH: `${nativePluginDir}${path.delimiter}${process.env.PATH ?? ""}` };
+}
+
+let nativeSdk: string | undefined;
+
+/**
+ * The generated Node.js SDK (sdk/nodejs, `@pulumi-codesec/codesec`) built and packed as its release would
+ * be (tsc into bin/, the package.json beside it), once per process: the tarball.
+ */
+export function packedNativeSdk(): string {
+  if (!nativeSdk) {
+    const dir = scratchDir("sdk-nodejs");
+    cpSync(path.join(repoRoot, "sdk/nodejs"), dir, {
+      recursive: true,
+      filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}bin`),
+    });
+    // Its @pulumi/pulumi and @types/node are this repository's (the folder has no node_modules).
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+    run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], dir);
+    cpSync(path.join(dir, "package.json"), path.join(dir, "bin/package.json"));
+    const out = scratchDir("sdk-nodejs-pack");
+    const name = run("npm", ["pack", "--silent", "--pack-destination", out], path.join(dir, "bin"))
+      .trim()
+      .split("\n")
+      .pop()!;
+    nativeSdk = path.join(out, name);
+  }
+  return nativeSdk;
+}

@@ -1,0 +1,130 @@
+/**
+ * The provider's configuration as the plugin receives it: the default provider's comes from stack config
+ * (`codesec:baseUrl`, ...), an explicit Provider resource's from its inputs. Values arrive as text (stack
+ * config; the generated Node SDK JSON-encodes every input that is not a string) or as JSON values (other
+ * languages); the kinds read them as text by namespaced key (`codesec:token`), exactly as the dynamic
+ * provider hands them stack config (provider/dynamic/runtimeCredentials.ts), so that both resolve a
+ * connection and its client settings with the same code (connection.ts, clients.ts, ownership.ts) and
+ * fail with the same words.
+ */
+import {
+  CodeSecConnectionError,
+  MissingCredentialsError,
+  connectionNames,
+  resolveConnection,
+  type ConfigLookup,
+} from "../connection";
+import { clientFor, clientSettingsFrom, skipsCredentialsValidation, type ClientSettings } from "../clients";
+import { checkFailure, type CheckFailure } from "../checkFailures";
+import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
+import { ProviderConfig } from "../providerConfig";
+import { isSecretSchema } from "../../api/schemaIssues";
+import { containsUnknown, sameValue } from "../resources/lifecycle";
+import type { Props } from "./properties";
+
+/** The package's config namespace: `codesec:token`. */
+const NAMESPACE = "codesec";
+
+/** The configuration keys (their names in the schema and on the Provider resource), and the secret ones. */
+const CONFIG_NAMES = new Set(Object.keys(ProviderConfig.properties));
+export const SECRET_CONFIG_NAMES = Object.entries(ProviderConfig.properties)
+  .filter(([, schema]) => isSecretSchema(schema))
+  .map(([name]) => name);
+
+/** The provider's inputs (`{ token: ... }`) as the kinds read configuration: text by `codesec:<name>`. */
+export function configLookup(inputs: Props): ConfigLookup {
+  return (key) => {
+    if (!key.startsWith(`${NAMESPACE}:`)) return undefined;
+    const value = inputs[key.slice(NAMESPACE.length + 1)];
+    if (value === undefined || value === null) return undefined;
+    return typeof value === "string" ? value : JSON.stringify(value);
+  };
+}
+
+/** Configure's `variables` (`codesec:config:<name>` -> text) as inputs, for an engine that sends no `args`. */
+export function inputsFromVariables(variables: Iterable<[string, string]>): Props {
+  const prefix = `${NAMESPACE}:config:`;
+  const inputs: Props = {};
+  for (const [key, value] of variables) if (key.startsWith(prefix)) inputs[key.slice(prefix.length)] = value;
+  return inputs;
+}
+
+/**
+ * CheckConfig: every problem of a provider configuration, with the words the dynamic provider uses for the
+ * same configuration, without sending any request (the credentials are proven at the first resource's
+ * Check). A value still unknown at preview is checked at apply. Checked: the client settings, the
+ * credential check switch, `movedFrom`, each named connection (whole, and its base URL), and the default
+ * connection (stack config or provider inputs, else the environment), which may be missing when named
+ * connections are defined (resources then name theirs).
+ */
+export function configFailures(news: Props, env: NodeJS.ProcessEnv = process.env): CheckFailure[] {
+  const known = Object.fromEntries(
+    Object.entries(news).filter(([name, value]) => CONFIG_NAMES.has(name) && !containsUnknown(value)),
+  );
+  const config = configLookup(known);
+  const failures: CheckFailure[] = [];
+  const attempt = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      if (!(error instanceof CodeSecConnectionError)) throw error;
+      // A setting the client refuses fails every connection's client alike: said once.
+      if (!failures.some((failure) => failure.reason === error.message)) failures.push(configFailure(error));
+    }
+  };
+  let settings: ClientSettings = {};
+  attempt(() => (settings = clientSettingsFrom(config)));
+  attempt(() => skipsCredentialsValidation(config));
+  attempt(() => movedFromSetting(config(CONFIG_MOVED_FROM)));
+  let names: string[] = [];
+  attempt(() => (names = connectionNames(config)));
+  for (const name of names) attempt(() => clientFor(resolveConnection(name, config, env), settings));
+  if (![news.baseUrl, news.token, news.connections].some(containsUnknown)) {
+    attempt(() => {
+      try {
+        clientFor(resolveConnection(undefined, config, env), settings);
+      } catch (error) {
+        if (error instanceof MissingCredentialsError && names.length > 0) return;
+        throw error;
+      }
+    });
+  }
+  return failures;
+}
+
+/**
+ * A configuration problem as a check failure: it names the setting (`timeoutMs`) when the engine may print
+ * its value, never a secret one or a nested path (checkFailures.ts); the reason names the setting anyway.
+ */
+function configFailure(error: CodeSecConnectionError): CheckFailure {
+  const path = error.field.startsWith(`${NAMESPACE}:`)
+    ? error.field.slice(NAMESPACE.length + 1)
+    : error.field;
+  return checkFailure(ProviderConfig, SECRET_CONFIG_NAMES, path, error.message);
+}
+
+/** One configuration key that differs between two configurations. */
+export interface ConfigChange {
+  readonly name: string;
+  readonly kind: "add" | "delete" | "update";
+}
+
+/**
+ * DiffConfig: the keys whose value differs, as the kinds read it (the text `"3"` and the number 3 are one
+ * value). A value still unknown is a change. No change of configuration replaces a resource: each records
+ * the platform it belongs to (provider/ownership.ts).
+ */
+export function configChanges(olds: Props, news: Props): ConfigChange[] {
+  const changes: ConfigChange[] = [];
+  for (const name of new Set([...Object.keys(olds), ...Object.keys(news)])) {
+    const [old, next] = [asText(olds[name]), asText(news[name])];
+    if (!containsUnknown(next) && sameValue(old, next)) continue;
+    changes.push({ name, kind: old === undefined ? "add" : next === undefined ? "delete" : "update" });
+  }
+  return changes;
+}
+
+function asText(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}

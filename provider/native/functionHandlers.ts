@@ -1,0 +1,56 @@
+/**
+ * Invoke: the package's functions by token (`codesec:index:getScan`), each from its one definition
+ * (provider/functions/definitions.ts), with the provider's connection and client settings. Arguments are
+ * checked as the program's forms check them (provider/functions/arguments.ts): a bad one answers as a
+ * failure naming it, before any call. A function only reads, so a preview calls it too.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { CodeSecInputError } from "../../sdk/errors";
+import { functionArguments } from "../functions/arguments";
+import type { FunctionDefinition } from "../functions/definition";
+import { FUNCTION_DEFINITIONS } from "../functions/definitions";
+import { clientOf } from "../providerContext";
+import { withCallContext } from "./callContext";
+import type { PluginState } from "./pluginState";
+import { fromStruct, toStruct } from "./properties";
+import { provider } from "./protocol";
+import { StatusError, unary } from "./rpcErrors";
+
+const TOKEN_PREFIX = "codesec:index:";
+
+function functionOf(token: string): FunctionDefinition {
+  const name = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
+  if (!Object.hasOwn(FUNCTION_DEFINITIONS, name)) {
+    throw new StatusError({
+      name: "Error",
+      message: `pulumi-codesec has no function ${JSON.stringify(token)}`,
+      code: grpc.status.INVALID_ARGUMENT,
+    });
+  }
+  return FUNCTION_DEFINITIONS[name as keyof typeof FUNCTION_DEFINITIONS];
+}
+
+export function functionHandlers(plugin: PluginState) {
+  return {
+    invoke: unary(async (request: provider.InvokeRequest) => {
+      const definition = functionOf(request.getTok());
+      const args = fromStruct(request.getArgs());
+      const response = new provider.InvokeResponse();
+      let input: Record<string, unknown>;
+      try {
+        input = functionArguments(definition, args.values);
+      } catch (error) {
+        if (!(error instanceof CodeSecInputError)) throw error;
+        const property = Object.hasOwn(args.values, error.field) ? error.field : "";
+        response.addFailures(new provider.CheckFailure().setProperty(property).setReason(error.message));
+        return response;
+      }
+      const result = await withCallContext(plugin, "", undefined, (ctx) =>
+        definition.invoke(clientOf(ctx, {}), input as never),
+      );
+      // A result computed from a secret argument stays secret.
+      response.setReturn(toStruct(result, () => args.secrets.size > 0));
+      return response;
+    }),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The plugin's entry (`pulumi-resource-codesec`, run by the launcher beside schema.json): started by the
+ * engine with its address as the first argument, it prints the port it serves on as its first line of
+ * output, which is how the engine finds it, and serves until the engine stops it.
+ */
+const MIN_NODE_MAJOR = 22;
+
+function main(): void {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < MIN_NODE_MAJOR) {
+    process.stderr.write(
+      `pulumi-resource-codesec needs Node.js ${MIN_NODE_MAJOR} or later; the node on PATH is ${process.version}.\n`,
+    );
+    process.exit(1);
+  }
+  // Flags (the engine passes `--logtostderr`, `-v=N` and tracing ones to every plugin) are not ours.
+  const engineAddress = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
+  // Loaded after the version check, so an older Node fails with the message above.
+  const { startPluginServer } = require("./server") as typeof import("./server");
+  startPluginServer({ engineAddress }).then(
+    (server) => process.stdout.write(`${server.port}\n`),
+    (error: unknown) => {
+      process.stderr.write(`pulumi-resource-codesec could not start: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+main();

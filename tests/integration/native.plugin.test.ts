@@ -1,0 +1,702 @@
+/**
+ * The native plugin's ResourceProvider service in the test's process, called as the engine calls it
+ * (a gRPC client on 127.0.0.1), against the emulator. What it proves: the plugin's own answers
+ * (version, schema, configuration), that configuration problems fail CheckConfig with the dynamic
+ * provider's words and no request, that check failures never quote a secret, that Diff's per-property
+ * kinds follow each field's `onChange`, that a preview never writes, import and its refusals, the six
+ * functions, secrets on the way out, the engine's timeout and Cancel.
+ */
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { userRoleProvider } from "../support/dynamicProviders";
+import { useEmulator } from "../support/emulator";
+import { configureStack } from "../support/stackConfig";
+import {
+  configure,
+  Empty,
+  props,
+  provider,
+  rejection,
+  secret,
+  struct,
+  UNKNOWN_VALUE,
+  urnOf,
+  usePlugin,
+} from "../support/nativePlugin";
+import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
+import {
+  inputsWhoseChange,
+  isSecretValue,
+  outputNames,
+  secretFields,
+  type ResourceDefinition,
+} from "../../provider/resources/definition";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
+import { clientFor } from "../../provider/clients";
+import type { EmulatorHandle } from "../../emulator/index";
+import { isMutating, OPERATIONS } from "../../api/operations";
+
+const repoRoot = path.resolve(__dirname, "../..");
+const Kind = provider.PropertyDiff.Kind;
+/** A secret-looking value no answer may quote. */
+const MARK = "otc-SECRETMARK-Kx4Vm1Rc";
+
+/** The emulator's requests to operations that change something (operation 10's POST only reads). */
+function writes(h: EmulatorHandle): string[] {
+  return h.control
+    .requests()
+    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+/** The provider configuration of the emulator's sample organization. */
+function emulatorConfig(h: EmulatorHandle): Record<string, unknown> {
+  return { baseUrl: h.baseUrl, token: secret(h.apiToken) };
+}
+
+function checkRequest(kind: string, news: Record<string, unknown>): provider.CheckRequest {
+  return new provider.CheckRequest()
+    .setUrn(urnOf(kind))
+    .setType(`codesec:index:${kind}`)
+    .setNews(struct(news))
+    .setOlds(struct({}));
+}
+
+function checkConfigRequest(news: Record<string, unknown>): provider.CheckRequest {
+  return new provider.CheckRequest()
+    .setUrn("urn:pulumi:test::codesec-test::pulumi:providers:codesec::default")
+    .setType("pulumi:providers:codesec")
+    .setNews(struct(news))
+    .setOlds(struct({}));
+}
+
+function readRequest(
+  kind: string,
+  id: string,
+  properties: Record<string, unknown> = {},
+): provider.ReadRequest {
+  return new provider.ReadRequest()
+    .setId(id)
+    .setUrn(urnOf(kind))
+    .setType(`codesec:index:${kind}`)
+    .setProperties(struct(properties));
+}
+
+/** Restores CODESEC_BASE_URL and CODESEC_TOKEN after each test; they start unset. */
+function withoutCredentialEnv(): void {
+  const saved = { base: process.env.CODESEC_BASE_URL, token: process.env.CODESEC_TOKEN };
+  beforeEach(() => {
+    delete process.env.CODESEC_BASE_URL;
+    delete process.env.CODESEC_TOKEN;
+  });
+  afterEach(() => {
+    for (const [key, value] of [
+      ["CODESEC_BASE_URL", saved.base],
+      ["CODESEC_TOKEN", saved.token],
+    ] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+}
+
+describe("native plugin: the ResourceProvider service", () => {
+  const emulator = useEmulator();
+  const plugin = usePlugin();
+  withoutCredentialEnv();
+
+  describe("the plugin's own answers", () => {
+    it("GetPluginInfo answers the package's version, GetSchema the schema.json beside the launcher", async () => {
+      const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+        version: string;
+      };
+      const info = await plugin().getPluginInfo(new Empty());
+      expect(info.getVersion()).to.equal(manifest.version);
+      const schema = await plugin().getSchema(new provider.GetSchemaRequest());
+      expect(schema.getSchema()).to.equal(
+        readFileSync(path.join(repoRoot, "provider/cmd/pulumi-resource-codesec/schema.json"), "utf8"),
+      );
+    });
+
+    it("Configure accepts secrets and previews, from args or from the variables of an older engine", async () => {
+      const h = emulator();
+      const fromArgs = await plugin().configure(
+        new provider.ConfigureRequest().setArgs(struct(emulatorConfig(h))).setAcceptsecrets(true),
+      );
+      expect([fromArgs.getAcceptsecrets(), fromArgs.getSupportspreview()]).to.deep.equal([true, true]);
+
+      // Variables only: the configuration comes from `codesec:config:<name>`.
+      const request = new provider.ConfigureRequest();
+      request.getVariablesMap().set("codesec:config:baseUrl", h.baseUrl);
+      request.getVariablesMap().set("codesec:config:token", h.apiToken);
+      await plugin().configure(request);
+      const user = await plugin().invoke(
+        new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+      );
+      expect(props(user.getReturn()).values.id).to.equal(h.sample.userId);
+    });
+
+    it("the environment's CODESEC_BASE_URL and CODESEC_TOKEN serve a provider configured with neither", async () => {
+      const h = emulator();
+      process.env.CODESEC_BASE_URL = h.baseUrl;
+      process.env.CODESEC_TOKEN = h.apiToken;
+      const checked = await plugin().checkConfig(checkConfigRequest({}));
+      expect(checked.getFailuresList()).to.deep.equal([]);
+      await configure(plugin(), {});
+      const user = await plugin().invoke(
+        new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+      );
+      expect(props(user.getReturn()).values.id).to.equal(h.sample.userId);
+    });
+  });
+
+  describe("CheckConfig: the dynamic provider's words, no request sent", () => {
+    /** The dynamic provider's message for the same stack config (from a UserRole's check). */
+    async function dynamicWords(config: Record<string, unknown>, connection?: string): Promise<string> {
+      await configureStack(
+        Object.fromEntries(Object.entries(config).map(([name, value]) => [`codesec:${name}`, value])),
+      );
+      try {
+        // A problem of the resource's own connection is a failure; one of the stack's config throws.
+        const checked = await userRoleProvider.check(
+          {} as never,
+          {
+            deploymentId: "1001",
+            userId: "501",
+            role: "ORG_ROLE_ADMIN",
+            ...(connection === undefined ? {} : { connection }),
+          } as never,
+        );
+        if (checked.failures?.length === 1) return checked.failures[0].reason;
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await configureStack({});
+      }
+      throw new Error("the dynamic provider accepted the configuration");
+    }
+
+    /**
+     * Name, configuration, the property the failure names (a non-secret top-level setting only), and the
+     * connection a resource names to meet the problem with the dynamic provider (which checks a named
+     * connection only when a resource names it; the plugin checks them all in CheckConfig).
+     */
+    const cases: [string, (h: EmulatorHandle) => Record<string, unknown>, string, string?][] = [
+      ["no credentials anywhere", () => ({}), ""],
+      ["a base URL without a token", (h) => ({ baseUrl: h.baseUrl }), ""],
+      ["a blank token", (h) => ({ baseUrl: h.baseUrl, token: "   " }), ""],
+      ["a token without a base URL", (h) => ({ token: h.apiToken }), "baseUrl"],
+      [
+        "a base URL that is not one",
+        (h) => ({ baseUrl: "ftp://codesec.example", token: h.apiToken }),
+        "baseUrl",
+      ],
+      ["a timeout that is no number", (h) => ({ ...emulatorConfig(h), timeoutMs: "soon" }), "timeoutMs"],
+      ["retries out of range", (h) => ({ ...emulatorConfig(h), retries: "99" }), "retries"],
+      [
+        "skipCredentialsValidation that is no boolean",
+        (h) => ({ ...emulatorConfig(h), skipCredentialsValidation: "maybe" }),
+        "skipCredentialsValidation",
+      ],
+      ["connections that are no object", (h) => ({ ...emulatorConfig(h), connections: "[1]" }), "", "org2"],
+      [
+        "a named connection without its token",
+        (h) => ({ ...emulatorConfig(h), connections: JSON.stringify({ org2: { baseUrl: h.baseUrl } }) }),
+        "",
+        "org2",
+      ],
+    ];
+
+    for (const [name, configOf, property, connection] of cases) {
+      it(`${name}: one failure${property ? ` naming ${property}` : " naming no property"}`, async () => {
+        const h = emulator();
+        const config = configOf(h);
+        const plain = props(struct(config)).values;
+        const expected = await dynamicWords(plain, connection);
+        h.control.clearRequests();
+        const response = await plugin().checkConfig(checkConfigRequest(config));
+        const failures = response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+        expect(failures).to.deep.equal([[property, expected]]);
+        expect(JSON.stringify(failures)).not.to.include(h.apiToken);
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+    }
+
+    it("a good configuration passes, its credentials stored as secrets, and no request is sent", async () => {
+      const h = emulator();
+      const response = await plugin().checkConfig(
+        checkConfigRequest({
+          baseUrl: h.baseUrl,
+          token: h.apiToken,
+          connections: JSON.stringify({ org2: { baseUrl: h.baseUrl, token: h.apiToken } }),
+          timeoutMs: "5000",
+        }),
+      );
+      expect(response.getFailuresList()).to.deep.equal([]);
+      const inputs = props(response.getInputs());
+      expect([...inputs.secrets].sort()).to.deep.equal(["connections", "token"]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a value not known until apply is checked then", async () => {
+      const h = emulator();
+      const response = await plugin().checkConfig(
+        checkConfigRequest({ baseUrl: h.baseUrl, token: UNKNOWN_VALUE }),
+      );
+      expect(response.getFailuresList()).to.deep.equal([]);
+    });
+
+    it("DiffConfig lists the keys whose value changed; the same value in another form is no change", async () => {
+      const olds = { baseUrl: "http://a.example", token: "t1", timeoutMs: "5000" };
+      const same = await plugin().diffConfig(
+        new provider.DiffRequest()
+          .setOlds(struct(olds))
+          .setOldInputs(struct(olds))
+          .setNews(struct({ ...olds, timeoutMs: 5000 })),
+      );
+      expect(same.getChanges()).to.equal(provider.DiffResponse.DiffChanges.DIFF_NONE);
+      const changed = await plugin().diffConfig(
+        new provider.DiffRequest()
+          .setOlds(struct(olds))
+          .setOldInputs(struct(olds))
+          .setNews(struct({ baseUrl: "http://b.example", token: "t1", retries: "2" })),
+      );
+      expect(changed.getChanges()).to.equal(provider.DiffResponse.DiffChanges.DIFF_SOME);
+      const kinds = Object.fromEntries(
+        [...changed.getDetaileddiffMap().entries()].map(([name, diff]) => [name, diff.getKind()]),
+      );
+      expect(kinds).to.deep.equal({ baseUrl: Kind.UPDATE, timeoutMs: Kind.DELETE, retries: Kind.ADD });
+      expect(changed.getReplacesList()).to.deep.equal([]);
+    });
+  });
+
+  describe("Check", () => {
+    it("valid inputs pass, proving the credentials with one read and no write", async () => {
+      const h = emulator();
+      // A token of its own: the credential check is made once per connection per process.
+      const { credential } = await h.control.mintCredential({
+        deploymentId: h.deploymentId,
+        userId: h.sample.userId,
+        kind: "apiToken",
+      });
+      await configure(plugin(), { baseUrl: h.baseUrl, token: secret(credential) });
+      const response = await plugin().check(
+        checkRequest("UserRole", { deploymentId: h.deploymentId, userId: "502", role: "ORG_ROLE_MEMBER" }),
+      );
+      expect(response.getFailuresList()).to.deep.equal([]);
+      expect(h.control.requests().map((r) => `${r.method} ${r.operation}`)).to.deep.equal([
+        "GET getCurrentUser",
+      ]);
+    });
+
+    it("a connection name the configuration does not define fails with the dynamic provider's words", async () => {
+      const h = emulator();
+      const config = { ...emulatorConfig(h), connections: JSON.stringify({ org2: emulatorConfig(h) }) };
+      const inputs = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER", connection: "org9" };
+      await configureStack({
+        "codesec:baseUrl": h.baseUrl,
+        "codesec:token": h.apiToken,
+        "codesec:connections": JSON.stringify({ org2: { baseUrl: h.baseUrl, token: h.apiToken } }),
+      });
+      const dynamic = await userRoleProvider.check({} as never, inputs as never);
+      await configureStack({});
+      await configure(plugin(), {
+        ...config,
+        connections: JSON.stringify({ org2: { baseUrl: h.baseUrl, token: h.apiToken } }),
+      });
+      const response = await plugin().check(checkRequest("UserRole", inputs));
+      expect(response.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).to.deep.equal(
+        (dynamic.failures ?? []).map((f) => [f.property, f.reason]),
+      );
+      expect(response.getFailuresList()).to.have.length(1);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    for (const kind of RESOURCE_KIND_NAMES) {
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      for (const field of secretFields(definition).filter((name) => name in definition.inputs)) {
+        const bad: [string, unknown][] = [
+          [field, [MARK]],
+          [field, { [field]: MARK, extra: MARK }],
+          [`${field}s`, MARK],
+          [field[0].toUpperCase() + field.slice(1), MARK],
+        ];
+        for (const [key, value] of bad) {
+          it(`${kind}: ${key} = ${JSON.stringify(value)} fails without quoting it or naming it`, async () => {
+            const h = emulator();
+            await configure(plugin(), emulatorConfig(h));
+            const response = await plugin().check(
+              checkRequest(kind, { deploymentId: "1001", [key]: secret(value) }),
+            );
+            const failures = response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+            expect(failures.length).to.be.greaterThan(0);
+            expect(JSON.stringify(failures)).not.to.include("SECRETMARK");
+            expect(failures.map(([property]) => property)).not.to.include(key);
+            expect(h.control.requests()).to.deep.equal([]);
+          });
+        }
+      }
+    }
+  });
+
+  describe("Diff: per-property kinds from each field's onChange", () => {
+    const SAME_PLATFORM = (h: EmulatorHandle) => ({
+      ...emulatorConfig(h),
+      connections: JSON.stringify({
+        a: { baseUrl: h.baseUrl, token: h.apiToken },
+        b: { baseUrl: h.baseUrl, token: h.apiToken },
+      }),
+    });
+    const changes: [string, unknown, unknown][] = [
+      ["update", "a", "b"],
+      ["add", undefined, "b"],
+      ["delete", "a", undefined],
+    ];
+
+    for (const kind of RESOURCE_KIND_NAMES) {
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      for (const [name, field] of Object.entries(definition.inputs)) {
+        for (const [change, before, after] of changes) {
+          const replace = field.onChange === "replace";
+          const expected =
+            field.onChange === "never"
+              ? undefined
+              : {
+                  update: replace ? Kind.UPDATE_REPLACE : Kind.UPDATE,
+                  add: replace ? Kind.ADD_REPLACE : Kind.ADD,
+                  delete: replace ? Kind.DELETE_REPLACE : Kind.DELETE,
+                }[change];
+          it(`${kind}.${name} (${field.onChange}), ${change}: ${expected === undefined ? "no diff" : Kind[expected as never]}`, async () => {
+            const h = emulator();
+            await configure(plugin(), SAME_PLATFORM(h));
+            const olds: Record<string, unknown> = { platform: h.baseUrl };
+            const news: Record<string, unknown> = {};
+            if (before !== undefined) olds[name] = before;
+            if (after !== undefined) news[name] = after;
+            const response = await plugin().diff(
+              new provider.DiffRequest()
+                .setId("1001/x")
+                .setUrn(urnOf(kind))
+                .setType(`codesec:index:${kind}`)
+                .setOlds(struct(olds))
+                .setOldInputs(struct(olds))
+                .setNews(struct(news)),
+            );
+            const detailed = Object.fromEntries(
+              [...response.getDetaileddiffMap().entries()].map(([key, diff]) => [key, diff.getKind()]),
+            );
+            expect(response.getHasdetaileddiff()).to.equal(true);
+            expect(detailed[name]).to.equal(expected);
+            expect(response.getReplacesList().includes(name)).to.equal(expected !== undefined && replace);
+            expect(response.getDeletebeforereplace()).to.equal(
+              replace && expected !== undefined && definition.deleteBeforeReplace === true,
+            );
+            expect(response.getStablesList()).to.deep.equal(
+              inputsWhoseChange(definition, "replace").filter((stable) => stable !== name || !replace),
+            );
+            expect(h.control.requests()).to.deep.equal([]);
+          });
+        }
+      }
+    }
+
+    it("no change answers DIFF_NONE; a state the dynamic provider wrote asks for one update", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const inputs = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+      const diff = (olds: Record<string, unknown>) =>
+        plugin().diff(
+          new provider.DiffRequest()
+            .setId("1001/502")
+            .setUrn(urnOf("UserRole"))
+            .setType("codesec:index:UserRole")
+            .setOlds(struct(olds))
+            .setNews(struct(inputs)),
+        );
+      expect((await diff({ ...inputs, platform: h.baseUrl })).getChanges()).to.equal(
+        provider.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      const fromDynamic = await diff({ ...inputs, platform: h.baseUrl, __provider: "stub" });
+      expect(fromDynamic.getChanges()).to.equal(provider.DiffResponse.DiffChanges.DIFF_SOME);
+      expect(fromDynamic.getReplacesList()).to.deep.equal([]);
+    });
+  });
+
+  describe("a preview never writes", () => {
+    for (const kind of RESOURCE_KIND_NAMES) {
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      // Values are not checked at Create or Update (Check did that): any value of each input serves.
+      const inputs = Object.fromEntries(Object.keys(definition.inputs).map((name) => [name, `${name}-1`]));
+      inputs.deploymentId = "1001";
+      delete inputs.connection;
+
+      it(`${kind}: Create with the preview flag plans its outputs and calls nothing`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h));
+        const response = await plugin().create(
+          new provider.CreateRequest()
+            .setUrn(urnOf(kind))
+            .setType(`codesec:index:${kind}`)
+            .setProperties(struct(inputs))
+            .setPreview(true),
+        );
+        const planned = props(response.getProperties()).values;
+        for (const name of outputNames(definition)) {
+          expect(planned[name], name).to.equal(name === "platform" ? h.baseUrl : UNKNOWN_VALUE);
+        }
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+
+      it(`${kind}: Update with the preview flag plans its outputs and calls nothing`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h));
+        const news = { ...inputs };
+        for (const name of inputsWhoseChange(definition, "update")) news[name] = `${name}-2`;
+        await plugin().update(
+          new provider.UpdateRequest()
+            .setId("1001/x")
+            .setUrn(urnOf(kind))
+            .setType(`codesec:index:${kind}`)
+            .setOlds(struct({ ...inputs, platform: h.baseUrl }))
+            .setOldInputs(struct(inputs))
+            .setNews(struct(news))
+            .setPreview(true),
+        );
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+    }
+
+    it("the same Create and Update without the flag do write (the preview flag is what stops them)", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const inputs = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_ADMIN" };
+      const created = await plugin().create(
+        new provider.CreateRequest()
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setProperties(struct(inputs)),
+      );
+      expect(created.getId()).to.equal("1001/502");
+      await plugin().update(
+        new provider.UpdateRequest()
+          .setId("1001/502")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setOlds(created.getProperties())
+          .setNews(struct({ ...inputs, role: "ORG_ROLE_MEMBER" })),
+      );
+      expect(writes(h)).to.deep.equal([
+        "PATCH /api/agent/deployments/1001/users/502/roles",
+        "PATCH /api/agent/deployments/1001/users/502/roles",
+      ]);
+    });
+  });
+
+  describe("Read: refresh and import", () => {
+    it("imports the caller's own role (1001/501) from its id alone", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const response = await plugin().read(readRequest("UserRole", `${h.deploymentId}/${h.sample.userId}`));
+      expect(response.getId()).to.equal("1001/501");
+      expect(props(response.getProperties()).values).to.deep.include({
+        deploymentId: "1001",
+        userId: "501",
+        role: "ORG_ROLE_ADMIN",
+        platform: h.baseUrl,
+      });
+      expect(props(response.getInputs()).values).to.deep.include({
+        deploymentId: "1001",
+        userId: "501",
+        role: "ORG_ROLE_ADMIN",
+      });
+      expect(writes(h)).to.deep.equal([]);
+    });
+
+    it("imports a connected SCM app by its id, without its one-time code", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const response = await plugin().read(readRequest("ScmApp", "1001/apprq-1001-done"));
+      const state = props(response.getProperties()).values;
+      expect(response.getId()).to.equal("1001/apprq-1001-done");
+      expect(state).to.deep.include({ requestId: "apprq-1001-done", slug: "codesec-acme-legacy" });
+      expect(state).not.to.have.property("code");
+    });
+
+    it("refuses another user's role at once, saying why and what to do", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const error = await rejection(plugin().read(readRequest("UserRole", "1001/502")));
+      expect(error.details).to.include("cannot be looked up by id or imported");
+      expect(error.details).to.include("user 502 is not that user");
+      expect(error.details).not.to.match(/\n\s+at /);
+      expect(writes(h)).to.deep.equal([]);
+    });
+
+    for (const kind of RESOURCE_KIND_NAMES) {
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      if (definition.importRule.kind !== "refused") continue;
+      const why = definition.importRule.why;
+      it(`${kind} has no read operation: an import is refused with the kind's reason, no stack trace`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h));
+        const error = await rejection(plugin().read(readRequest(kind, "1001/x")));
+        expect(error.details).to.equal(
+          `codesec:${kind} 1001/x cannot be looked up by id or imported: ${why}`,
+        );
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+    }
+
+    it("a refresh keeps what it cannot read and drops a user's role no longer there", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const state = { deploymentId: "1001", configId: "scmcfg-1001-a", platform: h.baseUrl };
+      const kept = await plugin().read(
+        readRequest("ScmWebhookSubscription", "1001/scmcfg-1001-a", state).setInputs(
+          struct({ deploymentId: "1001", configId: "scmcfg-1001-a" }),
+        ),
+      );
+      expect(props(kept.getProperties()).values).to.deep.equal(state);
+      expect(kept.getId()).to.equal("1001/scmcfg-1001-a");
+    });
+  });
+
+  describe("secrets on the way out", () => {
+    it("ScmApp's code and an object connection's token leave as secrets; no log quotes a token", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const app = await plugin().create(
+        new provider.CreateRequest()
+          .setUrn(urnOf("ScmApp"))
+          .setType("codesec:index:ScmApp")
+          .setProperties(
+            struct({
+              deploymentId: "1001",
+              requestId: h.sample.scmAppRequestId,
+              code: secret(h.sample.scmAppCode),
+            }),
+          ),
+      );
+      const appState = props(app.getProperties());
+      for (const [name, value] of Object.entries(appState.values)) {
+        expect(appState.secrets.has(name), name).to.equal(
+          isSecretValue(RESOURCE_DEFINITIONS.ScmApp, name, value),
+        );
+      }
+      expect(JSON.stringify(appState.values)).not.to.include(h.sample.scmAppCode);
+
+      const role = await plugin().create(
+        new provider.CreateRequest()
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setProperties(
+            struct({
+              deploymentId: "1001",
+              userId: "502",
+              role: "ORG_ROLE_MEMBER",
+              connection: { baseUrl: h.baseUrl, token: h.apiToken },
+            }),
+          ),
+      );
+      const roleState = props(role.getProperties());
+      expect([...roleState.secrets]).to.deep.equal(["connection"]);
+      expect(role.getProperties()!.toJavaScript().connection).to.have.property(
+        "4dabf18193072939515e22adb298388d",
+      );
+      // The deprecated object form warns through the engine, naming no token.
+      expect(JSON.stringify(plugin().logs)).not.to.include(h.apiToken);
+    });
+  });
+
+  describe("Invoke: the six functions", () => {
+    const ARGS: Record<string, (h: EmulatorHandle) => Record<string, unknown>> = {
+      getScan: (h) => ({ deploymentId: h.deploymentId, scanId: h.sample.scanId }),
+      getBranch: (h) => ({
+        deploymentId: h.deploymentId,
+        projectId: h.sample.projectId,
+        branchId: h.sample.branchId,
+      }),
+      getScmApp: (h) => ({ deploymentId: h.deploymentId, requestId: "apprq-1001-done" }),
+      getCurrentUser: () => ({}),
+      getJoinableOrganizations: (h) => ({ userId: h.sample.userId }),
+      getNotificationRules: (h) => ({ deploymentId: h.deploymentId }),
+    };
+
+    it("every function is covered here", () => {
+      expect(Object.keys(ARGS).sort()).to.deep.equal(Object.keys(FUNCTION_DEFINITIONS).sort());
+    });
+
+    for (const [name, argsOf] of Object.entries(ARGS)) {
+      it(`codesec:index:${name} answers what the function's definition reads, with no write`, async () => {
+        const h = emulator();
+        // Operation 9 accepts only the user's JWT.
+        const token = name === "getJoinableOrganizations" ? h.jwt : h.apiToken;
+        await configure(plugin(), { baseUrl: h.baseUrl, token: secret(token) });
+        const args = argsOf(h);
+        const response = await plugin().invoke(
+          new provider.InvokeRequest().setTok(`codesec:index:${name}`).setArgs(struct(args)),
+        );
+        expect(response.getFailuresList()).to.deep.equal([]);
+        const definition = FUNCTION_DEFINITIONS[name as keyof typeof FUNCTION_DEFINITIONS];
+        const client = clientFor({
+          baseUrl: h.baseUrl,
+          token,
+          source: "test",
+          fields: { baseUrl: "baseUrl", token: "token" },
+        });
+        const direct = await definition.invoke(client, args as never);
+        expect(props(response.getReturn()).values).to.deep.equal(JSON.parse(JSON.stringify(direct)));
+        expect(writes(h)).to.deep.equal([]);
+      });
+    }
+
+    it("a bad argument fails naming it, before any request; an unknown function is refused", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const response = await plugin().invoke(
+        new provider.InvokeRequest()
+          .setTok("codesec:index:getScan")
+          .setArgs(struct({ deploymentId: "not-a-number", scanId: h.sample.scanId })),
+      );
+      expect(response.getFailuresList().map((f) => f.getProperty())).to.deep.equal(["deploymentId"]);
+      expect(h.control.requests()).to.deep.equal([]);
+      const error = await rejection(
+        plugin().invoke(new provider.InvokeRequest().setTok("codesec:index:getNothing").setArgs(struct({}))),
+      );
+      expect(error.code).to.equal(grpc.status.INVALID_ARGUMENT);
+    });
+  });
+
+  describe("the engine's limits", () => {
+    it("a Create's timeout bounds the whole call, as deadlineMs does", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      h.control.addFault({ operation: "updateUserRole", latencyMs: 5000, count: 1 });
+      const error = await rejection(
+        plugin().create(
+          new provider.CreateRequest()
+            .setUrn(urnOf("UserRole"))
+            .setType("codesec:index:UserRole")
+            .setProperties(struct({ deploymentId: "1001", userId: "502", role: "ORG_ROLE_ADMIN" }))
+            .setTimeout(0.3),
+        ),
+      );
+      expect(error.details).to.match(/deadline/i);
+    });
+
+    it("after Cancel, no new call starts", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      await plugin().cancel(new Empty());
+      const error = await rejection(
+        plugin().invoke(
+          new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+        ),
+      );
+      expect(error.code).to.equal(grpc.status.CANCELLED);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+  });
+});

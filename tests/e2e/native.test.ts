@@ -76,7 +76,7 @@ describe("native provider through the real Pulumi CLI", function () {
 
   it("up: two organizations through explicit providers, all four kinds, the six functions", async () => {
     const result = await stack.up({ onOutput });
-    expect(result.summary.resourceChanges).to.deep.equal({ create: 10 });
+    expect(result.summary.resourceChanges).to.deep.equal({ create: 11 });
     const out = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value as unknown]));
     const state = emulator.control.state();
     expect(out.memberRole).to.equal("ORG_ROLE_READONLY");
@@ -95,9 +95,17 @@ describe("native provider through the real Pulumi CLI", function () {
     expect(out.branchName).to.equal("refs/heads/main");
     expect(out.joinable).to.deep.equal(["3003"]);
     expect(out.problemRules).to.have.length.greaterThan(0);
+    // The member's role, globex's admin, and the map's two entries.
     expect(writes(emulator).filter((w) => w.startsWith("updateUserRole"))).to.deep.equal([
       "updateUserRole:200",
       "updateUserRole:200",
+      "updateUserRole:200",
+      "updateUserRole:200",
+    ]);
+    expect(out.teamRoles).to.deep.equal({ "503": "ORG_ROLE_MEMBER", "504": "ORG_ROLE_READONLY" });
+    expect([roleOf(emulator, "503"), roleOf(emulator, "504")]).to.deep.equal([
+      "ORG_ROLE_MEMBER",
+      "ORG_ROLE_READONLY",
     ]);
 
     // State: the native types, no dynamic provider's key, the secrets encrypted.
@@ -107,6 +115,7 @@ describe("native provider through the real Pulumi CLI", function () {
       "codesec:index:ScmApp",
       "codesec:index:ScmWebhookSubscription",
       "codesec:index:UserRole",
+      "codesec:index:UserRoles",
       "codesec:index:WorkflowProvisioning",
     ]);
     expect(resources.some((r) => r.outputs?.__provider !== undefined)).to.equal(false);
@@ -119,7 +128,7 @@ describe("native provider through the real Pulumi CLI", function () {
   it("preview right after: no changes, no write", async () => {
     emulator.control.clearRequests();
     const preview = await stack.preview({ onOutput, expectNoChanges: true });
-    expect(preview.changeSummary).to.deep.equal({ same: 10 });
+    expect(preview.changeSummary).to.deep.equal({ same: 11 });
     expect(writes(emulator)).to.deep.equal([]);
   });
 
@@ -142,7 +151,7 @@ describe("native provider through the real Pulumi CLI", function () {
     expect(writes(emulator)).to.deep.equal([]);
     const up = await stack.up({ onOutput });
     // The SCM app records the drift refresh read, with no call.
-    expect(up.summary.resourceChanges).to.deep.equal({ same: 8, update: 2 });
+    expect(up.summary.resourceChanges).to.deep.equal({ same: 9, update: 2 });
     expect(writes(emulator)).to.deep.equal(["updateUserRole:200"]);
     expect(roleOf(emulator, "502")).to.equal("ORG_ROLE_ADMIN");
   });
@@ -214,12 +223,21 @@ describe("native provider through the real Pulumi CLI", function () {
     expect(output).not.to.match(/\n\s+at .*\.js:\d+/);
   });
 
-  it("destroy: only roleOnDestroy writes; nothing secret was printed", async () => {
+  it("destroy: only the roles on destroy write; nothing secret was printed", async () => {
     emulator.control.clearRequests();
     const result = await stack.destroy({ onOutput });
-    expect(result.summary.resourceChanges).to.deep.include({ delete: 12 });
-    expect(writes(emulator)).to.deep.equal(["updateUserRole:200"]);
+    expect(result.summary.resourceChanges).to.deep.include({ delete: 13 });
+    // The member's roleOnDestroy and the map's role on leaving for each of its two users.
+    expect(writes(emulator)).to.deep.equal([
+      "updateUserRole:200",
+      "updateUserRole:200",
+      "updateUserRole:200",
+    ]);
     expect(roleOf(emulator, "502")).to.equal("ORG_ROLE_MEMBER");
+    expect([roleOf(emulator, "503"), roleOf(emulator, "504")]).to.deep.equal([
+      "ORG_ROLE_MEMBER",
+      "ORG_ROLE_MEMBER",
+    ]);
     expect(roleOf(emulator, "501")).to.equal("ORG_ROLE_ADMIN");
     const all = printed.join("");
     for (const secret of [emulator.apiToken, emulator.jwt, GLOBEX_TOKEN, emulator.sample.scmAppCode]) {

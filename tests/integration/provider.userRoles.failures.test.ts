@@ -8,7 +8,7 @@ import { expect } from "chai";
 import type * as pulumi from "@pulumi/pulumi";
 import type { EmulatorHandle } from "../../emulator/index";
 import type { UserRolesState } from "../../provider/resources/userRoles/definition";
-import { dynamicProviderOf } from "../../provider/resources/registry";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 

@@ -38,6 +38,16 @@ const app = new codesec.ScmApp(
   { deploymentId: "1001", requestId: "apprq-1001-a", code: cfg.requireSecret("appCode") },
   { provider: acme },
 );
+// A team's roles as one map (issue 18), through the same plugin with no code of its own.
+const team = new codesec.UserRoles(
+  "team",
+  {
+    deploymentId: "1001",
+    roles: { "503": codesec.OrgRole.Member, "504": codesec.OrgRole.Readonly },
+    roleOnDestroy: codesec.OrgRole.Member,
+  },
+  { provider: acme },
+);
 const globexAdmin = new codesec.UserRole(
   "globex-admin",
   { deploymentId: "2002", userId: "601", role: codesec.OrgRole.Admin },
@@ -50,6 +60,7 @@ const globexHooks = new codesec.ScmWebhookSubscription(
 );
 
 export const memberRole = member.role;
+export const teamRoles = team.roles;
 export const workflowFiles = ci.repoFileUrls;
 export const subscribedEvents = hooks.events;
 export const appSlug = app.slug;

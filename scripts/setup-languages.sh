@@ -75,7 +75,12 @@ json_field() { # $1 = `go mod download -json` output, $2 = field name
 
 # A go.mod's non-local replace directives as `replace ...` lines (sdk/v3's pins golang.org/x/text).
 nonlocal_replaces() { # $1 = go.mod
-  go mod edit -print "$1" | sed -n 's/^replace \(.* => [^./].*\)$/replace \1/p'
+  go mod edit -print "$1" | awk '
+    /^replace \($/ { inblock = 1; next }
+    inblock && /^\)/ { inblock = 0; next }
+    /^replace / { sub(/^replace /, ""); print; next }
+    inblock { sub(/^[[:space:]]+/, ""); print }' |
+    awk -F' => ' '$2 !~ /^(\.\.?\/|\/)/ { print "replace " $0 }'
 }
 
 ticker_pid=""

@@ -77,6 +77,26 @@ const EXPECTED_CALLS: Record<"up" | "preview" | "refresh" | "update" | "destroy"
   destroy: { getCurrentUser: 1, updateUserRole: 3 },
 };
 
+/**
+ * Asserts a step's calls are the TypeScript program's, but for one possible extra read of the current user
+ * (operation 8) in a step that writes a role: the provider reads the credentials' own user once per
+ * connection, shared by the credential check and the getCurrentUser function, and reads it anew after a
+ * role write (which may have changed the caller's own role). Whether a function's read lands before or
+ * after a role write of the same step depends on the order in which the language's SDK sends
+ * registrations and invokes, which Pulumi does not fix (the Python program's getCurrentUser comes after
+ * the first role write, the Node.js one's before). Every write, and every other read, counts exactly.
+ */
+function expectTypeScriptsCalls(actual: Record<string, number>, step: keyof typeof EXPECTED_CALLS): void {
+  const { getCurrentUser: currentUserReads = 0, ...others } = actual;
+  const { getCurrentUser: expectedReads = 0, ...expectedOthers } = EXPECTED_CALLS[step];
+  expect(others, `the API calls of the ${step}: as the TypeScript program's`).to.deep.equal(expectedOthers);
+  const roleWrites = actual.updateUserRole ?? 0;
+  expect(currentUserReads, `the current-user reads of the ${step}`).to.be.within(
+    expectedReads,
+    expectedReads + (roleWrites > 0 ? 1 : 0),
+  );
+}
+
 /** A program of the scenario in one language, ready to run. */
 export interface NativeProgram {
   /** The program's folder (a copy the test may change). */
@@ -217,9 +237,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       for (const secret of [emulator.apiToken, emulator.jwt, GLOBEX_TOKEN, emulator.sample.scmAppCode]) {
         expect(stored).not.to.include(secret);
       }
-      expect(upCalls, "the API calls of the up: as the TypeScript program's").to.deep.equal(
-        EXPECTED_CALLS.up,
-      );
+      expectTypeScriptsCalls(upCalls, "up");
     });
 
     it("preview right after: no changes, no write", async function () {
@@ -229,9 +247,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       expect(preview.changeSummary).to.deep.equal({ same: 11 });
       expect(writes(emulator)).to.deep.equal([]);
       const previewCalls = calls(emulator, "preview");
-      expect(previewCalls, "the API calls of the preview: as the TypeScript program's").to.deep.equal(
-        EXPECTED_CALLS.preview,
-      );
+      expectTypeScriptsCalls(previewCalls, "preview");
     });
 
     it("drift: an SCM app changed on the platform shows in refresh, with no write", async () => {
@@ -242,9 +258,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       expect((await stateResource(stack, "app")).outputs?.scmName).to.equal("renamed-in-the-ui");
       expect(writes(emulator)).to.deep.equal([]);
       const refreshCalls = calls(emulator, "refresh");
-      expect(refreshCalls, "the API calls of the refresh: as the TypeScript program's").to.deep.equal(
-        EXPECTED_CALLS.refresh,
-      );
+      expectTypeScriptsCalls(refreshCalls, "refresh");
     });
 
     it("an update: preview --diff shows the property's change and writes nothing; up makes one write", async function () {
@@ -263,9 +277,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       expect(writes(emulator)).to.deep.equal(["updateUserRole:200"]);
       const updateCalls = calls(emulator, "update");
       expect(roleOf(emulator, "502")).to.equal("ORG_ROLE_ADMIN");
-      expect(updateCalls, "the API calls of the update: as the TypeScript program's").to.deep.equal(
-        EXPECTED_CALLS.update,
-      );
+      expectTypeScriptsCalls(updateCalls, "update");
     });
 
     if (scenario.providerSteps) {
@@ -365,9 +377,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       for (const secret of [emulator.apiToken, emulator.jwt, GLOBEX_TOKEN, emulator.sample.scmAppCode]) {
         expect(all).not.to.include(secret);
       }
-      expect(destroyCalls, "the API calls of the destroy: as the TypeScript program's").to.deep.equal(
-        EXPECTED_CALLS.destroy,
-      );
+      expectTypeScriptsCalls(destroyCalls, "destroy");
     });
   });
 }

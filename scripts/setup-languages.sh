@@ -23,8 +23,8 @@
 # the project's runtime options (the CLI passes them in a newer way): point PULUMI_PYTHON_CMD at
 # .tools/python-venv/bin/python to run a program with the virtual environment's packages.
 #
-# Environment: PULUMI_CODESEC_CACHE and PULUMI_CODESEC_PROGRESS_SECONDS as for install-pulumi.sh;
-# CODESEC_LANGUAGES (above).
+# Environment: PULUMI_VERSION, PULUMI_CODESEC_CACHE and PULUMI_CODESEC_PROGRESS_SECONDS as for
+# install-pulumi.sh; CODESEC_LANGUAGES and CI (above).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
@@ -64,8 +64,9 @@ if ! $want_go && ! $want_python; then exit 0; fi
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
 command -v go >/dev/null 2>&1 || { echo "[setup-languages] the language hosts are built with Go: install it (https://go.dev/dl/)" >&2 && exit 1; }
 
-# The CLI's version: @pulumi/pulumi in package-lock.json, as install-pulumi.sh builds it.
-version="$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")"
+# The CLI's version: PULUMI_VERSION, else @pulumi/pulumi in package-lock.json, as install-pulumi.sh builds it.
+version="${PULUMI_VERSION:-$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")}"
+version="${version#v}"
 bin="$cache_root/pulumi-v$version/bin"
 export GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=local
 

@@ -3,9 +3,9 @@
 # provider's Python and Go SDKs (sdk/python, sdk/go). Only when a language is asked for, so that the demo's
 # set-up (Node.js only) is not slower:
 #
-#   npm run setup -- --languages python,go      (or scripts/setup-languages.sh --languages python,go)
-#   CODESEC_LANGUAGES=python,go npm run setup
-#   CI set (any value): both, as the end-to-end suite runs a Python and a Go program
+#   npm run setup -- --languages python,go,yaml     (or scripts/setup-languages.sh --languages ...)
+#   CODESEC_LANGUAGES=python,go,yaml npm run setup
+#   CI set (any value): all three, as the end-to-end suite runs a program in each (npm test makes them too)
 #
 # What it makes:
 #   go      pulumi-language-go, built from the package go/pulumi-language-go of github.com/pulumi/pulumi/sdk/v3
@@ -16,6 +16,8 @@
 #           script of the CLI's own release (sdk/v3 at the CLI's version); and a virtual environment,
 #           .tools/python-venv, holding the `pulumi` package from PyPI at the CLI's version and this
 #           clone's sdk/python (editable).
+#   yaml    pulumi-language-yaml, `go install`ed from github.com/pulumi/pulumi-yaml at v1.25.0 with its own
+#           requirements (it does not compile against the CLI's Pulumi packages, v3.259.0).
 # The hosts are built once per machine into the CLI's cache folder (install-pulumi.sh), under the set-up's
 # build lock (build-lock.sh), with the Go checksum database on, and linked into .tools/bin beside the CLI.
 # Both are older than the CLI: they speak an older revision of the language-runtime protocol, which the
@@ -34,6 +36,7 @@ lock="$cache_root/.build-lock.pid" # shared with install-pulumi.sh and build-gen
 progress_every="${PULUMI_CODESEC_PROGRESS_SECONDS:-30}"
 case "$progress_every" in '' | *[!0-9]* | 0) progress_every=30 ;; esac
 sdkmod=github.com/pulumi/pulumi/sdk/v3
+yaml_host=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@v1.25.0
 go_host_sdk=v3.66.0
 python_host_sdk=v3.68.0
 
@@ -46,20 +49,22 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --languages) languages="${2:-}" && shift 2 ;;
     --languages=*) languages="${1#--languages=}" && shift ;;
-    *) echo "usage: setup-languages.sh [--languages python,go]" >&2 && exit 2 ;;
+    *) echo "usage: setup-languages.sh [--languages python,go,yaml]" >&2 && exit 2 ;;
   esac
 done
-if [ -z "$languages" ] && [ -n "${CI:-}" ]; then languages=python,go; fi
+if [ -z "$languages" ] && [ -n "${CI:-}" ]; then languages=python,go,yaml; fi
 want_go=false
 want_python=false
+want_yaml=false
 for language in ${languages//,/ }; do
   case "$language" in
     go) want_go=true ;;
     python) want_python=true ;;
-    *) echo "[setup-languages] unknown language '$language' (python, go)" >&2 && exit 2 ;;
+    yaml) want_yaml=true ;;
+    *) echo "[setup-languages] unknown language '$language' (python, go, yaml)" >&2 && exit 2 ;;
   esac
 done
-if ! $want_go && ! $want_python; then exit 0; fi
+if ! $want_go && ! $want_python && ! $want_yaml; then exit 0; fi
 
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
 command -v go >/dev/null 2>&1 || { echo "[setup-languages] the language hosts are built with Go: install it (https://go.dev/dl/)" >&2 && exit 1; }
@@ -128,6 +133,23 @@ build_host() { # $1 = sdk/v3 release, $2 = package path inside sdk/v3, $3 = exec
   log "built $out from $pkg@$release"
 }
 
+# pulumi-language-yaml: its module has no replace directives, so `go install module@version` builds it with
+# the requirements its go.mod pins, checked against the checksum database like every module here.
+build_yaml_host() {
+  local out="$bin/pulumi-language-yaml" gobin
+  if [ -x "$out" ]; then
+    log "cached pulumi-language-yaml: $out ($(cat "$out.source" 2>/dev/null || echo 'unknown source'))"
+    return
+  fi
+  gobin="$bin/.gobin.$$"
+  log "compiling $yaml_host (its own Pulumi packages: several minutes cold; a line every ${progress_every} s meanwhile)"
+  with_progress "compiling pulumi-language-yaml" env GOBIN="$gobin" GOFLAGS=-mod=readonly \
+    go install -ldflags "-s -w" "$yaml_host" || { rm -rf "$gobin" && return 1; }
+  mv -f "$gobin/pulumi-language-yaml" "$out" && rm -rf "$gobin"
+  echo "$yaml_host" >"$out.source"
+  log "built $out from $yaml_host"
+}
+
 # The CLI release's `pulumi-language-python-exec` (the script the Python host runs a program with).
 install_python_exec() {
   local out="$bin/pulumi-language-python-exec" json script
@@ -164,13 +186,17 @@ trap 'release_build_lock' EXIT
 trap 'rc=$?; release_build_lock; exit $rc' INT TERM
 [ -x "$bin/pulumi" ] || { echo "[setup-languages] no Pulumi CLI in $bin: run scripts/install-pulumi.sh first" >&2 && exit 1; }
 mkdir -p "$tools_bin"
-if { $want_go && [ ! -x "$bin/pulumi-language-go" ]; } ||
+if { $want_go && [ ! -x "$bin/pulumi-language-go" ]; } || { $want_yaml && [ ! -x "$bin/pulumi-language-yaml" ]; } ||
   { $want_python && { [ ! -x "$bin/pulumi-language-python" ] || [ ! -x "$bin/pulumi-language-python-exec" ]; }; }; then
   acquire_build_lock
 fi
 if $want_go; then
   build_host "$go_host_sdk" go/pulumi-language-go pulumi-language-go
   ln -sfn "$bin/pulumi-language-go" "$tools_bin/pulumi-language-go"
+fi
+if $want_yaml; then
+  build_yaml_host
+  ln -sfn "$bin/pulumi-language-yaml" "$tools_bin/pulumi-language-yaml"
 fi
 if $want_python; then
   build_host "$python_host_sdk" python/cmd/pulumi-language-python pulumi-language-python

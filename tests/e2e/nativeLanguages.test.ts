@@ -1,10 +1,10 @@
 /**
  * The native provider's scenario (support/nativeSuite.ts) from Python and Go programs on the SDKs
- * generated from the schema (sdk/python, sdk/go), through the real CLI: the same steps and assertions as
+ * generated from the schema (sdk/python, sdk/go) and from a YAML program, through the real CLI: the same steps and assertions as
  * the TypeScript program's (tests/e2e/native.test.ts), the same API calls for each step.
  */
 import * as path from "node:path";
-import { goProgram, pythonProgram } from "./support/languagePrograms";
+import { goProgram, pythonProgram, yamlProgram } from "./support/languagePrograms";
 import { describeNativeProgram } from "./support/nativeSuite";
 import { timeLimitFor } from "./support/harness";
 
@@ -20,4 +20,11 @@ describeNativeProgram({
   providerSteps: false,
   // The first build of a Go program compiles the Pulumi Go SDK: minutes on a cold build cache.
   programRunLimitMs: timeLimitFor(4),
+});
+
+describeNativeProgram({
+  language: "YAML",
+  prepare: () => yamlProgram(path.join(__dirname, "programs/native-yaml")),
+  providerSteps: false,
+  asksPluginVersion: false,
 });

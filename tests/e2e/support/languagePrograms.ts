@@ -1,8 +1,8 @@
 /**
- * Python and Go programs on the generated SDKs (sdk/python, sdk/go), made ready to run through the CLI as
+ * Python, Go and YAML programs on the generated SDKs (sdk/python, sdk/go; YAML needs none), made ready to run through the CLI as
  * a user's would be: a copy of the program folder, its SDK from this clone, and what its language host
  * needs. The language hosts and the Python virtual environment come from the set-up
- * (`npm run setup -- --languages python,go`, scripts/setup-languages.sh; CI always makes them): without
+ * (`npm run setup -- --languages python,go,yaml`, scripts/setup-languages.sh; CI and npm test make them): without
  * them these throw, saying what to run, so a run without them fails instead of skipping.
  */
 import { execFileSync } from "node:child_process";
@@ -68,4 +68,10 @@ export function goProgram(sourceDir: string): { dir: string; env: Record<string,
   });
   // -mod=readonly: the committed go.mod and go.sum are complete, a build must not need to change them.
   return { dir, env: { GOWORK: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } };
+}
+
+/** A copy of a YAML program: the YAML language host reads the codesec schema from the plugin itself. */
+export function yamlProgram(sourceDir: string): { dir: string; env: Record<string, string> } {
+  requireOnPath("pulumi-language-yaml", "YAML");
+  return { dir: copyProgram(sourceDir), env: {} };
 }

@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -26,8 +27,9 @@ const GO_HOST = "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go";
 
 /**
  * A `go` for setup-languages.sh. `go mod download -json <module>@<version>` answers with a module folder
- * whose go.mod pins golang.org/x/text (as sdk/v3's does); every `go build` appends `build <package>` and
- * the checksum settings it ran with to $FAKE_GO_LOG, then writes an executable.
+ * whose go.mod pins golang.org/x/text (as sdk/v3's does); every `go build` and `go install` appends
+ * `build <package>` (`install <module>@<version>`) and the checksum settings it ran with to $FAKE_GO_LOG,
+ * then writes an executable.
  */
 const FAKE_GO = `#!/usr/bin/env bash
 set -euo pipefail
@@ -42,6 +44,12 @@ case "$1 \${2:-}" in
     ;;
   "mod edit") cat "\${!#}" ;;
   "mod tidy") ;;
+  "install "*)
+    echo "install \${!#} GOSUMDB=\${GOSUMDB-unset} GONOSUMDB=\${GONOSUMDB-unset} GOFLAGS=\${GOFLAGS-}" >>"$FAKE_GO_LOG"
+    mkdir -p "$GOBIN"
+    printf '#!/bin/sh\\necho fake language host\\n' >"$GOBIN/pulumi-language-yaml"
+    chmod +x "$GOBIN/pulumi-language-yaml"
+    ;;
   "build "*)
     shift
     out="" pkg="\${!#}"
@@ -57,7 +65,7 @@ case "$1 \${2:-}" in
 esac
 `;
 
-describe("scripts/setup-languages.sh: the Python and Go language hosts, only when asked for", function () {
+describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, only when asked for", function () {
   this.timeout(60_000);
   let scratch: string;
   let clone: string;
@@ -120,7 +128,7 @@ describe("scripts/setup-languages.sh: the Python and Go language hosts, only whe
   it("an unknown language is refused, naming the ones there are", () => {
     const { status, output } = setUp("--languages", "go,dotnet");
     expect(status).to.equal(2);
-    expect(output).to.include("unknown language 'dotnet' (python, go)");
+    expect(output).to.include("unknown language 'dotnet' (python, go, yaml)");
     expect(builds()).to.deep.equal([]);
   });
 
@@ -150,5 +158,16 @@ describe("scripts/setup-languages.sh: the Python and Go language hosts, only whe
     expect(second.stdout).to.include("cached pulumi-language-go");
     expect(builds()).to.have.length(1);
     expect(existsSync(path.join(cache, ".build-lock.pid")), "the lock is released").to.equal(false);
+  });
+
+  it("yaml: pulumi-language-yaml go-installed from pulumi-yaml v1.25.0 with its own requirements", () => {
+    const { status, output } = setUp("--languages", "yaml");
+    expect(status, output).to.equal(0);
+    expect(builds()).to.deep.equal([
+      "install github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@v1.25.0 GOSUMDB=unset GONOSUMDB=unset GOFLAGS=-mod=readonly",
+    ]);
+    const host = path.join(cache, `pulumi-v${VERSION}`, "bin/pulumi-language-yaml");
+    expect(realpathSync(path.join(clone, ".tools/bin/pulumi-language-yaml"))).to.equal(realpathSync(host));
+    expect(readdirSync(path.dirname(host)).filter((name) => name.startsWith(".gobin"))).to.deep.equal([]);
   });
 });

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The set-up's build lock, shared by the scripts that build into the cache (install-pulumi.sh,
-# build-generator.sh). Source it after setting `cache_root`, `lock` and `progress_every` and defining `log`.
+# build-generator.sh, setup-languages.sh). Source it after setting `cache_root`, `lock` and `progress_every` and defining `log`.
 #
 # One build at a time per cache: clones set up at once on one machine share it, and the second waits for
 # the first, then finds the build done. The lock is a symbolic link whose target is the owner's pid:
@@ -11,7 +11,7 @@ lock_owner_running() { # $1 = pid
   kill -0 "$1" 2>/dev/null || return 1
   # The system may have given that pid to another program since: then it is not a set-up.
   if command="$(ps -p "$1" -o command= 2>/dev/null)"; then
-    case "$command" in *install-pulumi* | *build-generator*) return 0 ;; *) return 1 ;; esac
+    case "$command" in *install-pulumi* | *build-generator* | *setup-languages*) return 0 ;; *) return 1 ;; esac
   fi
   return 0 # no usable ps: the pid is all we know
 }

@@ -22,7 +22,7 @@ import { dynamicPackageFiles } from "./typescript/dynamicPackage";
 const REPOSITORY_ROOT = path.resolve(__dirname, "..");
 
 /** The SDKs committed to the repository, by language, and their folders. */
-export const COMMITTED_SDKS = { nodejs: "sdk/nodejs" } as const;
+export const COMMITTED_SDKS = { nodejs: "sdk/nodejs", python: "sdk/python", go: "sdk/go" } as const;
 
 /** No generator for the current source: the message says what to run. */
 export class GeneratorMissingError extends Error {}
@@ -62,7 +62,8 @@ export function generate(root: string): void {
 /**
  * The files under `root` that differ from what generation writes now: schema.json, and in each committed
  * SDK every file that differs or is missing, and every file no generation writes (left behind by a
- * removed resource or function). Folders the SDK's own .gitignore names (node_modules/, bin/) are skipped.
+ * removed resource or function). What the SDK's own .gitignore names (node_modules/, bin/, Python
+ * bytecode) is skipped.
  */
 export function staleGenerated(root: string): string[] {
   const generator = generatorPath();
@@ -89,7 +90,7 @@ export function staleGenerated(root: string): string[] {
 
 /** The files of `committed` that differ from `fresh`'s, are missing, or are not in `fresh`; sorted. */
 function treeDifferences(fresh: string, committed: string): string[] {
-  const ignored = ignoredFolders(fresh);
+  const ignored = gitignoreMatcher(fresh);
   const freshFiles = filesUnder(fresh, ignored);
   const committedFiles = fs.existsSync(committed) ? filesUnder(committed, ignored) : new Set<string>();
   const differences: string[] = [];
@@ -105,31 +106,32 @@ function treeDifferences(fresh: string, committed: string): string[] {
   return differences.sort();
 }
 
-/** The top-level folders a generated SDK's .gitignore names (`node_modules/`, `bin/`). */
-function ignoredFolders(sdk: string): Set<string> {
+/**
+ * Whether a file or folder name is one the generated SDK's own .gitignore names: its patterns are single
+ * names or globs (`node_modules/`, `bin/`, `__pycache__`, `*.pyc`, `*.egg-info`), which git matches at any
+ * depth. What a build or an editable install leaves there (Python bytecode, egg-info) is not generated.
+ */
+function gitignoreMatcher(sdk: string): (name: string) => boolean {
   const gitignore = path.join(sdk, ".gitignore");
-  if (!fs.existsSync(gitignore)) return new Set();
-  return new Set(
-    fs
-      .readFileSync(gitignore, "utf8")
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => /^[\w.-]+\/$/.test(line))
-      .map((line) => line.slice(0, -1)),
-  );
+  if (!fs.existsSync(gitignore)) return () => false;
+  const patterns = fs
+    .readFileSync(gitignore, "utf8")
+    .split("\n")
+    .map((line) => line.trim().replace(/\/$/, ""))
+    .filter((line) => /^[\w.*-]+$/.test(line))
+    .map((glob) => new RegExp(`^${glob.replace(/[.]/g, "\\.").replace(/\*/g, "[^/]*")}$`));
+  return (name) => patterns.some((pattern) => pattern.test(name));
 }
 
-/** Every file under `dir`, as `/`-separated paths relative to it, but those under `ignored` top-level folders. */
-function filesUnder(dir: string, ignored: Set<string>): Set<string> {
+/** Every file under `dir`, as `/`-separated paths relative to it, but those with an `ignored` name on the way. */
+function filesUnder(dir: string, ignored: (name: string) => boolean): Set<string> {
   const files = new Set<string>();
   const walk = (relative: string): void => {
     for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
+      if (ignored(entry.name)) continue;
       const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!(relative === "" && ignored.has(entry.name))) walk(child);
-      } else {
-        files.add(child);
-      }
+      if (entry.isDirectory()) walk(child);
+      else files.add(child);
     }
   };
   walk("");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time (idempotent) project set-up, run after `npm ci`: Node (setup-node.sh), the package linked under
-# its own name, the build, the Pulumi CLI and the SDK generator. Everything it installs goes to .tools/
+# its own name, the build, the Pulumi CLI, the SDK generator and, when asked for (--languages python,go,yaml),
+# the Python, Go and YAML language hosts. Everything it installs goes to .tools/
 # (git-ignored) or to a cache outside the clone.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,4 +29,7 @@ bash scripts/setup-policy.sh
 bash scripts/install-actionlint.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
+# The Python, Go and YAML language hosts and the Python virtual environment, only when asked for
+# (`npm run setup -- --languages python,go,yaml`, CODESEC_LANGUAGES) or in CI: scripts/setup-languages.sh.
+bash scripts/setup-languages.sh "$@"
 echo "[setup] done"

@@ -25,6 +25,11 @@ if [ "$first_rc" -ne 0 ]; then
   summary "$first=$counts/first.json:$first_rc" "$e2e=not-run:the first phase failed"
   exit 1
 fi
+# The end-to-end suite runs Python, Go and YAML programs too: their language hosts and the Python virtual
+# environment (scripts/setup-languages.sh; once per machine, nothing to do when they exist). Should that
+# fail, the tests that need them fail saying so.
+bash scripts/setup-languages.sh --languages python,go,yaml ||
+  echo "[test] the Python, Go and YAML language hosts could not be set up: their end-to-end tests will fail" >&2
 e2e_rc=0
 CODESEC_TEST_COUNTS="$counts/e2e.json" mocha --config tests/e2e/.mocharc.json || e2e_rc=$?
 problems=()

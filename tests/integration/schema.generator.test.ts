@@ -160,6 +160,33 @@ describe("SDK generation from schema.json", function () {
     }
   });
 
+  it("lint's check names a stale Python or Go SDK file, and skips what an SDK's .gitignore names", () => {
+    const copy = copyOfGenerated();
+    try {
+      const userRole = path.join(copy, "sdk/python/pulumi_codesec/user_role.py");
+      fs.appendFileSync(userRole, "# edited by hand\n");
+      fs.rmSync(path.join(copy, "sdk/go/go.mod"));
+      // What running and installing the Python SDK leaves (bytecode, an editable install's egg-info).
+      fs.mkdirSync(path.join(copy, "sdk/python/pulumi_codesec/__pycache__"), { recursive: true });
+      fs.writeFileSync(
+        path.join(copy, "sdk/python/pulumi_codesec/__pycache__/user_role.cpython-311.pyc"),
+        "",
+      );
+      fs.mkdirSync(path.join(copy, "sdk/python/pulumi_codesec.egg-info"), { recursive: true });
+      fs.writeFileSync(path.join(copy, "sdk/python/pulumi_codesec.egg-info/PKG-INFO"), "");
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr)
+        .to.include("sdk/python/pulumi_codesec/user_role.py")
+        .and.include("sdk/go/go.mod (missing)")
+        .and.not.include("__pycache__")
+        .and.not.include("egg-info")
+        .and.not.include("sdk/nodejs/");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it("lint's check names a stale schema.json", () => {
     const copy = copyOfGenerated();
     try {

@@ -25,7 +25,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -102,10 +104,55 @@ func generate(pkg *schema.Package, language string) (map[string][]byte, error) {
 	case "python":
 		return python.GeneratePackage(tool, pkg, nil, noPackages{})
 	case "go":
-		return gogen.GeneratePackage(tool, pkg, nil)
+		files, err := gogen.GeneratePackage(tool, pkg, nil)
+		if err != nil {
+			return nil, err
+		}
+		return withGoMod(pkg, files)
 	default:
 		return nil, fmt.Errorf("unknown language %q (nodejs, python or go)\n%s", language, usage)
 	}
+}
+
+// withGoMod adds the SDK's go.mod, which the Go generator writes only for "support pack" SDKs (a mode that
+// changes the other languages' packaging too): the module is the import base path's parent, as in
+// Pulumi's own providers (github.com/pulumi/pulumi-aws/sdk/v7 for .../sdk/v7/go/aws), and it requires the
+// Go SDK at the release this generator's codegen comes from, the CLI's.
+func withGoMod(pkg *schema.Package, files map[string][]byte) (map[string][]byte, error) {
+	info, ok := pkg.Language["go"].(gogen.GoPackageInfo)
+	if !ok || info.ImportBasePath == "" {
+		return nil, errors.New("the schema's language.go has no importBasePath: cannot name the Go module")
+	}
+	modulePath := path.Dir(info.ImportBasePath)
+	if pkg.Version != nil && pkg.Version.Major > 1 {
+		modulePath = fmt.Sprintf("%s/v%d", modulePath, pkg.Version.Major)
+	}
+	sdkVersion, err := buildDependencyVersion(pulumiGoSdk)
+	if err != nil {
+		return nil, err
+	}
+	files["go.mod"] = []byte(fmt.Sprintf("module %s\n\ngo 1.25\n\nrequire %s %s\n", modulePath, pulumiGoSdk, sdkVersion))
+	return files, nil
+}
+
+// pulumiGoSdk is the module the generated Go SDK builds on.
+const pulumiGoSdk = "github.com/pulumi/pulumi/sdk/v3"
+
+// buildDependencyVersion is the version of module `module` this program was built with.
+func buildDependencyVersion(module string) (string, error) {
+	build, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", errors.New("no build information in this executable: cannot tell the Pulumi Go SDK's version")
+	}
+	for _, dep := range build.Deps {
+		if dep.Path == module {
+			if dep.Replace != nil {
+				return dep.Replace.Version, nil
+			}
+			return dep.Version, nil
+		}
+	}
+	return "", fmt.Errorf("%s is not a dependency of this build", module)
 }
 
 // writeOutput replaces outdir's content with files (paths relative to it).

@@ -1,0 +1,117 @@
+/**
+ * The README's Python, Go and YAML programs (its first ```python, ```go and ```yaml blocks), as a user
+ * copies them, run through the real Pulumi CLI on the generated SDKs and the native plugin against the
+ * emulator's default fixtures, with the stack config the README names (`codesec:baseUrl`, `codesec:token`,
+ * `scmAppCode`): `up`, a no-change preview, and `destroy`, with the outputs the README's TypeScript
+ * program has (the YAML one exports the rules that need attention whole: YAML cannot filter a list).
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import {
+  createStack,
+  nativePluginEnv,
+  repoRoot,
+  requirePulumiCli,
+  scratchDir,
+  timeLimitFor,
+} from "./support/harness";
+import { goProgram, pythonProgram, yamlProgram } from "./support/languagePrograms";
+
+/** The README's first code block in `language` (the fence's info string). */
+function readmeBlock(language: string): string {
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const block = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "m").exec(readme);
+  if (!block) throw new Error(`README.md has no \`\`\`${language} block`);
+  return block[1];
+}
+
+/** A project folder with the README's program in `language` as its entry (`file`). */
+function readmeProject(language: "python" | "go" | "yaml", file: string): string {
+  const dir = scratchDir(`readme-${language}-source`);
+  if (language !== "yaml") {
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: codesec-readme-${language}\nruntime: ${language}\n`,
+    );
+  }
+  fs.writeFileSync(path.join(dir, file), readmeBlock(language));
+  if (language === "go") {
+    // The e2e Go program's module requirements: the SDK and the Pulumi Go SDK, the same go.sum.
+    for (const name of ["go.mod", "go.sum"]) {
+      fs.copyFileSync(path.join(__dirname, "programs/native-go", name), path.join(dir, name));
+    }
+  }
+  return dir;
+}
+
+const LANGUAGES = [
+  {
+    language: "Python",
+    project: "codesec-readme-python",
+    prepare: () => pythonProgram(readmeProject("python", "__main__.py")),
+    rulesOutput: "misconfiguredRules",
+  },
+  {
+    language: "Go",
+    project: "codesec-readme-go",
+    prepare: () => goProgram(readmeProject("go", "main.go")),
+    rulesOutput: "misconfiguredRules",
+  },
+  {
+    language: "YAML",
+    // The README's block is the whole Pulumi.yaml, its project name included.
+    project: "codesec-org",
+    prepare: () => yamlProgram(readmeProject("yaml", "Pulumi.yaml")),
+    rulesOutput: "rulesWithProblems",
+  },
+];
+
+for (const { language, project, prepare, rulesOutput } of LANGUAGES) {
+  describe(`the README's ${language} program through the real Pulumi CLI`, function () {
+    let emulator: EmulatorHandle;
+
+    before(async () => {
+      console.log(`      using ${requirePulumiCli()}`);
+      emulator = await startEmulator({ quiet: true });
+    });
+    after(async () => {
+      await emulator?.close();
+    });
+
+    it("up, then a preview with no changes, then destroy", async () => {
+      const program = prepare();
+      const pluginEnv = nativePluginEnv();
+      const stack = await createStack(
+        program.dir,
+        "readme",
+        {
+          "codesec:baseUrl": { value: emulator.baseUrl },
+          "codesec:token": { value: emulator.apiToken, secret: true },
+          [`${project}:scmAppCode`]: { value: emulator.sample.scmAppCode, secret: true },
+        },
+        { ...program.env, ...pluginEnv },
+      );
+
+      const up = await stack.up();
+      expect(up.summary.result).to.equal("succeeded");
+      expect(Object.keys(up.outputs).sort()).to.deep.equal(["appSlug", rulesOutput, "workflowFiles"].sort());
+      expect(up.outputs.appSlug.value).to.equal("codesec-acme");
+      expect(up.outputs[rulesOutput].value).to.have.length.greaterThan(0);
+      expect(Object.keys(up.outputs.workflowFiles.value as object)).to.have.length.greaterThan(0);
+      expect(emulator.control.state().users.find((u) => u.id === "502")?.roles["1001"]).to.equal(
+        "ORG_ROLE_ADMIN",
+      );
+
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(Object.keys(preview.changeSummary)).to.deep.equal(["same"]);
+
+      const destroy = await stack.destroy();
+      expect(destroy.summary.result).to.equal("succeeded");
+      expect(emulator.control.state().users.find((u) => u.id === "502")?.roles["1001"]).to.equal(
+        "ORG_ROLE_MEMBER",
+      );
+    }).timeout(timeLimitFor(4));
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Python, Go and YAML programs on the generated SDKs (sdk/python, sdk/go; YAML needs none), made ready to run through the CLI as
+ * a user's would be: a copy of the program folder, its SDK from this clone, and what its language host
+ * needs. The language hosts and the Python virtual environment come from the set-up
+ * (`npm run setup -- --languages python,go,yaml`, scripts/setup-languages.sh; CI and npm test make them): without
+ * them these throw, saying what to run, so a run without them fails instead of skipping.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync } from "node:fs";
+import * as path from "node:path";
+import { repoRoot, scratchDir } from "./harness";
+
+/** The Python the set-up's virtual environment runs: `pulumi` at the CLI's version and sdk/python (editable). */
+export const venvPython = path.join(repoRoot, ".tools/python-venv/bin/python");
+
+/** The Go module of the generated SDK (sdk/go/go.mod). */
+export const GO_SDK_MODULE = "github.com/pulumi-codesec/pulumi-codesec/sdk/go";
+
+function setUpFirst(language: string, missing: string): Error {
+  return new Error(
+    `${missing}: the ${language} programs need the set-up's language hosts; run ` +
+      `\`npm run setup -- --languages ${language.toLowerCase()}\` (CI's set-up makes them).`,
+  );
+}
+
+/** The folder of an executable on PATH (the CLI finds language hosts there), or throws. */
+function requireOnPath(executable: string, language: string): void {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir !== "" && existsSync(path.join(dir, executable))) return;
+  }
+  throw setUpFirst(language, `no ${executable} on PATH`);
+}
+
+function copyProgram(sourceDir: string): string {
+  const dir = scratchDir(path.basename(sourceDir));
+  cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  return dir;
+}
+
+/**
+ * A copy of a Python program, run by the set-up's virtual environment. PULUMI_PYTHON_CMD names its
+ * interpreter: the Python language host that can be built here (sdk v3.68.0) does not see a project's
+ * `runtime.options` from this CLI, so a `virtualenv` option there would be ignored.
+ */
+export function pythonProgram(sourceDir: string): { dir: string; env: Record<string, string> } {
+  requireOnPath("pulumi-language-python", "Python");
+  requireOnPath("pulumi-language-python-exec", "Python");
+  try {
+    execFileSync(venvPython, ["-c", "import pulumi, pulumi_codesec"], { stdio: "pipe" });
+  } catch {
+    throw setUpFirst("Python", `${venvPython} cannot import pulumi and pulumi_codesec`);
+  }
+  return { dir: copyProgram(sourceDir), env: { PULUMI_PYTHON_CMD: venvPython } };
+}
+
+/**
+ * A copy of a Go program whose go.mod points the SDK's module at this clone's sdk/go. Its go.sum is
+ * committed, so the build looks nothing up; the modules come from the Go module cache (the CLI's build
+ * filled it) or the module proxy, checked against go.sum.
+ */
+export function goProgram(sourceDir: string): { dir: string; env: Record<string, string> } {
+  requireOnPath("pulumi-language-go", "Go");
+  const dir = copyProgram(sourceDir);
+  execFileSync("go", ["mod", "edit", `-replace=${GO_SDK_MODULE}=${path.join(repoRoot, "sdk/go")}`], {
+    cwd: dir,
+    stdio: "pipe",
+    env: { ...process.env, GOWORK: "off" },
+  });
+  // -mod=readonly: the committed go.mod and go.sum are complete, a build must not need to change them.
+  return { dir, env: { GOWORK: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } };
+}
+
+/** A copy of a YAML program: the YAML language host reads the codesec schema from the plugin itself. */
+export function yamlProgram(sourceDir: string): { dir: string; env: Record<string, string> } {
+  requireOnPath("pulumi-language-yaml", "YAML");
+  return { dir: copyProgram(sourceDir), env: {} };
+}

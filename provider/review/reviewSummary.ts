@@ -250,8 +250,17 @@ export function reviewSummary(output: EngineOutput): string {
   const counts = Object.entries(
     steps.reduce<Record<string, number>>((acc, step) => ({ ...acc, [step.op]: (acc[step.op] ?? 0) + 1 }), {}),
   ).map(([op, count]) => `${count} to ${op}`);
+  const title = `### codesec: what this change does${stack ? ` to stack \`${stack}\`` : ""}`;
+  if (output.notRun) {
+    return `${[
+      title,
+      "",
+      "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.",
+      ...output.errors.map((error) => `- ${error}`),
+    ].join("\n")}\n`;
+  }
   const lines = [
-    `### codesec: what this change does${stack ? ` to stack \`${stack}\`` : ""}`,
+    title,
     "",
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`,
     "",

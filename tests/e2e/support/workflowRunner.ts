@@ -263,7 +263,8 @@ function interpolate(text: string, context: ExpressionContext): string {
 function condition(raw: unknown, context: ExpressionContext): boolean {
   if (raw === undefined) return !context.status.failed;
   if (typeof raw === "boolean") return raw && !context.status.failed;
-  let text = String(raw).trim();
+  if (typeof raw !== "string") throw new Error(`if: ${JSON.stringify(raw)} is not supported by this runner`);
+  let text = raw.trim();
   const wrapped = /^\$\{\{(.*)\}\}$/s.exec(text);
   if (wrapped) text = wrapped[1];
   const callsStatus = /\b(success|failure|cancelled|always)\s*\(/.test(text);

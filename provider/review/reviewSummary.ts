@@ -210,8 +210,10 @@ function verdict(output: EngineOutput): string {
   if (!output.policiesKnown) return "Policies: not checked.";
   const mandatory = output.violations.filter((v) => v.enforcementLevel === "mandatory").length;
   const advisory = output.violations.length - mandatory;
-  if (mandatory > 0)
-    return `Policies: ❌ ${mandatory} mandatory and ${advisory} advisory violation(s): this change cannot be applied as it is.`;
+  if (mandatory > 0) {
+    const also = advisory > 0 ? ` and ${advisory} advisory` : "";
+    return `Policies: ❌ ${mandatory} mandatory${also} violation(s): this change cannot be applied as it is.`;
+  }
   if (advisory > 0) return `Policies: ⚠️ ${advisory} advisory violation(s).`;
   return "Policies: ✅ no violation.";
 }

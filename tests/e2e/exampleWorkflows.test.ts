@@ -344,7 +344,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(comments).to.have.length(1);
       const lines = comments[0].body.split("\n");
       expect(lines[2]).to.equal(
-        "1 to create. Policies: ❌ 1 mandatory and 0 advisory violation(s): this change cannot be applied as it is.",
+        "1 to create. Policies: ❌ 1 mandatory violation(s): this change cannot be applied as it is.",
       );
       expect(lines).to.include(
         '- ❌ mandatory `codesec-user-declared-twice` (UserRole "max-again"): user 502 of deployment 1001 is declared 2 times: UserRole "max" (ORG_ROLE_ADMIN), UserRole "max-again" (ORG_ROLE_MEMBER). The last to apply wins, and removing one later demotes the user the other still declares: keep one declaration.',

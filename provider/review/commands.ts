@@ -71,6 +71,7 @@ export function reviewCommand(args: readonly string[], io: CommandIo): number {
             violations: events.violations,
             policiesKnown: true,
             errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
+            ...(preview.notRun || events.notRun ? { notRun: true as const } : {}),
           }
         : preview
       : events!;

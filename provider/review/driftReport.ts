@@ -96,6 +96,9 @@ export function driftReport(output: EngineOutput): DriftReport {
   const errors = [
     ...output.errors,
     ...(output.result === "failed" && output.errors.length === 0 ? ["the refresh failed"] : []),
+    ...(output.notRun && output.errors.length === 0
+      ? ["the refresh did not run: the Pulumi CLI wrote no result (its error is in the CLI's own output)"]
+      : []),
   ];
   const byName = (a: { kind: string; name: string }, b: { kind: string; name: string }) =>
     a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);

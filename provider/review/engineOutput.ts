@@ -48,6 +48,12 @@ export interface EngineOutput {
   readonly errors: readonly string[];
   /** `failed` when the run failed (the event log's summary). */
   readonly result?: string;
+  /**
+   * The CLI wrote no plan and no result: the run stopped before the engine started (a policy pack that
+   * cannot be loaded, a stack that cannot be selected), and its error is only in the CLI's own output.
+   * An event log without its summary event, or a JSON preview holding nothing (`{}`).
+   */
+  readonly notRun?: true;
 }
 
 /** Input that is neither a JSON preview nor an event log, or that misses what it must hold. */
@@ -95,12 +101,14 @@ function fromPreviewJson(document: Json): EngineOutput {
     .filter((d): d is Json => isObject(d) && d.severity === "error" && typeof d.message === "string")
     .map((d) => (d.message as string).trim().replace(/^error: /, ""))
     .filter((message) => !RUN_FAILED.test(message));
+  const empty = steps.length === 0 && errors.length === 0 && !("changeSummary" in document);
   return {
     steps: steps.filter(isObject).map((s) => stepOf(s.op, s.urn, s.oldState, s.newState, s.replaceReasons)),
     refreshed: [],
     violations: [],
     policiesKnown: false,
     errors,
+    ...(empty ? { notRun: true as const } : {}),
   };
 }
 
@@ -113,6 +121,7 @@ function fromEventLog(lines: string[]): EngineOutput {
   const violations: PolicyViolation[] = [];
   const errors: string[] = [];
   let result: string | undefined;
+  let summarized = false;
   for (const [index, line] of lines.entries()) {
     let event: unknown;
     try {
@@ -151,11 +160,20 @@ function fromEventLog(lines: string[]): EngineOutput {
     ) {
       const message = diagnostic.message.trim();
       if (!RUN_FAILED.test(message)) errors.push(message);
-    } else if (isObject(summary) && typeof summary.result === "string") {
-      result = summary.result;
+    } else if (isObject(summary)) {
+      summarized = true;
+      if (typeof summary.result === "string") result = summary.result;
     }
   }
-  return { steps, refreshed, violations, policiesKnown: true, errors, ...(result ? { result } : {}) };
+  return {
+    steps,
+    refreshed,
+    violations,
+    policiesKnown: true,
+    errors,
+    ...(result ? { result } : {}),
+    ...(summarized ? {} : { notRun: true as const }),
+  };
 }
 
 /** Reads either a JSON preview (one document with `steps`) or an event log (JSON lines). */
@@ -168,9 +186,13 @@ export function parseEngineOutput(text: string): EngineOutput {
   } catch {
     return fromEventLog(trimmed.split("\n").filter((line) => line.trim() !== ""));
   }
+  // `{}`: what `pulumi preview --json` prints when the run stops before the engine starts.
   if (
     isObject(document) &&
-    ("steps" in document || "changeSummary" in document || "diagnostics" in document)
+    ("steps" in document ||
+      "changeSummary" in document ||
+      "diagnostics" in document ||
+      Object.keys(document).length === 0)
   ) {
     return fromPreviewJson(document);
   }

@@ -210,8 +210,10 @@ function verdict(output: EngineOutput): string {
   if (!output.policiesKnown) return "Policies: not checked.";
   const mandatory = output.violations.filter((v) => v.enforcementLevel === "mandatory").length;
   const advisory = output.violations.length - mandatory;
-  if (mandatory > 0)
-    return `Policies: ❌ ${mandatory} mandatory and ${advisory} advisory violation(s): this change cannot be applied as it is.`;
+  if (mandatory > 0) {
+    const also = advisory > 0 ? ` and ${advisory} advisory` : "";
+    return `Policies: ❌ ${mandatory} mandatory${also} violation(s): this change cannot be applied as it is.`;
+  }
   if (advisory > 0) return `Policies: ⚠️ ${advisory} advisory violation(s).`;
   return "Policies: ✅ no violation.";
 }
@@ -250,8 +252,17 @@ export function reviewSummary(output: EngineOutput): string {
   const counts = Object.entries(
     steps.reduce<Record<string, number>>((acc, step) => ({ ...acc, [step.op]: (acc[step.op] ?? 0) + 1 }), {}),
   ).map(([op, count]) => `${count} to ${op}`);
+  const title = `### codesec: what this change does${stack ? ` to stack \`${stack}\`` : ""}`;
+  if (output.notRun) {
+    return `${[
+      title,
+      "",
+      "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.",
+      ...output.errors.map((error) => `- ${error}`),
+    ].join("\n")}\n`;
+  }
   const lines = [
-    `### codesec: what this change does${stack ? ` to stack \`${stack}\`` : ""}`,
+    title,
     "",
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`,
     "",

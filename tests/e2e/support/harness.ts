@@ -113,9 +113,10 @@ export function prepareProgram(sourceDir: string, opts: { tarball?: string; unde
  * there with the packed package standing in for the registry's (`--no-save`: the folder's package.json
  * keeps its own ranges, and brings the rest: TypeScript, ts-node, @types/node). Throws when the
  * package.json's ranges do not accept the packed version or the @pulumi/pulumi installed (`npm ls`).
+ * `destination`: the folder to copy to (a new scratch folder when absent).
  */
-export function installProgramCopy(sourceDir: string): string {
-  const dir = scratchDir(`copied-${path.basename(sourceDir)}`);
+export function installProgramCopy(sourceDir: string, destination?: string): string {
+  const dir = destination ?? scratchDir(`copied-${path.basename(sourceDir)}`);
   cpSync(sourceDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
   // @pulumi/pulumi at the version the CLI is built from (the example's range accepts it), as everywhere here.
   run(

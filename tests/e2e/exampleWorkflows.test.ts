@@ -1,0 +1,514 @@
+/**
+ * The example workflows' shell steps, run exactly as written (issue 16): each `run:` step of
+ * examples/<name>/.github/workflows/<name>.yml in order, with bash, against the emulator and the real
+ * Pulumi CLI (support/workflowRunner.ts). GitHub's own pieces are stood in for, each as far as it goes:
+ *
+ * - `actions/checkout`: the checkout is a folder laid out as the workflow's `env` says, holding the
+ *   examples copied out of this repository (installed with the packed package standing in for the
+ *   registry's, as examples.test.ts does), a copy of `policy/` as docs/review-and-drift.md tells a user to
+ *   make it, and the stack config a user would have committed;
+ * - `actions/setup-node`: the Node.js running this test, whose major version the step must ask for;
+ * - `pulumi/actions` (no `command`: it only installs the CLI): this repository's CLI on PATH, whose version
+ *   the step's range must accept. That CLI's Node.js language host cannot run policy packs, so the stand-in
+ *   also does what `npm run setup` does for it (scripts/setup-policy.sh: the analyzer launcher on PATH and
+ *   the pack's runtime renamed), the one place where the checkout differs from a user's;
+ * - the runner image's `gh`: a stand-in that accepts only `gh pr comment` with flags the real one has and
+ *   records the comment's body;
+ * - `vars` / `secrets`: the emulator's address and token, a local file backend and its passphrase.
+ *
+ * Asserted: what a reviewer and a CI owner see, i.e. the PR comment, the steps' exit codes, the job's
+ * conclusion and its summary.
+ */
+import { expect } from "chai";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { createStack, installProgramCopy, repoRoot, requirePulumiCli, scratchDir } from "./support/harness";
+import {
+  readWorkflow,
+  runJob,
+  runLog,
+  type ActionStandIn,
+  type JobResult,
+  type RunnerOptions,
+} from "./support/workflowRunner";
+
+const EXAMPLES = path.join(repoRoot, "examples");
+const PASSPHRASE = "codesec-e2e-passphrase";
+const GITHUB_TOKEN = "ghs_standInTokenOfTheWorkflowRun0123456789";
+const REPOSITORY = "acme/infra";
+const PR_NUMBER = 42;
+
+/** Lines the Pulumi CLI prints while it works, which a report must not carry. */
+const PROGRESS_LINE = /^@ |\b(previewing|updating|refreshing|destroying)( update)?\.{3,}/m;
+
+/** One recorded `gh pr comment` call. */
+interface Comment {
+  args: string[];
+  pr: string;
+  repo: string;
+  editLast: boolean;
+  createIfNone: boolean;
+  body: string;
+  hadToken: boolean;
+}
+
+/**
+ * The runner image's `gh`, standing in: `gh pr comment <number> [--repo R] (--body-file F | --body B)
+ * [--edit-last [--create-if-none]]`, the flags of gh 2.x; anything else fails as gh does (exit 1), and a
+ * call without GH_TOKEN fails as on a runner (exit 4). Records each call as JSON in `records`.
+ */
+function ghStandIn(bin: string, records: string): void {
+  mkdirSync(records, { recursive: true });
+  const script = `#!${process.execPath}
+"use strict";
+const fs = require("node:fs");
+const args = process.argv.slice(2);
+const fail = (code, message) => { process.stderr.write(message + "\\n"); process.exit(code); };
+if (args[0] !== "pr" || args[1] !== "comment") fail(1, "gh stand-in: only \`gh pr comment\` is stood in for, got: " + args.join(" "));
+if (!process.env.GH_TOKEN) fail(4, "To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable.");
+const call = { args, pr: "", repo: "", editLast: false, createIfNone: false, body: undefined, hadToken: true };
+for (let i = 2; i < args.length; i++) {
+  const arg = args[i];
+  const value = () => { if (i + 1 >= args.length) fail(1, "flag needs an argument: " + arg); return args[++i]; };
+  if (arg === "--repo" || arg === "-R") call.repo = value();
+  else if (arg === "--body-file" || arg === "-F") { const f = value(); call.body = fs.readFileSync(f === "-" ? 0 : f, "utf8"); }
+  else if (arg === "--body" || arg === "-b") call.body = value();
+  else if (arg === "--edit-last") call.editLast = true;
+  else if (arg === "--create-if-none") call.createIfNone = true;
+  else if (arg.startsWith("-")) fail(1, "unknown flag: " + arg);
+  else if (call.pr === "") call.pr = arg;
+  else fail(1, "accepts at most 1 arg(s), received 2");
+}
+if (call.body === undefined) fail(1, "--body or --body-file required when not running interactively");
+if (call.createIfNone && !call.editLast) fail(1, "--create-if-none can only be used with --edit-last");
+if (call.pr === "") fail(1, "argument required when not running interactively");
+fs.writeFileSync(${JSON.stringify(records)} + "/" + Date.now() + "-" + process.pid + ".json", JSON.stringify(call));
+process.stdout.write("https://github.com/" + call.repo + "/pull/" + call.pr + "#issuecomment-1\\n");
+`;
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(path.join(bin, "gh"), script);
+  chmodSync(path.join(bin, "gh"), 0o755);
+}
+
+function commentsIn(records: string): Comment[] {
+  return readdirSync(records)
+    .sort()
+    .map((file) => JSON.parse(readFileSync(path.join(records, file), "utf8")) as Comment);
+}
+
+/** Whether a `^x.y.z` range accepts the version (the form the workflows use for the CLI). */
+function caretAccepts(range: string, version: string): boolean {
+  const want = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  const have = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!want || !have) throw new Error(`cannot compare ${version} with ${range}`);
+  const [w, h] = [want.slice(1).map(Number), have.slice(1).map(Number)];
+  if (h[0] !== w[0]) return false;
+  return h[1] > w[1] || (h[1] === w[1] && h[2] >= w[2]);
+}
+
+/** The run's text a secret must never reach: every step's output, the summary and the comments. */
+function everythingPrinted(job: JobResult, comments: Comment[] = []): string {
+  return [
+    ...job.steps.flatMap((step) => [step.stdout, step.stderr, step.summary]),
+    ...comments.map((c) => c.body),
+  ].join("\n");
+}
+
+describe("the example workflows' shell steps, as written, against the emulator and the real CLI", function () {
+  let emulator: EmulatorHandle;
+  /** The CLI's version, for the `pulumi/actions` stand-in. */
+  let cliVersion: string;
+  /** Where scripts/setup-policy.sh wrote the policy launcher (a folder of this test). */
+  let policyTools: string;
+
+  before(async () => {
+    cliVersion = requirePulumiCli();
+    console.log(`      using ${cliVersion}`);
+    policyTools = scratchDir("policy-tools");
+    execFileSync("bash", [path.join(repoRoot, "scripts/setup-policy.sh")], {
+      env: { ...process.env, CODESEC_TOOLS_DIR: policyTools },
+      stdio: "ignore",
+    });
+    emulator = await startEmulator({ quiet: true });
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  /** The stand-ins of the three actions both workflows use. */
+  function actions(workspace: string, checkout: () => void): Record<string, ActionStandIn> {
+    return {
+      "actions/checkout": () => {
+        checkout();
+        return {};
+      },
+      "actions/setup-node": (inputs) => {
+        expect(inputs["node-version"], "setup-node asks for the Node.js major this test runs on").to.equal(
+          process.versions.node.split(".")[0],
+        );
+        return { addPath: [path.dirname(process.execPath)] };
+      },
+      "pulumi/actions": (inputs) => {
+        expect(inputs.command, "pulumi/actions only installs the CLI (no command)").to.equal(undefined);
+        const range = inputs["pulumi-version"];
+        expect(caretAccepts(range, cliVersion), `pulumi-version ${range} accepts ${cliVersion}`).to.equal(
+          true,
+        );
+        // What an official CLI does for a `runtime: nodejs` pack, this CLI does with the set-up's launcher.
+        const policy = path.join(workspace, "policy/PulumiPolicy.yaml");
+        if (existsSync(policy)) {
+          writeFileSync(
+            policy,
+            readFileSync(policy, "utf8").replace(/^runtime: nodejs$/m, "runtime: codesec-nodejs"),
+          );
+        }
+        const cli = realpathSync(
+          execFileSync("bash", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim(),
+        );
+        return { addPath: [path.dirname(cli), path.join(policyTools, "bin")] };
+      },
+    };
+  }
+
+  /** A runner: its home, its temp folder, the image's PATH (gh) and the repository's vars and secrets. */
+  function runner(
+    workspace: string,
+    backend: string,
+    standIns: Record<string, ActionStandIn>,
+    github: Record<string, unknown>,
+    ghRecords: string,
+    token = emulator.apiToken,
+  ): RunnerOptions {
+    const root = scratchDir("runner");
+    const image = path.join(root, "image-bin");
+    ghStandIn(image, ghRecords);
+    for (const dir of ["home", "temp"]) mkdirSync(path.join(root, dir));
+    return {
+      workspace,
+      runnerTemp: path.join(root, "temp"),
+      home: path.join(root, "home"),
+      path: [image],
+      vars: { CODESEC_BASE_URL: emulator.baseUrl, PULUMI_BACKEND_URL: `file://${backend}` },
+      secrets: { CODESEC_TOKEN: token, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, GITHUB_TOKEN },
+      github: { repository: REPOSITORY, ...github },
+      actions: standIns,
+      extraEnv: { TMPDIR: process.env.TMPDIR ?? "/tmp" },
+    };
+  }
+
+  function stepNamed(job: JobResult, name: string) {
+    const step = job.steps.find((s) => s.name === name);
+    if (!step) throw new Error(`no step ${name} in ${job.steps.map((s) => s.name).join(", ")}`);
+    return step;
+  }
+
+  describe("pr-preview", () => {
+    const workflowFile = path.join(EXAMPLES, "pr-preview/.github/workflows/pr-preview.yml");
+    const workflow = readWorkflow(workflowFile);
+    const env = workflow.env as Record<string, string>;
+    let checkout: string;
+    let backend: string;
+    let stack: Stack;
+    let checkedOut = false;
+
+    /** The pull request's event, from a branch of the repository itself. */
+    const pullRequest = (headRepo = REPOSITORY) => ({
+      event_name: "pull_request",
+      event: { pull_request: { number: PR_NUMBER, head: { repo: { full_name: headRepo } } } },
+    });
+
+    before(async function () {
+      checkout = scratchDir("checkout-pr-preview");
+      // The repository as the workflow's env lays it out: the program, the policy pack, the workflow.
+      installProgramCopy(path.join(EXAMPLES, "pr-preview"), path.join(checkout, env.PROGRAM_DIR));
+      copyPolicyPack(path.join(checkout, env.POLICY_DIR));
+      mkdirSync(path.join(checkout, ".github/workflows"), { recursive: true });
+      cpSync(workflowFile, path.join(checkout, ".github/workflows/pr-preview.yml"));
+      // The main branch, applied: `pulumi up` of the default team (users 502 and 503).
+      stack = await createStack(
+        path.join(checkout, env.PROGRAM_DIR),
+        env.STACK,
+        {},
+        {
+          CODESEC_BASE_URL: emulator.baseUrl,
+          CODESEC_TOKEN: emulator.apiToken,
+        },
+      );
+      backend = path.join(checkout, "examples/pr-preview-pulumi/backend");
+      expect(existsSync(backend), "the backend createStack made").to.equal(true);
+      emulator.control.reset();
+      await stack.up();
+    });
+
+    /** Runs the workflow's `preview` job on the checkout as the pull request left it. */
+    async function run(github = pullRequest()): Promise<{ job: JobResult; comments: Comment[] }> {
+      const records = scratchDir("gh-records");
+      const job = await runJob(
+        workflow,
+        "preview",
+        runner(
+          checkout,
+          backend,
+          actions(checkout, () => (checkedOut = true)),
+          github,
+          records,
+        ),
+      );
+      return { job, comments: commentsIn(records) };
+    }
+
+    it("a pull request that removes a user and adds one: the comment shows the demotion and the grant, the job passes", async () => {
+      await stack.setConfig("team", {
+        value: JSON.stringify([
+          { name: "max", userId: "502", role: "ORG_ROLE_ADMIN", roleOnDestroy: "ORG_ROLE_MEMBER" },
+          { name: "lee", userId: "505", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
+        ]),
+      });
+      const { job, comments } = await run();
+      expect(checkedOut, "the checkout step ran").to.equal(true);
+      expect(
+        job.steps.map((s) => [s.name, s.outcome, s.exitCode]),
+        runLog(job),
+      ).to.deep.equal([
+        ["actions/checkout@v4", "success", undefined],
+        ["actions/setup-node@v4", "success", undefined],
+        ["Install the Pulumi CLI", "success", undefined],
+        ["Install the program's and the policy pack's packages", "success", 0],
+        ["pulumi preview with the policy pack", "success", 0],
+        ["Reviewer's summary, as a PR comment", "success", 0],
+        ["Fail on a mandatory policy violation or a failed preview", "skipped", undefined],
+      ]);
+      expect(stepNamed(job, "pulumi preview with the policy pack").outputs).to.deep.equal({
+        "exit-code": "0",
+      });
+      expect(job.conclusion).to.equal("success");
+
+      expect(comments.map((c) => [c.pr, c.repo, c.editLast, c.createIfNone])).to.deep.equal([
+        [String(PR_NUMBER), REPOSITORY, true, true],
+      ]);
+      const body = comments[0].body;
+      expect(body.split("\n").slice(0, 12)).to.deep.equal([
+        "### codesec: what this change does to stack `prod`",
+        "",
+        "1 to create, 1 to delete. Policies: ✅ no violation.",
+        "",
+        "#### Access changes",
+        "",
+        "| user | deployment | before | after | why |",
+        "|---|---|---|---|---|",
+        '| 503 | 1001 | ORG_ROLE_MEMBER | ORG_ROLE_READONLY | UserRole "rita" deleted: roleOnDestroy demotes the user |',
+        '| 505 | 1001 | (not in the stack) | ORG_ROLE_MEMBER | UserRole "lee" created: sets the role, whatever the user had |',
+        "",
+        "<details><summary>Raw diff</summary>",
+      ]);
+      expect(body).not.to.include("pulumi-nodejs:dynamic").and.not.to.match(PROGRESS_LINE);
+      // The same Markdown is the job summary.
+      expect(job.summary).to.equal(body);
+      expect(everythingPrinted(job, comments))
+        .not.to.include(emulator.apiToken)
+        .and.not.include(GITHUB_TOKEN);
+    });
+
+    it("a pull request that declares a user twice: the comment shows the mandatory violation, and the job fails after posting it", async () => {
+      await stack.setConfig("team", {
+        value: JSON.stringify([
+          { name: "max", userId: "502", role: "ORG_ROLE_ADMIN", roleOnDestroy: "ORG_ROLE_MEMBER" },
+          { name: "rita", userId: "503", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
+          { name: "max-again", userId: "502", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
+        ]),
+      });
+      const { job, comments } = await run();
+      const preview = stepNamed(job, "pulumi preview with the policy pack");
+      expect(preview.outcome, "the step records the exit code and succeeds").to.equal("success");
+      expect(preview.outputs["exit-code"]).to.not.equal("0");
+      const fail = stepNamed(job, "Fail on a mandatory policy violation or a failed preview");
+      expect([fail.outcome, fail.exitCode]).to.deep.equal(["failure", 1]);
+      expect(fail.stderr).to.equal(
+        `pulumi preview exited with ${preview.outputs["exit-code"]}: see the summary\n`,
+      );
+      expect(job.conclusion).to.equal("failure");
+
+      expect(comments).to.have.length(1);
+      const lines = comments[0].body.split("\n");
+      expect(lines[2]).to.equal(
+        "1 to create. Policies: ❌ 1 mandatory violation(s): this change cannot be applied as it is.",
+      );
+      expect(lines).to.include(
+        '- ❌ mandatory `codesec-user-declared-twice` (UserRole "max-again"): user 502 of deployment 1001 is declared 2 times: UserRole "max" (ORG_ROLE_ADMIN), UserRole "max-again" (ORG_ROLE_MEMBER). The last to apply wins, and removing one later demotes the user the other still declares: keep one declaration.',
+      );
+      expect(everythingPrinted(job, comments))
+        .not.to.include(emulator.apiToken)
+        .and.not.include(GITHUB_TOKEN);
+    });
+
+    it("a pull request from a fork gets no job (GitHub gives it no secrets): nothing runs, nothing is posted", async () => {
+      const { job, comments } = await run(pullRequest("someone/infra-fork"));
+      expect(job).to.deep.equal({ conclusion: "skipped", steps: [], summary: "" });
+      expect(comments).to.deep.equal([]);
+    });
+  });
+
+  describe("drift-check", () => {
+    const workflowFile = path.join(EXAMPLES, "drift-check/.github/workflows/drift-check.yml");
+    const workflow = readWorkflow(workflowFile);
+    const env = workflow.env as Record<string, string>;
+    let checkout: string;
+    let backend: string;
+    const schedule = { event_name: "schedule", event: { schedule: "17 6 * * 1-5" } };
+
+    before(async function () {
+      checkout = scratchDir("checkout-drift-check");
+      installProgramCopy(path.join(EXAMPLES, "org-config"), path.join(checkout, env.ORG_CONFIG_DIR));
+      installProgramCopy(path.join(EXAMPLES, "drift-check"), path.join(checkout, env.HEALTH_DIR));
+      mkdirSync(path.join(checkout, ".github/workflows"), { recursive: true });
+      cpSync(workflowFile, path.join(checkout, ".github/workflows/drift-check.yml"));
+      // The health stack's committed config: the fixtures' notification rules 4 (disabled) and 5 (broken)
+      // are acknowledged, so the job's conclusion is the drift check's.
+      writeFileSync(
+        path.join(checkout, env.HEALTH_DIR, `Pulumi.${env.HEALTH_STACK}.yaml`),
+        "config:\n  codesec-drift-check:ignoreRuleIds: [4, 5]\n",
+      );
+      // The org-config stack, applied (credentials from the environment, as the workflow passes them).
+      const orgDir = path.join(checkout, env.ORG_CONFIG_DIR);
+      const stack = await createStack(
+        orgDir,
+        env.ORG_STACK,
+        {},
+        {
+          CODESEC_BASE_URL: emulator.baseUrl,
+          CODESEC_TOKEN: emulator.apiToken,
+        },
+      );
+      backend = path.join(`${orgDir}-pulumi`, "backend");
+      emulator.control.reset();
+      await stack.up();
+    });
+
+    async function run(token?: string): Promise<JobResult> {
+      return runJob(
+        workflow,
+        "drift-check",
+        runner(
+          checkout,
+          backend,
+          actions(checkout, () => undefined),
+          schedule,
+          scratchDir("gh-records"),
+          token,
+        ),
+      );
+    }
+
+    /** The summary's drift part (the drift step's) and health part (the last step's). */
+    function summaries(job: JobResult): { drift: string; health: string } {
+      return {
+        drift: stepNamed(job, "Drift check (org-config)").summary,
+        health: stepNamed(job, "Job summary (health)").summary,
+      };
+    }
+
+    it("no drift: the drift step exits 0 with a one-line report, the health report follows, the job passes", async () => {
+      const job = await run();
+      expect(
+        job.steps.map((s) => [s.name, s.outcome, s.exitCode]),
+        runLog(job),
+      ).to.deep.equal([
+        ["actions/checkout@v4", "success", undefined],
+        ["actions/setup-node@v4", "success", undefined],
+        ["Install the Pulumi CLI", "success", undefined],
+        ["Install the programs' packages", "success", 0],
+        ["Drift check (org-config)", "success", 0],
+        ["Health report", "success", 0],
+        ["Job summary (health)", "success", 0],
+      ]);
+      expect(job.conclusion).to.equal("success");
+      const { drift, health } = summaries(job);
+      expect(drift).to.equal(
+        "✅ No drift in stack `prod`: the platform matches the state of every resource it can read back (5 it cannot: docs/drift.md).\n",
+      );
+      expect(health)
+        .to.match(/^### health\n\n```text\n/)
+        .and.include("deployment 1001 is healthy");
+      expect(job.summary)
+        .to.equal(drift + health)
+        .and.not.match(PROGRESS_LINE);
+    });
+
+    it("drift made behind Pulumi's back: the drift step exits 2 with the changed fields, the job fails", async () => {
+      emulator.control.setUserRole(emulator.sample.userId, {
+        deploymentId: emulator.deploymentId,
+        role: "ORG_ROLE_MEMBER",
+      });
+      emulator.control.editScmApp("apprq-1001-done", { scmName: "renamed-in-the-ui" });
+      let job: JobResult;
+      try {
+        job = await run();
+      } finally {
+        emulator.control.setUserRole(emulator.sample.userId, {
+          deploymentId: emulator.deploymentId,
+          role: "ORG_ROLE_ADMIN",
+        });
+      }
+      const drift = stepNamed(job, "Drift check (org-config)");
+      expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 2]);
+      expect(job.conclusion).to.equal("failure");
+      expect(stepNamed(job, "Health report").outcome, "runs after a failed drift step").to.equal("success");
+      expect(drift.summary.split("\n").slice(0, 6)).to.deep.equal([
+        "### ❌ codesec drift in stack `prod`: 2 resource(s) differ from the platform",
+        "",
+        "| resource | field | state | platform |",
+        "|---|---|---|---|",
+        '| ScmApp "scm-app" | scmName | "acme-legacy" | "renamed-in-the-ui" |',
+        '| UserRole "role-501" | role | "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" |',
+      ]);
+      expect(job.summary).not.to.match(PROGRESS_LINE);
+      expect(everythingPrinted(job)).not.to.include(emulator.apiToken);
+    });
+
+    it("a bad token: the drift step exits 1, reports the failed refresh and prints the refresh's log", async () => {
+      const job = await run("not-a-valid-token");
+      const drift = stepNamed(job, "Drift check (org-config)");
+      expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 1]);
+      expect(job.conclusion).to.equal("failure");
+      expect(drift.summary).to.match(/^### ❗ codesec drift check failed/);
+      expect(drift.summary).to.match(/401|unauthori[sz]ed|token/i);
+      expect(drift.stderr, "the tail of the refresh's log").to.match(/error/i);
+      expect(job.summary).not.to.match(PROGRESS_LINE);
+      expect(everythingPrinted(job)).not.to.include(emulator.apiToken);
+    });
+  });
+});
+
+/**
+ * policy/ copied out of this repository as docs/review-and-drift.md tells a user to: its sources, manifest
+ * and build config, with pulumi-codesec by the range the examples use instead of `file:..`, installed with
+ * the packed package standing in for the registry's.
+ */
+function copyPolicyPack(destination: string): void {
+  const source = path.join(repoRoot, "policy");
+  const staging = scratchDir("policy-copy");
+  for (const entry of ["src", "PulumiPolicy.yaml", "package.json", "tsconfig.build.json"]) {
+    cpSync(path.join(source, entry), path.join(staging, entry), { recursive: true });
+  }
+  const manifestFile = path.join(staging, "package.json");
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { dependencies: Record<string, string> };
+  const example = JSON.parse(readFileSync(path.join(EXAMPLES, "pr-preview/package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  manifest.dependencies["pulumi-codesec"] = example.dependencies["pulumi-codesec"];
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  installProgramCopy(staging, destination);
+}

@@ -1,0 +1,43 @@
+/**
+ * The token-rotation advice a refresh or destroy adds to a 401 (provider/resources/staleCredentials.ts).
+ * The UserRoles of one stack share one failed lookup of the token's owner, so one error object reaches
+ * the advice once per resource: it must still read the advice once (a bad token in a drift check printed
+ * it three times per error).
+ */
+import { expect } from "chai";
+import { CodeSecApiError } from "../../sdk/errors";
+import { ROTATION_ADVICE, withRotationAdvice } from "../../provider/resources/staleCredentials";
+
+const details = {
+  operation: "getCurrentUser",
+  operationNumber: 8,
+  attempts: 1,
+  retried: false,
+  deadlineReached: false,
+} as const;
+
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("token-rotation advice on a 401", () => {
+  it("is added once, however many steps the same error passes through", async () => {
+    const shared = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
+    for (let i = 0; i < 3; i++) {
+      expect(await rejectionOf(withRotationAdvice(() => Promise.reject(shared)))).to.equal(shared);
+    }
+    expect(shared.message).to.equal(`HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`);
+  });
+
+  it("is not added to other failures", async () => {
+    const forbidden = new CodeSecApiError("HTTP 403", { ...details, status: 403 });
+    expect((await rejectionOf(withRotationAdvice(() => Promise.reject(forbidden)))).message).to.equal(
+      "HTTP 403",
+    );
+  });
+});

@@ -1,21 +1,25 @@
 /**
- * The native provider through the real Pulumi CLI: the plugin `pulumi-resource-codesec` (this
- * repository's launcher, on PATH) and a TypeScript program on the generated Node.js SDK, against the
- * emulator. One stack, few commands: up with two organizations through explicit Provider resources, all
+ * The native provider through the real Pulumi CLI: the plugin `pulumi-resource-codesec` (this tree's
+ * release archive, installed with `pulumi plugin install` into the stack's PULUMI_HOME, any plugin on PATH
+ * ignored) and a TypeScript program on the generated Node.js SDK, against the emulator. One stack, few commands: up with two organizations through explicit Provider resources, all
  * four kinds and the six functions; a preview right after (no changes); drift and refresh; an update
  * previewed then applied; a step's customTimeouts; `pulumi import` and its refusals; destroy. The
  * emulator's writes are counted around every preview: a preview never writes.
  */
 import { expect } from "chai";
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
+import { packageVersion, treeBuildHash } from "../../scripts/plugin-release";
 import {
   createStack,
   exportStackAsStored,
-  nativePluginEnv,
+  installedNativePluginDir,
+  installNativePlugin,
+  installedPluginEnv,
   packedNativeSdk,
   prepareProgram,
   requirePulumiCli,
@@ -49,7 +53,7 @@ describe("native provider through the real Pulumi CLI", function () {
 
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
-    const pluginEnv = nativePluginEnv();
+    const pluginEnv = installedPluginEnv();
     emulator = await startEmulator({ quiet: true });
     const programDir = prepareProgram(PROGRAM, { tarball: packedNativeSdk() });
     stack = await createStack(
@@ -68,10 +72,17 @@ describe("native provider through the real Pulumi CLI", function () {
       },
       pluginEnv,
     );
+    installNativePlugin(stack);
   });
 
   after(async () => {
     await emulator?.close();
+  });
+
+  it("the plugin the CLI runs is the one built from this tree: its version and the hash of these sources", () => {
+    const launcher = path.join(installedNativePluginDir(stack), "pulumi-resource-codesec");
+    const info = JSON.parse(execFileSync(launcher, ["--build-info"], { encoding: "utf8" })) as unknown;
+    expect(info).to.deep.equal({ version: packageVersion(), build: treeBuildHash() });
   });
 
   it("up: two organizations through explicit providers, all four kinds, the six functions", async () => {

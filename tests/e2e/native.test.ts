@@ -176,6 +176,9 @@ describe("native provider through the real Pulumi CLI", function () {
     const { code, output } = await runPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
     expect(code).to.not.equal(0);
     expect(output).to.match(/deadline/i);
+    // It names the limit the user set, not the provider's deadlineMs.
+    expect(output).to.include("the resource's customTimeouts (1 s for this step)");
+    expect(output).not.to.include("codesec:deadlineMs");
     emulator.control.clearFaults();
     await stack.setAllConfig({
       "e2e:memberRole": { value: "ORG_ROLE_ADMIN" },

@@ -27,6 +27,12 @@ export interface ProviderContext {
    * dynamic provider none.
    */
   readonly deadlineMs?: number;
+  /**
+   * The provider settings not known until apply (an explicit Provider's input that comes from another
+   * resource's output, at preview): while there are any, nothing resolves the connection, as with a
+   * resource's own `connection` still unknown. The native plugin only; stack config is always known.
+   */
+  readonly unknownConfig?: readonly string[];
 }
 
 /** The connection of a resource (its `connection` input, else the provider's config, else env) and its client. */

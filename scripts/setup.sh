@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One-time (idempotent) project set-up, run after `npm ci`: Node (setup-node.sh), the package linked under
-# its own name, the build, the Pulumi CLI, the SDK generator and, when asked for (--languages python,go,yaml),
-# the Python, Go and YAML language hosts. Everything it installs goes to .tools/
-# (git-ignored) or to a cache outside the clone.
+# its own name, the build, the Pulumi CLI, the native plugin, the SDK generator and, when asked for
+# (--languages python,go,yaml), the Python, Go and YAML language hosts. Everything it installs goes to .tools/
+# (git-ignored) or to a cache outside the clone, except the native plugin, which goes where
+# `pulumi plugin install` puts it ($PULUMI_HOME/plugins, by default ~/.pulumi/plugins).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -22,6 +23,8 @@ bash scripts/build.sh
 
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh
+  # The native provider plugin, from its release archive, as a user installs it (scripts/install-plugin.sh).
+  bash scripts/install-plugin.sh
 fi
 # The policy pack, runnable by that CLI (scripts/setup-policy.sh).
 bash scripts/setup-policy.sh

@@ -12,6 +12,8 @@
  * which bounds everything it does; the engine waits for them, then stops the plugin.
  */
 import * as grpc from "@grpc/grpc-js";
+import { DEFAULT_DEADLINE_MS } from "../../sdk/client";
+import { clientSettingsFrom } from "../clients";
 import type { ProviderContext } from "../providerContext";
 import type { PluginState } from "./pluginState";
 import { StatusError } from "./rpcErrors";
@@ -42,10 +44,42 @@ export async function withCallContext<T>(
       messages.push(plugin.engine.log(severity, message, urn));
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    unknownConfig: plugin.unknownConfig,
   };
   try {
     return await step(ctx);
+  } catch (error) {
+    if (deadlineMs !== undefined && deadlineMs < configuredDeadlineMs(plugin)) {
+      throw namingCustomTimeouts(error, timeoutSeconds!);
+    }
+    throw error;
   } finally {
     await Promise.all(messages);
   }
+}
+
+/** The deadline the provider's configuration gives a call (`codesec:deadlineMs`, else the client's default). */
+function configuredDeadlineMs(plugin: PluginState): number {
+  try {
+    return clientSettingsFrom(plugin.config).deadlineMs ?? DEFAULT_DEADLINE_MS;
+  } catch {
+    return DEFAULT_DEADLINE_MS;
+  }
+}
+
+/**
+ * The client's deadline messages name `deadlineMs` and `codesec:deadlineMs` (sdk/failureErrors.ts); when
+ * the step's customTimeouts set the deadline (shorter than the provider's), they name that instead: it is
+ * what the user set and what to raise.
+ */
+function namingCustomTimeouts(error: unknown, timeoutSeconds: number): unknown {
+  if (!(error instanceof Error) || (error as { deadlineReached?: unknown }).deadlineReached !== true) {
+    return error;
+  }
+  const limit = `the resource's customTimeouts (${timeoutSeconds} s for this step)`;
+  error.message = error.message
+    .replace(/\(deadlineMs \d+ ms, stack config codesec:deadlineMs\)/g, `(${limit})`)
+    .replace(/past the call's deadline \(deadlineMs \d+ ms\)/g, `past the call's deadline (${limit})`)
+    .replace(/client option deadlineMs, stack config codesec:deadlineMs/g, "the resource's customTimeouts");
+  return error;
 }

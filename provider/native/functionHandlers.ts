@@ -45,6 +45,17 @@ export function functionHandlers(plugin: PluginState) {
         response.addFailures(new provider.CheckFailure().setProperty(property).setReason(error.message));
         return response;
       }
+      // A provider configured with a setting still unknown (an explicit Provider at preview): nothing to
+      // call with. The engine usually answers such an invoke itself; this is the plugin's own answer.
+      if (plugin.unknownConfig.length > 0) {
+        response.addFailures(
+          new provider.CheckFailure().setReason(
+            `pulumi-codesec: the provider's configuration (${plugin.unknownConfig.join(", ")}) is not known ` +
+              `until apply, so ${definition.name} cannot run yet.`,
+          ),
+        );
+        return response;
+      }
       const result = await withCallContext(plugin, "", undefined, (ctx) =>
         definition.invoke(clientOf(ctx, {}), input as never),
       );

@@ -13,7 +13,14 @@ function main(): void {
     );
     process.exit(1);
   }
-  // Flags (the engine passes `--logtostderr`, `-v=N` and tracing ones to every plugin) are not ours.
+  // `--build-info` (ours, never passed by the engine): which build this is, for a person or a test to check
+  // that an installed plugin is the one built from their tree.
+  if (process.argv.includes("--build-info")) {
+    const { buildInfo } = require("./packageFiles") as typeof import("./packageFiles");
+    process.stdout.write(`${JSON.stringify(buildInfo())}\n`);
+    return;
+  }
+  // Other flags (the engine passes `--logtostderr`, `-v=N` and tracing ones to every plugin) are not ours.
   const engineAddress = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
   // Loaded after the version check, so an older Node fails with the message above.
   const { startPluginServer } = require("./server") as typeof import("./server");

@@ -9,11 +9,18 @@ import { EngineLog } from "./engineLog";
 export interface PluginState {
   /** The provider's configuration by namespaced key (`codesec:token`); empty until Configure. */
   config: ConfigLookup;
+  /** The settings of that configuration not known until apply (ProviderContext.unknownConfig). */
+  unknownConfig: string[];
   readonly engine: EngineLog;
   /** Set by Cancel: no new call starts (see cancellation in callContext.ts). */
   cancelled: boolean;
 }
 
 export function newPluginState(engineAddress?: string): PluginState {
-  return { config: () => undefined, engine: new EngineLog(engineAddress), cancelled: false };
+  return {
+    config: () => undefined,
+    unknownConfig: [],
+    engine: new EngineLog(engineAddress),
+    cancelled: false,
+  };
 }

@@ -13,6 +13,7 @@ import {
   inputsFromVariables,
   SECRET_CONFIG_NAMES,
 } from "./configuration";
+import { containsUnknown } from "../resources/lifecycle";
 import { functionHandlers } from "./functionHandlers";
 import { pluginVersion, schemaText } from "./packageFiles";
 import type { PluginState } from "./pluginState";
@@ -84,6 +85,9 @@ export function resourceProviderService(plugin: PluginState): IResourceProviderS
         ? fromStruct(request.getArgs()).values
         : inputsFromVariables(request.getVariablesMap().entries());
       plugin.config = configLookup(inputs);
+      // At preview, an explicit Provider's input from another resource's output arrives as the engine's
+      // unknown placeholder: a setting to wait for, never a value (no request carries it).
+      plugin.unknownConfig = Object.keys(inputs).filter((name) => containsUnknown(inputs[name]));
       return new provider.ConfigureResponse()
         .setAcceptsecrets(ACCEPT_SECRETS)
         .setAcceptresources(ACCEPT_RESOURCES)

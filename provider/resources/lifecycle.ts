@@ -34,6 +34,15 @@ import { CodeSecResourceError } from "./resourceError";
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/**
+ * Whether the connection of `props` is not known until apply: its own `connection` input, or the
+ * provider's configuration (ProviderContext.unknownConfig). Nothing that needs the connection runs then:
+ * no credential check, no platform recorded or compared; the apply, which knows it, does all that.
+ */
+export function connectionNotKnown(ctx: ProviderContext, props: { connection?: unknown }): boolean {
+  return (ctx.unknownConfig?.length ?? 0) > 0 || containsUnknown(props.connection);
+}
+
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN_VALUE) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);
@@ -88,7 +97,7 @@ export async function checkResource(
     }
   }
   const done = () => (failures.length > 0 ? { inputs, failures } : { inputs });
-  if (containsUnknown(inputs.connection)) return done();
+  if (connectionNotKnown(ctx, inputs)) return done();
   try {
     // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
     await checkConnectionOf(ctx, inputs, { verify: failures.length === 0 });
@@ -183,7 +192,7 @@ export function diffResource(
       changed.push({ name, kind: "update", fromState: true });
   }
   // A connection still unknown at preview is checked at apply, when this runs again.
-  if (!containsUnknown(news.connection)) {
+  if (!connectionNotKnown(ctx, news)) {
     const ownership = ownershipOfResource(ctx, olds.platform, news, {
       type: typeLabel(definition),
       id,

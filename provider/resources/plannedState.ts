@@ -6,7 +6,7 @@
  * the engine never asks the dynamic provider at preview.
  */
 import { outputNames, type ResourceDefinition } from "./definition";
-import { containsUnknown, planUpdate, UNKNOWN_VALUE } from "./lifecycle";
+import { connectionNotKnown, planUpdate, UNKNOWN_VALUE } from "./lifecycle";
 import { platformOfResource, type ProviderContext } from "../providerContext";
 
 type Props = Record<string, unknown>;
@@ -16,7 +16,7 @@ export function plannedCreate(definition: ResourceDefinition, inputs: Props, ctx
   const state: Props = { ...inputs };
   for (const name of outputNames(definition)) state[name] = UNKNOWN_VALUE;
   // A connection still unknown at preview resolves at apply.
-  if (!containsUnknown(inputs.connection)) state.platform = platformOfResource(ctx, inputs);
+  state.platform = connectionNotKnown(ctx, inputs) ? UNKNOWN_VALUE : platformOfResource(ctx, inputs);
   return state;
 }
 
@@ -29,7 +29,7 @@ export function plannedUpdate(
   ctx: ProviderContext,
 ): Props {
   const state: Props = { ...news };
-  const plan = containsUnknown(news.connection) ? undefined : planUpdate(definition, id, olds, news, ctx);
+  const plan = connectionNotKnown(ctx, news) ? undefined : planUpdate(definition, id, olds, news, ctx);
   const recordedStays =
     plan !== undefined &&
     !plan.reapply &&
@@ -37,6 +37,6 @@ export function plannedUpdate(
   for (const name of outputNames(definition)) {
     state[name] = recordedStays && olds[name] !== undefined ? olds[name] : UNKNOWN_VALUE;
   }
-  if (plan !== undefined) state.platform = plan.ownership.platform;
+  state.platform = plan === undefined ? UNKNOWN_VALUE : plan.ownership.platform;
   return state;
 }

@@ -43,4 +43,13 @@ describe("the packed package's source maps", () => {
     const unmapped = [...packed].filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !named.has(f));
     expect(unmapped).to.deep.equal([]);
   });
+
+  it("carries no native plugin: that ships as its release archive, with the gRPC stack the package leaves out", () => {
+    const dir = scratchDir("unpacked");
+    execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
+    const plugin = filesUnder(path.join(dir, "package")).filter(
+      (file) => file.includes("native/") || file.includes("pulumi-resource-codesec"),
+    );
+    expect(plugin).to.deep.equal([]);
+  });
 });

@@ -669,6 +669,65 @@ describe("native plugin: the ResourceProvider service", () => {
     });
   });
 
+  describe("a configuration not known until apply (an explicit Provider's input from another resource)", () => {
+    const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+
+    it("Check of a resource on it sends no request, the placeholder token never, and fails nothing", async () => {
+      const h = emulator();
+      await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
+      const response = await plugin().check(checkRequest("UserRole", userRole));
+      expect(response.getFailuresList()).to.deep.equal([]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a preview's Create plans the platform as unknown; Diff is no platform mismatch; no request", async () => {
+      const h = emulator();
+      await configure(plugin(), { baseUrl: UNKNOWN_VALUE, token: secret(h.apiToken) });
+      const created = await plugin().create(
+        new provider.CreateRequest()
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setProperties(struct(userRole))
+          .setPreview(true),
+      );
+      expect(props(created.getProperties()).values.platform).to.equal(UNKNOWN_VALUE);
+      const diff = await plugin().diff(
+        new provider.DiffRequest()
+          .setId("1001/502")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setOlds(struct({ ...userRole, platform: h.baseUrl }))
+          .setOldInputs(struct(userRole))
+          .setNews(struct(userRole)),
+      );
+      expect(diff.getReplacesList()).to.deep.equal([]);
+      const updated = await plugin().update(
+        new provider.UpdateRequest()
+          .setId("1001/502")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setOlds(struct({ ...userRole, platform: h.baseUrl }))
+          .setOldInputs(struct(userRole))
+          .setNews(struct({ ...userRole, role: "ORG_ROLE_ADMIN" }))
+          .setPreview(true),
+      );
+      expect(props(updated.getProperties()).values.platform).to.equal(UNKNOWN_VALUE);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a function on it answers that the configuration is not known yet, with no request", async () => {
+      const h = emulator();
+      await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
+      const response = await plugin().invoke(
+        new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+      );
+      expect(response.getFailuresList().map((f) => f.getReason())).to.deep.equal([
+        "pulumi-codesec: the provider's configuration (token) is not known until apply, so getCurrentUser cannot run yet.",
+      ]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+  });
+
   describe("the engine's limits", () => {
     it("a Create's timeout bounds the whole call, as deadlineMs does", async () => {
       const h = emulator();
@@ -684,6 +743,9 @@ describe("native plugin: the ResourceProvider service", () => {
         ),
       );
       expect(error.details).to.match(/deadline/i);
+      // The limit that ended it is the resource's customTimeouts, not the provider's deadlineMs.
+      expect(error.details).to.include("the resource's customTimeouts (0.3 s for this step)");
+      expect(error.details).not.to.include("codesec:deadlineMs");
     });
 
     it("after Cancel, no new call starts", async () => {

@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { packageVersion, releaseTarball } from "../../../scripts/plugin-release";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
@@ -66,10 +67,12 @@ const installed = new Map<string, string>();
 /**
  * A node_modules with the given package tarball, @pulumi/pulumi, TypeScript 5 and ts-node 10, as a
  * TypeScript program has them (without its own, Pulumi falls back to a bundled TypeScript 3.8 and
- * ts-node 7, which cannot compile against this package's typings), once per tarball.
+ * ts-node 7, which cannot compile against this package's typings), once per tarball. `more` tarballs are
+ * installed beside it (a program using both the dynamic resources and the native SDK).
  */
-export function installedModules(tarball: string): string {
-  let dir = installed.get(tarball);
+export function installedModules(tarball: string, ...more: string[]): string {
+  const key = [tarball, ...more].join("\n");
+  let dir = installed.get(key);
   if (!dir) {
     dir = scratchDir("modules");
     writeFileSync(
@@ -84,6 +87,7 @@ export function installedModules(tarball: string): string {
         "--no-fund",
         "--prefer-offline",
         tarball,
+        ...more,
         `@pulumi/pulumi@${devDependencies["@pulumi/pulumi"]}`,
         `typescript@${devDependencies.typescript}`,
         `ts-node@${devDependencies["ts-node"]}`,
@@ -91,7 +95,7 @@ export function installedModules(tarball: string): string {
       ],
       dir,
     );
-    installed.set(tarball, dir);
+    installed.set(key, dir);
   }
   return path.join(dir, "node_modules");
 }
@@ -406,19 +410,72 @@ export async function runPulumi(
   return { code, output: run.output() };
 }
 
-/** The folder of the native plugin's launcher (`pulumi-resource-codesec`), which runs the build in dist/. */
+let nativeRelease: { tarball: string; build: string } | undefined;
+
+/**
+ * The native plugin's release archive built from this tree (scripts/plugin-release.ts, the script
+ * `npm run setup` uses), once per process: what each stack installs, and the build hash it carries.
+ */
+export function nativePluginRelease(): { tarball: string; build: string } {
+  nativeRelease ??= releaseTarball(scratchDir("plugin-release"));
+  return nativeRelease;
+}
+
+/**
+ * The environment of a stack on the installed native plugin: the CLI ignores any `pulumi-resource-codesec`
+ * on PATH (a clone's launcher put there by hand would otherwise win over the installed plugin, and the
+ * suite would test whatever build it runs); installNativePlugin puts this tree's build into the stack's
+ * PULUMI_HOME.
+ */
+export function installedPluginEnv(): Record<string, string> {
+  return { PULUMI_IGNORE_AMBIENT_PLUGINS: "true" };
+}
+
+/** The folder of the clone's launcher (`pulumi-resource-codesec`), which runs the tsc build in dist/. */
 export const nativePluginDir = path.join(repoRoot, "provider/cmd/pulumi-resource-codesec");
 
 /**
- * The environment that makes the CLI run this repository's native plugin: its launcher's folder first on
- * PATH (the CLI takes a `pulumi-resource-<name>` on PATH before any installed plugin). The launcher runs
- * dist/, so the build must exist (`npm run build`, which `npm test` runs first).
+ * The environment that makes the CLI run the clone's launcher instead (its folder first on PATH; the CLI
+ * takes a `pulumi-resource-<name>` on PATH before any installed plugin): the bench measures the dist/ build
+ * this way. The build must exist (`npm run build`).
  */
 export function nativePluginEnv(): Record<string, string> {
   if (!existsSync(path.join(repoRoot, "dist/provider/native/main.js"))) {
     throw new Error("the native plugin is not built: run `npm run build` (npm test does) before this suite");
   }
   return { PATH: `${nativePluginDir}${path.delimiter}${process.env.PATH ?? ""}` };
+}
+
+/** Where the CLI of `stack` keeps plugin codesec at the package's version (its PULUMI_HOME/plugins). */
+export function installedNativePluginDir(stack: Stack): string {
+  const home = (stack.workspace as LocalWorkspace).envVars.PULUMI_HOME;
+  return path.join(home, "plugins", `resource-codesec-v${packageVersion()}`);
+}
+
+/**
+ * Installs the plugin built from this tree into the CLI of `stack` as a user installs a release:
+ * `pulumi plugin install resource codesec <version> -f <archive>`.
+ */
+export function installNativePlugin(stack: Stack): void {
+  const workspace = stack.workspace as LocalWorkspace;
+  execFileSync(
+    "pulumi",
+    [
+      "plugin",
+      "install",
+      "resource",
+      "codesec",
+      packageVersion(),
+      "-f",
+      nativePluginRelease().tarball,
+      "--reinstall",
+    ],
+    {
+      cwd: workspace.workDir,
+      env: { ...process.env, ...workspace.envVars },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
 }
 
 let nativeSdk: string | undefined;

@@ -10,16 +10,19 @@
  * refusals) run for one language only.
  */
 import { expect } from "chai";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { OPERATIONS, isMutating } from "../../../api/operations";
+import { packageVersion, treeBuildHash } from "../../../scripts/plugin-release";
 import {
   createStack,
   exportStackAsStored,
-  nativePluginEnv,
-  repoRoot,
+  installedNativePluginDir,
+  installNativePlugin,
+  installedPluginEnv,
   requirePulumiCli,
   runPulumi,
   scratchDir,
@@ -32,9 +35,7 @@ import {
 export const GLOBEX_TOKEN = "cst_2002_admin_1e8f3b6d0a9c4725";
 
 /** The package's version: the schema's, so the version of the plugin every generated SDK asks for. */
-const PACKAGE_VERSION = (
-  JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }
-).version;
+const PACKAGE_VERSION = packageVersion();
 
 /**
  * The API calls of each step, by operation: the TypeScript program's, which every language's must make
@@ -158,7 +159,9 @@ export function describeNativeProgram(scenario: NativeScenario): void {
     before(async function () {
       this.timeout(timeLimitFor(2));
       console.log(`      using ${requirePulumiCli()}`);
-      const pluginEnv = nativePluginEnv();
+      // The plugin as a user installs it: this tree's release archive in the stack's PULUMI_HOME, any
+      // pulumi-resource-codesec on PATH ignored.
+      const pluginEnv = installedPluginEnv();
       emulator = await startEmulator({ quiet: true });
       const program = scenario.prepare();
       stack = await createStack(
@@ -175,16 +178,19 @@ export function describeNativeProgram(scenario: NativeScenario): void {
           "e2e:appCode": { value: emulator.sample.scmAppCode, secret: true },
           "e2e:memberRole": { value: "ORG_ROLE_READONLY" },
         },
-        {
-          ...pluginEnv,
-          ...program.env,
-          PATH: [pluginEnv.PATH, program.env.PATH].filter(Boolean).join(path.delimiter),
-        },
+        { ...pluginEnv, ...program.env },
       );
+      installNativePlugin(stack);
     });
 
     after(async () => {
       await emulator?.close();
+    });
+
+    it("the plugin the CLI runs is the one built from this tree: its version and the hash of these sources", () => {
+      const launcher = path.join(installedNativePluginDir(stack), "pulumi-resource-codesec");
+      const info = JSON.parse(execFileSync(launcher, ["--build-info"], { encoding: "utf8" })) as unknown;
+      expect(info).to.deep.equal({ version: packageVersion(), build: treeBuildHash() });
     });
 
     it("up: two organizations through explicit providers, all four kinds, the six functions", async function () {
@@ -298,6 +304,9 @@ export function describeNativeProgram(scenario: NativeScenario): void {
         const { code, output } = await runPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
         expect(code).to.not.equal(0);
         expect(output).to.match(/deadline/i);
+        // It names the limit the user set, not the provider's deadlineMs.
+        expect(output).to.include("the resource's customTimeouts (1 s for this step)");
+        expect(output).not.to.include("codesec:deadlineMs");
         emulator.control.clearFaults();
         await stack.setAllConfig({
           "e2e:memberRole": { value: "ORG_ROLE_ADMIN" },

@@ -1,0 +1,192 @@
+/**
+ * The release archive of the native provider plugin, as `pulumi plugin install` takes it:
+ * `pulumi-resource-codesec-v<version>-<os>-<arch>.tar.gz` holding
+ *
+ * - `pulumi-resource-codesec.js`: the plugin (provider/native/main.ts) bundled by esbuild with everything
+ *   it loads (the kinds, the client, @grpc/grpc-js, the protocol's definitions), its version, its schema and
+ *   the hash of the sources it was built from (`CODESEC_PLUGIN_BUILD`, see provider/native/packageFiles.ts);
+ * - `pulumi-resource-codesec`: a launcher that runs it with the `node` on PATH (22 or later);
+ * - `LICENSE`.
+ *
+ * The bundle is JavaScript, the same for every platform; only the archive's name says which platform it is
+ * for (the CLI installs an archive under the name it is given). A Node single executable application was
+ * measured and not taken: docs/native-provider.md, "Packaging".
+ *
+ *   node -r ts-node/register/transpile-only scripts/plugin-release.ts [--out <dir>] [--os linux|darwin] [--arch amd64|arm64]
+ *     writes the archive (default: release/, this platform) and prints its path
+ *   node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash
+ *     prints the hash of the tree's sources that a bundle built now would carry
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { buildSync, version as esbuildVersion, type BuildOptions } from "esbuild";
+
+const root = path.resolve(__dirname, "..");
+const ENTRY = "provider/native/main.ts";
+const SCHEMA_FILE = "provider/cmd/pulumi-resource-codesec/schema.json";
+export const PLUGIN_NAME = "pulumi-resource-codesec";
+
+/** The platforms a release archive is made for (the launcher is a POSIX shell script). */
+const OPERATING_SYSTEMS = ["linux", "darwin"] as const;
+const ARCHITECTURES = ["amd64", "arm64"] as const;
+
+/** How the bundle is made; the same options for the hash's pass and the bundle's. */
+const BUNDLE_OPTIONS: BuildOptions = {
+  absWorkingDir: root,
+  entryPoints: [ENTRY],
+  bundle: true,
+  platform: "node",
+  target: "node22",
+  format: "cjs",
+  // Less to parse at each start (a third of the size); names kept, so a stack frame still names a function.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // Only a clone's build resolves the package by name (packageFiles.ts); the bundle embeds what it reads.
+  external: ["pulumi-codesec", "pulumi-codesec/*"],
+  logLevel: "error",
+};
+
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * The hash a bundle built from the tree now carries: sha256 of the version, esbuild's version and options,
+ * the schema and every file the bundle is made of (its path and content, node_modules included), as
+ * esbuild resolves them.
+ */
+export function treeBuildHash(): string {
+  const { metafile } = buildSync({ ...BUNDLE_OPTIONS, write: false, metafile: true });
+  const hash = createHash("sha256");
+  hash.update(`version ${packageVersion()}\n`);
+  hash.update(`esbuild ${esbuildVersion} ${JSON.stringify(BUNDLE_OPTIONS)}\n`);
+  hash.update(readFileSync(path.join(root, SCHEMA_FILE)));
+  for (const input of Object.keys(metafile.inputs).sort()) {
+    hash.update(`\n${input}\n`);
+    hash.update(readFileSync(path.join(root, input)));
+  }
+  return `sha256:${hash.digest("hex")}`;
+}
+
+/** Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash. */
+export function bundlePlugin(outfile: string): { build: string } {
+  const build = treeBuildHash();
+  const embedded = {
+    version: packageVersion(),
+    schema: readFileSync(path.join(root, SCHEMA_FILE), "utf8"),
+    build,
+  };
+  buildSync({
+    ...BUNDLE_OPTIONS,
+    outfile,
+    define: { CODESEC_PLUGIN_BUILD: JSON.stringify(embedded) },
+    banner: { js: `// ${PLUGIN_NAME} ${embedded.version} (${build}), bundled by scripts/plugin-release.ts` },
+  });
+  return { build };
+}
+
+/** The launcher in the archive: the bundle beside it, on the `node` of PATH or of PULUMI_CODESEC_NODE. */
+function launcher(version: string): string {
+  return `#!/bin/sh
+# ${PLUGIN_NAME} ${version}, the codesec provider plugin: Node.js 22 or later (the \`node\` on PATH, or the
+# one PULUMI_CODESEC_NODE names) running the bundle beside this launcher. The engine starts it with its own
+# address as the first argument and reads the port it serves on from its first line of output.
+set -e
+node=\${PULUMI_CODESEC_NODE:-node}
+if ! command -v "$node" >/dev/null 2>&1; then
+  echo "${PLUGIN_NAME} needs Node.js 22 or later: no '$node' on PATH (set PULUMI_CODESEC_NODE to a node executable)" >&2
+  exit 1
+fi
+dir=$(dirname "$(readlink -f "$0" 2>/dev/null || printf '%s' "$0")")
+exec "$node" "$dir/${PLUGIN_NAME}.js" "$@"
+`;
+}
+
+/** This machine's platform in the archive's words (Go's GOOS and GOARCH, as the CLI names plugins). */
+export function hostPlatform(): { os: string; arch: string } {
+  const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
+  return { os: process.platform, arch };
+}
+
+/** The archive's file name. */
+export function tarballName(version: string, platform: { os: string; arch: string }): string {
+  return `${PLUGIN_NAME}-v${version}-${platform.os}-${platform.arch}.tar.gz`;
+}
+
+/** Makes the release archive in `outDir` and returns its path and the build hash it carries. */
+export function releaseTarball(
+  outDir: string,
+  platform: { os: string; arch: string } = hostPlatform(),
+): { tarball: string; build: string } {
+  if (!(OPERATING_SYSTEMS as readonly string[]).includes(platform.os)) {
+    throw new Error(
+      `no release archive for ${platform.os}: the launcher is a POSIX shell script (${OPERATING_SYSTEMS.join(", ")})`,
+    );
+  }
+  if (!(ARCHITECTURES as readonly string[]).includes(platform.arch)) {
+    throw new Error(`no release archive for architecture ${platform.arch} (${ARCHITECTURES.join(", ")})`);
+  }
+  const version = packageVersion();
+  const staging = mkdtempSync(path.join(os.tmpdir(), "codesec-plugin-release-"));
+  try {
+    const { build } = bundlePlugin(path.join(staging, `${PLUGIN_NAME}.js`));
+    writeFileSync(path.join(staging, PLUGIN_NAME), launcher(version));
+    chmodSync(path.join(staging, PLUGIN_NAME), 0o755);
+    copyFileSync(path.join(root, "LICENSE"), path.join(staging, "LICENSE"));
+    mkdirSync(outDir, { recursive: true });
+    const tarball = path.join(path.resolve(outDir), tarballName(version, platform));
+    // The same tree gives the same archive: names sorted, no owner, no time (GNU tar; gzip -n).
+    const tar = execFileSync(
+      "tar",
+      [
+        "--sort=name",
+        "--owner=0",
+        "--group=0",
+        "--numeric-owner",
+        "--mtime=@0",
+        "-cf",
+        "-",
+        "-C",
+        staging,
+        PLUGIN_NAME,
+        `${PLUGIN_NAME}.js`,
+        "LICENSE",
+      ],
+      { maxBuffer: 1 << 30 },
+    );
+    writeFileSync(tarball, execFileSync("gzip", ["-n", "-9"], { input: tar, maxBuffer: 1 << 30 }));
+    return { tarball, build };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  if (args.includes("--build-hash")) {
+    process.stdout.write(`${treeBuildHash()}\n`);
+  } else {
+    const host = hostPlatform();
+    const { tarball } = releaseTarball(option(args, "--out") ?? path.join(root, "release"), {
+      os: option(args, "--os") ?? host.os,
+      arch: option(args, "--arch") ?? host.arch,
+    });
+    process.stdout.write(`${tarball}\n`);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The native plugin's release archive (scripts/plugin-release.ts): its name and contents, the same bytes
+ * for the same tree, a bundle that serves on its own (no node_modules beside it) and says which build it
+ * is, and a launcher that says what is missing when there is no Node.js. (Installing it with the real CLI
+ * and running stacks on it: tests/e2e/native.test.ts.)
+ */
+import { expect } from "chai";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packageVersion, releaseTarball, tarballName, treeBuildHash } from "../../scripts/plugin-release";
+
+describe("scripts/plugin-release.ts: the native plugin's release archive", function () {
+  this.timeout(60_000);
+  let work: string;
+  let tarball: string;
+  let build: string;
+  let unpacked: string;
+
+  before(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), "codesec-plugin-release-test-"));
+    ({ tarball, build } = releaseTarball(path.join(work, "a"), { os: "linux", arch: "amd64" }));
+    unpacked = path.join(work, "unpacked");
+    execFileSync("mkdir", ["-p", unpacked]);
+    execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
+  });
+
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it("is pulumi-resource-codesec-v<version>-<os>-<arch>.tar.gz with the launcher, the bundle and the licence", () => {
+    expect(path.basename(tarball)).to.equal(
+      `pulumi-resource-codesec-v${packageVersion()}-linux-amd64.tar.gz`,
+    );
+    expect(tarballName("1.2.3", { os: "darwin", arch: "arm64" })).to.equal(
+      "pulumi-resource-codesec-v1.2.3-darwin-arm64.tar.gz",
+    );
+    const listed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).trim().split("\n").sort();
+    expect(listed).to.deep.equal(["LICENSE", "pulumi-resource-codesec", "pulumi-resource-codesec.js"]);
+    expect(statSync(path.join(unpacked, "pulumi-resource-codesec")).mode & 0o111).to.equal(0o111);
+  });
+
+  it("is the same bytes when made again from the same tree, and carries the tree's build hash", () => {
+    const again = releaseTarball(path.join(work, "b"), { os: "linux", arch: "amd64" });
+    expect(readFileSync(again.tarball).equals(readFileSync(tarball))).to.equal(true);
+    expect(build).to.match(/^sha256:[0-9a-f]{64}$/);
+    expect(build).to.equal(treeBuildHash());
+  });
+
+  it("refuses a platform its shell launcher cannot run on", () => {
+    expect(() => releaseTarball(path.join(work, "w"), { os: "windows", arch: "amd64" })).to.throw(
+      /no release archive for windows: the launcher is a POSIX shell script/,
+    );
+  });
+
+  it("says which build it is, and serves from the archive alone: its first line is the port", async () => {
+    const launcher = path.join(unpacked, "pulumi-resource-codesec");
+    const info = JSON.parse(execFileSync(launcher, ["--build-info"], { encoding: "utf8" })) as unknown;
+    expect(info).to.deep.equal({ version: packageVersion(), build });
+    const child = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], cwd: work });
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code} before its port`)));
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
+    expect(firstLine).to.match(/^\d+$/);
+  });
+
+  it("without Node.js on PATH, the launcher says what it needs", () => {
+    const result = spawnSync(path.join(unpacked, "pulumi-resource-codesec"), ["127.0.0.1:1"], {
+      env: { PATH: "/nonexistent" },
+      encoding: "utf8",
+    });
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include("pulumi-resource-codesec needs Node.js 22 or later: no 'node' on PATH");
+  });
+});

@@ -94,10 +94,14 @@ export function driftReport(output: EngineOutput): DriftReport {
     return why ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, why }] : [];
   });
   const errors = [
-    ...output.errors,
+    // Identical lines (the steps of one failed lookup) once.
+    ...new Set(output.errors),
     ...(output.result === "failed" && output.errors.length === 0 ? ["the refresh failed"] : []),
     ...(output.notRun && output.errors.length === 0
       ? ["the refresh did not run: the Pulumi CLI wrote no result (its error is in the CLI's own output)"]
+      : []),
+    ...(output.unfinished
+      ? ["the refresh did not finish: its event log stops before the end (the run was stopped or killed)"]
       : []),
   ];
   const byName = (a: { kind: string; name: string }, b: { kind: string; name: string }) =>

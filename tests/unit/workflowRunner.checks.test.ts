@@ -16,6 +16,10 @@ import {
 } from "../e2e/support/workflowRunner";
 
 const EXAMPLES = path.resolve(__dirname, "../../examples");
+const EXAMPLE_JOBS = [
+  ["pr-preview/.github/workflows/pr-preview.yml", "preview"],
+  ["drift-check/.github/workflows/drift-check.yml", "drift-check"],
+] as const;
 
 const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -56,11 +60,23 @@ async function gone(pid: number): Promise<boolean> {
 
 describe("the example workflows' runner", () => {
   it("finds nothing to refuse in the example workflows", () => {
-    for (const [file, job] of [
-      ["pr-preview/.github/workflows/pr-preview.yml", "preview"],
-      ["drift-check/.github/workflows/drift-check.yml", "drift-check"],
-    ]) {
+    for (const [file, job] of EXAMPLE_JOBS) {
       expect(workflowProblems(readWorkflow(path.join(EXAMPLES, file)), job), file).to.deep.equal([]);
+    }
+  });
+
+  it("the example workflows give secrets only to the steps that run pulumi or gh, never to npm install", () => {
+    const uses = (env: unknown) => JSON.stringify(env ?? {}).includes("secrets.");
+    for (const [file, jobName] of EXAMPLE_JOBS) {
+      const workflow = readWorkflow(path.join(EXAMPLES, file));
+      const job = workflow.jobs[jobName];
+      expect(uses(workflow.env) || uses(job.env), `${file}: secrets in workflow or job env`).to.equal(false);
+      const withSecrets = job.steps.filter((step) => uses(step.env));
+      expect(withSecrets.length, file).to.be.greaterThan(0);
+      for (const step of withSecrets) {
+        expect(step.run, `${file}: ${step.name}`).to.match(/\b(pulumi|gh) /);
+        expect(step.run, `${file}: ${step.name}`).not.to.match(/\bnpm (install|ci)\b/);
+      }
     }
   });
 

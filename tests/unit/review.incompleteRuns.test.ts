@@ -9,6 +9,7 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
 import { driftCommand, reviewCommand, type CommandIo } from "../../provider/review/commands";
 
 const TYPE = "pulumi-nodejs:dynamic/codesec:UserRole";
@@ -159,6 +160,24 @@ describe("review and drift reports of a run that failed or did not finish", () =
     expect([failed.code, failed.stdout]).to.deep.equal([
       1,
       `### ❗ codesec drift check failed in stack \`prod\`\n\n- ${ERROR}\n`,
+    ]);
+    // Two resources' 401s, each with the token-rotation advice: the advice once, after the errors.
+    const advised = (name: string) => `codesec:${name}: HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`;
+    const unauthorized = run(
+      driftCommand,
+      [],
+      read +
+        error(advised("UserRole role-501")) +
+        error(advised("ScmApp scm-app")) +
+        error(advised("ScmApp scm-app")) +
+        summary("failed"),
+    );
+    expect([unauthorized.code, unauthorized.stdout]).to.deep.equal([
+      1,
+      "### ❗ codesec drift check failed in stack `prod`\n\n" +
+        "- codesec:UserRole role-501: HTTP 401 UNAUTHENTICATED\n" +
+        "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
+        `- ${ROTATION_ADVICE}\n`,
     ]);
   });
 });

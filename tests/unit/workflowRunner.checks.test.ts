@@ -87,6 +87,8 @@ describe("the example workflows' runner", () => {
       "echo start\nx=$(npx codesec-drift log)",
       "true && npx --yes codesec-drift log",
       "npm exec -- tool --no",
+      "if ! npx tool; then exit 1; fi",
+      "out=`npx tool`",
     ]) {
       expect(workflowProblems(oneStep({ run: script }), "job"), script)
         .to.have.length(1)

@@ -408,8 +408,9 @@ function unknownKeys(where: string, value: unknown, known: Set<string>): string[
     .map((key) => `${where}.${key} is not supported by this runner`);
 }
 
-// `npm exec` / `npx` as a command (at a line's or a command's start), and its `--no` before `--`.
-const NPM_EXEC = /(?:^|[;&|(]|\bthen|\bdo)\s*(?:npm\s+exec|npx)\b([^\n]*)/gm;
+// `npm exec` / `npx` wherever they appear as words (a comment's too: erring on the side of refusing),
+// and the rest of the line, whose options before `--` must hold `--no`.
+const NPM_EXEC = /(?<![\w-])(?:npm\s+exec|npx)(?![\w-])([^\n]*)/gm;
 
 /**
  * What in job `jobName` of `workflow` this runner would run differently from GitHub, or must not run:

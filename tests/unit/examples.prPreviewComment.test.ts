@@ -43,20 +43,16 @@ describe("pr-preview: the comment step when codesec-review fails", () => {
       `#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = --body-file ] && cp "$2" ${JSON.stringify(bodyFile)}; shift; done\n`,
     );
     for (const dir of ["temp", "home"]) mkdirSync(path.join(root, dir), { recursive: true });
-    const result = await runJob(
-      { env: workflow.env, jobs: { preview: { steps: [step!] } } },
-      "preview",
-      {
-        workspace,
-        runnerTemp: path.join(root, "temp"),
-        home: path.join(root, "home"),
-        path: [bin],
-        vars: {},
-        secrets: { GITHUB_TOKEN: "ghs_x" },
-        github: { repository: "acme/infra", event: { pull_request: { number: 42 } } },
-        actions: {},
-      },
-    );
+    const result = await runJob({ env: workflow.env, jobs: { preview: { steps: [step!] } } }, "preview", {
+      workspace,
+      runnerTemp: path.join(root, "temp"),
+      home: path.join(root, "home"),
+      path: [bin],
+      vars: {},
+      secrets: { GITHUB_TOKEN: "ghs_x" },
+      github: { repository: "acme/infra", event: { pull_request: { number: 42 } } },
+      actions: {},
+    });
     const comment =
       "### codesec: what this change does\n\n" +
       "❗ The summary could not be written (codesec-review failed): see the job's log.\n";

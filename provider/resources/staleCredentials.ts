@@ -11,6 +11,9 @@ export const ROTATION_ADVICE =
   "recorded at the last `pulumi up`. Run `pulumi up` once with the new token (it records it without " +
   "changing any resource), or add `--run-program` to the refresh or destroy, then try again.";
 
+// The errors that carry the advice already (by identity: their message may have grown since).
+const advised = new WeakSet<Error>();
+
 /**
  * Runs a refresh or destroy step, adding the rotation advice to a 401, once: the steps of one refresh
  * share a failed lookup (the token owner's id is fetched once per client), so the same error can pass
@@ -20,11 +23,8 @@ export async function withRotationAdvice<T>(step: () => Promise<T>): Promise<T> 
   try {
     return await step();
   } catch (error) {
-    if (
-      error instanceof CodeSecApiError &&
-      error.status === 401 &&
-      !error.message.endsWith(ROTATION_ADVICE)
-    ) {
+    if (error instanceof CodeSecApiError && error.status === 401 && !advised.has(error)) {
+      advised.add(error);
       error.message = `${error.message} ${ROTATION_ADVICE}`;
     }
     throw error;

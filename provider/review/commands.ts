@@ -21,13 +21,15 @@ const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG]
   PREVIEW_JSON  what \`pulumi preview --json\` printed ("-" or absent: standard input)
   --events      the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
                 --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
-Exit codes: 0 summary written, 1 the input could not be read.
+Exit codes: 0 summary written (a preview that failed, did not run or did not finish included: the
+summary's headline says so), 1 the input could not be read.
 `;
 
 const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
   Drift report of \`PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log EVENT_LOG\`.
   --format  markdown (default; for a CI job summary) or json (for tools)
-Exit codes: 0 no drift, 2 drift, 1 the refresh failed or its event log could not be read.
+Exit codes: 0 no drift, 2 drift, 1 the refresh failed, did not run or did not finish, or its event log
+could not be read.
 `;
 
 function read(file: string | undefined, io: CommandIo): string {
@@ -44,6 +46,27 @@ function failure(error: unknown, usage: string, io: CommandIo): number {
   const stack = error instanceof Error ? error.stack : undefined;
   io.stderr(expected ? `${error.message}\n${usage}` : `${stack ?? String(error)}\n`);
   return 1;
+}
+
+/**
+ * A JSON preview with what only the same run's event log holds: the policy violations and the run's
+ * result. A preview with a plan ran, whatever the log says; a log without its summary then means the run
+ * (and so its policy checks) did not finish.
+ */
+function withEvents(preview: EngineOutput, events: EngineOutput): EngineOutput {
+  const { notRun, unfinished, ...plan } = preview;
+  return {
+    ...plan,
+    violations: events.violations,
+    policiesKnown: true,
+    errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
+    ...(events.result !== undefined ? { result: events.result } : {}),
+    ...(notRun
+      ? { notRun }
+      : unfinished || events.notRun || events.unfinished
+        ? { unfinished: true as const }
+        : {}),
+  };
 }
 
 /** `codesec-review`. */
@@ -64,17 +87,7 @@ export function reviewCommand(args: readonly string[], io: CommandIo): number {
       positionals.length > 0 || events === undefined
         ? parseEngineOutput(read(positionals[0], io))
         : undefined;
-    const output: EngineOutput = preview
-      ? events
-        ? {
-            ...preview,
-            violations: events.violations,
-            policiesKnown: true,
-            errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
-            ...(preview.notRun || events.notRun ? { notRun: true as const } : {}),
-          }
-        : preview
-      : events!;
+    const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
     io.stdout(reviewSummary(output));
     return 0;
   } catch (error) {

@@ -7,6 +7,7 @@
 import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
 import { kindOfType } from "./kindView";
 import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
+import { ROTATION_ADVICE } from "../resources/staleCredentials";
 
 /** Exit codes of `codesec-drift`. */
 export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
@@ -93,11 +94,18 @@ export function driftReport(output: EngineOutput): DriftReport {
     const why = seen.has(step.urn) ? undefined : UNSEEN_WHY[kind];
     return why ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, why }] : [];
   });
+  // Each resource's 401 carries the token-rotation advice: the report gives it once, after the errors,
+  // and identical lines (the steps of one failed lookup) once.
+  const advised = output.errors.some((error) => error.includes(ROTATION_ADVICE));
   const errors = [
-    ...output.errors,
+    ...new Set(output.errors.map((error) => error.replace(ROTATION_ADVICE, "").trim())),
+    ...(advised ? [ROTATION_ADVICE] : []),
     ...(output.result === "failed" && output.errors.length === 0 ? ["the refresh failed"] : []),
     ...(output.notRun && output.errors.length === 0
       ? ["the refresh did not run: the Pulumi CLI wrote no result (its error is in the CLI's own output)"]
+      : []),
+    ...(output.unfinished
+      ? ["the refresh did not finish: its event log stops before the end (the run was stopped or killed)"]
       : []),
   ];
   const byName = (a: { kind: string; name: string }, b: { kind: string; name: string }) =>

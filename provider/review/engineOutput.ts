@@ -51,9 +51,14 @@ export interface EngineOutput {
   /**
    * The CLI wrote no plan and no result: the run stopped before the engine started (a policy pack that
    * cannot be loaded, a stack that cannot be selected), and its error is only in the CLI's own output.
-   * An event log without its summary event, or a JSON preview holding nothing (`{}`).
+   * An event log without its summary event or any step, or a JSON preview holding nothing (`{}`).
    */
   readonly notRun?: true;
+  /**
+   * The run started and stopped before its end (killed, or its log cut short): an event log with steps
+   * but without its summary event. What it holds is a part of the run.
+   */
+  readonly unfinished?: true;
 }
 
 /** Input that is neither a JSON preview nor an event log, or that misses what it must hold. */
@@ -100,7 +105,7 @@ function fromPreviewJson(document: Json): EngineOutput {
   const errors = (Array.isArray(document.diagnostics) ? document.diagnostics : [])
     .filter((d): d is Json => isObject(d) && d.severity === "error" && typeof d.message === "string")
     .map((d) => (d.message as string).trim().replace(/^error: /, ""))
-    .filter((message) => !RUN_FAILED.test(message));
+    .filter((message, index, all) => !RUN_FAILED.test(message) && all.indexOf(message) === index);
   const empty = steps.length === 0 && errors.length === 0 && !("changeSummary" in document);
   return {
     steps: steps.filter(isObject).map((s) => stepOf(s.op, s.urn, s.oldState, s.newState, s.replaceReasons)),
@@ -158,8 +163,9 @@ function fromEventLog(lines: string[]): EngineOutput {
       diagnostic.severity === "error" &&
       typeof diagnostic.message === "string"
     ) {
+      // Steps that share a failure (one failed lookup) report the same line each: keep one.
       const message = diagnostic.message.trim();
-      if (!RUN_FAILED.test(message)) errors.push(message);
+      if (!RUN_FAILED.test(message) && !errors.includes(message)) errors.push(message);
     } else if (isObject(summary)) {
       summarized = true;
       if (typeof summary.result === "string") result = summary.result;
@@ -172,7 +178,11 @@ function fromEventLog(lines: string[]): EngineOutput {
     policiesKnown: true,
     errors,
     ...(result ? { result } : {}),
-    ...(summarized ? {} : { notRun: true as const }),
+    ...(summarized
+      ? {}
+      : steps.length + refreshed.length + violations.length > 0
+        ? { unfinished: true as const }
+        : { notRun: true as const }),
   };
 }
 

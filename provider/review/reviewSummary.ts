@@ -206,6 +206,26 @@ function policySection(output: EngineOutput): string[] {
   ];
 }
 
+/**
+ * Why the plan shown is not the whole change, as the headline says it: the run failed (other than on a
+ * mandatory violation, which the policy verdict says) or stopped before its end. Undefined: it is whole.
+ */
+function incompleteRun(output: EngineOutput, counts: string): string | undefined {
+  const planned = counts === "" ? "it planned no change to codesec resources" : `it planned ${counts}`;
+  if (output.unfinished) {
+    return (
+      `❗ The preview did not finish (its event log stops before the end: the run was stopped or killed). ` +
+      `Until then ${planned}; policies were not fully checked.`
+    );
+  }
+  const mandatory = output.violations.some((v) => v.enforcementLevel === "mandatory");
+  if (output.errors.length > 0 || (output.result === "failed" && !mandatory)) {
+    const where = output.errors.length > 0 ? "errors below" : "its error is in the job's log";
+    return `❗ The preview failed (${where}). Until then ${planned}; policies were not fully checked.`;
+  }
+  return undefined;
+}
+
 function verdict(output: EngineOutput): string {
   if (!output.policiesKnown) return "Policies: not checked.";
   const mandatory = output.violations.filter((v) => v.enforcementLevel === "mandatory").length;
@@ -261,10 +281,13 @@ export function reviewSummary(output: EngineOutput): string {
       ...output.errors.map((error) => `- ${error}`),
     ].join("\n")}\n`;
   }
+  const headline =
+    incompleteRun(output, counts.join(", ")) ??
+    `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`;
   const lines = [
     title,
     "",
-    `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`,
+    headline,
     "",
     ...accessSection(accessChanges(steps)),
     ...provisioningSection(steps),

@@ -30,10 +30,12 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
 import { createStack, installProgramCopy, repoRoot, requirePulumiCli, scratchDir } from "./support/harness";
 import {
   readWorkflow,
@@ -43,12 +45,15 @@ import {
   type JobResult,
   type RunnerOptions,
 } from "./support/workflowRunner";
+import { setUpPolicyTools, useLauncherRuntime, type PolicyTools } from "./support/policyLauncher";
 
 const EXAMPLES = path.join(repoRoot, "examples");
 const PASSPHRASE = "codesec-e2e-passphrase";
 const GITHUB_TOKEN = "ghs_standInTokenOfTheWorkflowRun0123456789";
 const REPOSITORY = "acme/infra";
 const PR_NUMBER = 42;
+/** A platform token the emulator does not know. */
+const BAD_TOKEN = "not-a-valid-token-0123456789";
 
 /** Lines the Pulumi CLI prints while it works, which a report must not carry. */
 const PROGRESS_LINE = /^@ |\b(previewing|updating|refreshing|destroying)( update)?\.{3,}/m;
@@ -126,21 +131,25 @@ function everythingPrinted(job: JobResult, comments: Comment[] = []): string {
   ].join("\n");
 }
 
+/** None of the run's secrets (the platform token it used, the passphrase, the GitHub token) is printed. */
+function expectNoSecretPrinted(job: JobResult, token: string, comments: Comment[] = []): void {
+  const printed = everythingPrinted(job, comments);
+  for (const [name, secret] of Object.entries({ token, PASSPHRASE, GITHUB_TOKEN })) {
+    expect(printed.includes(secret), `${name} printed`).to.equal(false);
+  }
+}
+
 describe("the example workflows' shell steps, as written, against the emulator and the real CLI", function () {
   let emulator: EmulatorHandle;
   /** The CLI's version, for the `pulumi/actions` stand-in. */
   let cliVersion: string;
   /** Where scripts/setup-policy.sh wrote the policy launcher (a folder of this test). */
-  let policyTools: string;
+  let policyTools: PolicyTools;
 
   before(async () => {
     cliVersion = requirePulumiCli();
     console.log(`      using ${cliVersion}`);
-    policyTools = scratchDir("policy-tools");
-    execFileSync("bash", [path.join(repoRoot, "scripts/setup-policy.sh")], {
-      env: { ...process.env, CODESEC_TOOLS_DIR: policyTools },
-      stdio: "ignore",
-    });
+    policyTools = setUpPolicyTools();
     emulator = await startEmulator({ quiet: true });
   });
 
@@ -168,17 +177,12 @@ describe("the example workflows' shell steps, as written, against the emulator a
           true,
         );
         // What an official CLI does for a `runtime: nodejs` pack, this CLI does with the set-up's launcher.
-        const policy = path.join(workspace, "policy/PulumiPolicy.yaml");
-        if (existsSync(policy)) {
-          writeFileSync(
-            policy,
-            readFileSync(policy, "utf8").replace(/^runtime: nodejs$/m, "runtime: codesec-nodejs"),
-          );
-        }
+        const policy = path.join(workspace, "policy");
+        if (existsSync(path.join(policy, "PulumiPolicy.yaml"))) useLauncherRuntime(policy);
         const cli = realpathSync(
           execFileSync("bash", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim(),
         );
-        return { addPath: [path.dirname(cli), path.join(policyTools, "bin")] };
+        return { addPath: [path.dirname(cli), policyTools.bin] };
       },
     };
   }
@@ -317,9 +321,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(body).not.to.include("pulumi-nodejs:dynamic").and.not.to.match(PROGRESS_LINE);
       // The same Markdown is the job summary.
       expect(job.summary).to.equal(body);
-      expect(everythingPrinted(job, comments))
-        .not.to.include(emulator.apiToken)
-        .and.not.include(GITHUB_TOKEN);
+      expectNoSecretPrinted(job, emulator.apiToken, comments);
     });
 
     it("a pull request that declares a user twice: the comment shows the mandatory violation, and the job fails after posting it", async () => {
@@ -349,9 +351,42 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(lines).to.include(
         '- ❌ mandatory `codesec-user-declared-twice` (UserRole "max-again"): user 502 of deployment 1001 is declared 2 times: UserRole "max" (ORG_ROLE_ADMIN), UserRole "max-again" (ORG_ROLE_MEMBER). The last to apply wins, and removing one later demotes the user the other still declares: keep one declaration.',
       );
-      expect(everythingPrinted(job, comments))
-        .not.to.include(emulator.apiToken)
-        .and.not.include(GITHUB_TOKEN);
+      expectNoSecretPrinted(job, emulator.apiToken, comments);
+    });
+
+    it("a pull request that moves the policy pack away: the comment says the preview did not run, the job fails", async () => {
+      await stack.setConfig("team", {
+        value: JSON.stringify([
+          { name: "max", userId: "502", role: "ORG_ROLE_ADMIN", roleOnDestroy: "ORG_ROLE_MEMBER" },
+        ]),
+      });
+      // The workflow's POLICY_DIR no longer holds a pack: the CLI cannot load it and stops before the
+      // engine starts, writing `{}` and an event log without a summary.
+      const manifest = path.join(checkout, env.POLICY_DIR, "PulumiPolicy.yaml");
+      renameSync(manifest, `${manifest}.moved`);
+      let result: { job: JobResult; comments: Comment[] };
+      try {
+        result = await run();
+      } finally {
+        renameSync(`${manifest}.moved`, manifest);
+      }
+      const { job, comments } = result;
+      expect(
+        job.steps.slice(4).map((s) => [s.name, s.outcome, s.exitCode]),
+        runLog(job),
+      ).to.deep.equal([
+        ["pulumi preview with the policy pack", "success", 0],
+        ["Reviewer's summary, as a PR comment", "success", 0],
+        ["Fail on a mandatory policy violation or a failed preview", "failure", 1],
+      ]);
+      expect(stepNamed(job, "pulumi preview with the policy pack").outputs["exit-code"]).not.to.equal("0");
+      expect(job.conclusion).to.equal("failure");
+      expect(comments.map((c) => c.body)).to.deep.equal([
+        "### codesec: what this change does\n\n" +
+          "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.\n",
+      ]);
+      expect(job.summary).to.equal(comments[0].body);
+      expectNoSecretPrinted(job, emulator.apiToken, comments);
     });
 
     it("a pull request from a fork gets no job (GitHub gives it no secrets): nothing runs, nothing is posted", async () => {
@@ -445,6 +480,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(job.summary)
         .to.equal(drift + health)
         .and.not.match(PROGRESS_LINE);
+      expectNoSecretPrinted(job, emulator.apiToken);
     });
 
     it("drift made behind Pulumi's back: the drift step exits 2 with the changed fields, the job fails", async () => {
@@ -461,6 +497,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
           deploymentId: emulator.deploymentId,
           role: "ORG_ROLE_ADMIN",
         });
+        emulator.control.editScmApp("apprq-1001-done", { scmName: "acme-legacy" });
       }
       const drift = stepNamed(job, "Drift check (org-config)");
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 2]);
@@ -475,19 +512,23 @@ describe("the example workflows' shell steps, as written, against the emulator a
         '| UserRole "role-501" | role | "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" |',
       ]);
       expect(job.summary).not.to.match(PROGRESS_LINE);
-      expect(everythingPrinted(job)).not.to.include(emulator.apiToken);
+      expectNoSecretPrinted(job, emulator.apiToken);
     });
 
     it("a bad token: the drift step exits 1, reports the failed refresh and prints the refresh's log", async () => {
-      const job = await run("not-a-valid-token");
+      const job = await run(BAD_TOKEN);
       const drift = stepNamed(job, "Drift check (org-config)");
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 1]);
       expect(job.conclusion).to.equal("failure");
       expect(drift.summary).to.match(/^### ❗ codesec drift check failed/);
       expect(drift.summary).to.match(/401|unauthori[sz]ed|token/i);
       expect(drift.stderr, "the tail of the refresh's log").to.match(/error/i);
+      expect(
+        drift.summary.split(ROTATION_ADVICE).length - 1,
+        `the rotation advice, once:\n${drift.summary}`,
+      ).to.equal(1);
       expect(job.summary).not.to.match(PROGRESS_LINE);
-      expect(everythingPrinted(job)).not.to.include(emulator.apiToken);
+      expectNoSecretPrinted(job, BAD_TOKEN);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
@@ -12,6 +12,7 @@ import {
   runPulumi,
   scratchDir,
 } from "./support/harness";
+import { setUpPolicyTools, type PolicyTools } from "./support/policyLauncher";
 
 const PROGRAM = path.join(__dirname, "programs/review");
 
@@ -29,7 +30,7 @@ function runBin(bin: string, args: string[]): { code: number | null; stdout: str
 describe("review and drift through the real CLI", function () {
   let emulator: EmulatorHandle;
   let stack: Stack;
-  let tools: string;
+  let tools: PolicyTools;
   let packConfig: string;
   let scmAppCode: string;
   let secondCode: string;
@@ -52,7 +53,7 @@ describe("review and drift through the real CLI", function () {
         "--event-log",
         events,
         "--policy-pack",
-        path.join(tools, "policy-pack"),
+        tools.pack,
         "--policy-pack-config",
         packConfig,
       ],
@@ -69,12 +70,8 @@ describe("review and drift through the real CLI", function () {
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     // The set-up's own script writes the launcher and the pack's runtime name, here into a folder of the test.
-    tools = scratchDir("tools");
-    execFileSync("bash", [path.join(repoRoot, "scripts/setup-policy.sh")], {
-      env: { ...process.env, CODESEC_TOOLS_DIR: tools },
-      stdio: "ignore",
-    });
-    packConfig = path.join(tools, "pack-config.json");
+    tools = setUpPolicyTools();
+    packConfig = path.join(scratchDir("pack-config"), "pack-config.json");
     // The organization tolerates a second admin for now (advisory) but allows one.
     writeFileSync(
       packConfig,
@@ -102,7 +99,7 @@ describe("review and drift through the real CLI", function () {
         "e2e:secondCode": { value: second.code, secret: true },
       },
       // The launcher the set-up wrote, first on PATH; the event log (--event-log) is a debug command flag.
-      { PATH: `${path.join(tools, "bin")}:${process.env.PATH}`, PULUMI_DEBUG_COMMANDS: "true" },
+      { PATH: `${tools.bin}:${process.env.PATH}`, PULUMI_DEBUG_COMMANDS: "true" },
     );
     await stack.up();
   });
@@ -115,7 +112,7 @@ describe("review and drift through the real CLI", function () {
     expect(readFileSync(path.join(repoRoot, "policy/PulumiPolicy.yaml"), "utf8")).to.match(
       /^runtime: nodejs$/m,
     );
-    expect(readFileSync(path.join(tools, "policy-pack/PulumiPolicy.yaml"), "utf8")).to.match(
+    expect(readFileSync(path.join(tools.pack, "PulumiPolicy.yaml"), "utf8")).to.match(
       /^runtime: codesec-nodejs$/m,
     );
   });
@@ -164,9 +161,7 @@ describe("review and drift through the real CLI", function () {
       "",
     ]);
     expect(pr.code, pr.output).to.equal(0);
-    expect(pr.output).to.include(
-      `using pulumi-analyzer-policy-codesec-nodejs from $PATH at ${path.join(tools, "bin")}`,
-    );
+    expect(pr.output).to.include(`using pulumi-analyzer-policy-codesec-nodejs from $PATH at ${tools.bin}`);
   });
 
   it("PR 2 replaces a user's entry and moves another", async () => {

@@ -34,6 +34,16 @@ describe("token-rotation advice on a 401", () => {
     expect(shared.message).to.equal(`HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`);
   });
 
+  it("is added once to an error whose message grew after it was advised", async () => {
+    const shared = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
+    await rejectionOf(withRotationAdvice(() => Promise.reject(shared)));
+    shared.message = `${shared.message} (while reading UserRole "max")`;
+    await rejectionOf(withRotationAdvice(() => Promise.reject(shared)));
+    expect(shared.message).to.equal(
+      `HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE} (while reading UserRole "max")`,
+    );
+  });
+
   it("is not added to other failures", async () => {
     const forbidden = new CodeSecApiError("HTTP 403", { ...details, status: 403 });
     expect((await rejectionOf(withRotationAdvice(() => Promise.reject(forbidden)))).message).to.equal(

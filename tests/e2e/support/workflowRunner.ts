@@ -7,10 +7,18 @@
  * `working-directory`, the default shell (`bash -e {0}`), and the files `GITHUB_OUTPUT` (read back into
  * `steps.<id>.outputs`) and `GITHUB_STEP_SUMMARY` (one per step, joined as the job summary).
  * Workflow features this runner does not implement (`GITHUB_ENV`, `GITHUB_PATH`, other shells,
- * `continue-on-error`, matrices, services) make it throw, so a workflow that starts using one fails the
- * test instead of running differently.
+ * `continue-on-error`, matrices, services, any key it does not know, and `${{ }}` inside a `run:` script,
+ * which GitHub substitutes into the script's text) make it throw before any step runs, so a workflow that
+ * starts using one fails the test instead of running differently. So does a `run:` script that calls
+ * `npm exec` or `npx` without `--no`: npm (which assumes `--yes` in CI) would fetch and run a registry
+ * package of that name, with the job's secrets in its environment, when the local one is missing.
+ *
+ * Each step runs in a process group of its own, ended whole when the step ends (GitHub ends leftover
+ * processes at the job's end; no step here starts one a later step needs) or when its time is up:
+ * `timeout-minutes` of the step (a failed step, as on GitHub), of the job, or the test's `stepTimeoutMs`
+ * (either of these throws: the job is cut short, which the test must not read as a result).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
@@ -27,7 +35,7 @@ export interface WorkflowStep {
   if?: unknown;
   shell?: string;
   "working-directory"?: string;
-  "continue-on-error"?: unknown;
+  "timeout-minutes"?: number;
 }
 
 export interface WorkflowJob {
@@ -37,6 +45,7 @@ export interface WorkflowJob {
   strategy?: unknown;
   services?: unknown;
   container?: unknown;
+  "timeout-minutes"?: number;
   steps: WorkflowStep[];
 }
 
@@ -83,6 +92,8 @@ export interface RunnerOptions {
   actions: Record<string, ActionStandIn>;
   /** Extra environment of every step that a runner also has (e.g. TMPDIR). */
   extraEnv?: Record<string, string>;
+  /** The longest a step may take here, whatever the workflow allows (default: 10 minutes). */
+  stepTimeoutMs?: number;
 }
 
 export interface StepResult {
@@ -90,8 +101,10 @@ export interface StepResult {
   id?: string;
   /** `skipped` when its `if:` was false. */
   outcome: "success" | "failure" | "skipped";
-  /** The shell's exit code (`run:` steps that ran). */
+  /** The shell's exit code (`run:` steps that ran; null when it was killed). */
   exitCode?: number | null;
+  /** The step's `timeout-minutes` ran out (it was killed and failed). */
+  timedOut?: true;
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
@@ -304,19 +317,44 @@ function parseOutputFile(text: string): Record<string, string> {
   return outputs;
 }
 
+/** Ends a step's process group (the shell and whatever it started); gone already is fine. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
 function runScript(
   args: string[],
   cwd: string,
   env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    // A group of its own, so that a timeout or the step's end can end everything the script started.
+    const child = spawn("bash", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    // The shell's exit: what it left running (holding the pipes open, or not) ends with it.
+    child.once("exit", () => killGroup(child));
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
   });
 }
 
@@ -327,17 +365,100 @@ function shellArgs(shell: string | undefined, script: string): string[] {
   throw new Error(`shell ${shell} is not supported by this runner`);
 }
 
+// The keys this runner implements (or, like `permissions`, that change nothing on this machine).
+const WORKFLOW_KEYS = new Set([
+  "name",
+  "run-name",
+  "on",
+  "permissions",
+  "concurrency",
+  "env",
+  "defaults",
+  "jobs",
+]);
+const JOB_KEYS = new Set([
+  "name",
+  "runs-on",
+  "if",
+  "permissions",
+  "env",
+  "defaults",
+  "timeout-minutes",
+  "steps",
+]);
+const STEP_KEYS = new Set([
+  "id",
+  "name",
+  "uses",
+  "with",
+  "run",
+  "env",
+  "if",
+  "shell",
+  "working-directory",
+  "timeout-minutes",
+]);
+const DEFAULTS_RUN_KEYS = new Set(["shell", "working-directory"]);
+
+function unknownKeys(where: string, value: unknown, known: Set<string>): string[] {
+  if (value === undefined) return [];
+  if (typeof value !== "object" || value === null) return [`${where} is not a mapping`];
+  return Object.keys(value)
+    .filter((key) => !known.has(key))
+    .map((key) => `${where}.${key} is not supported by this runner`);
+}
+
+// `npm exec` / `npx` wherever they appear as words (a comment's too: erring on the side of refusing),
+// and the rest of the line, whose options before `--` must hold `--no`.
+const NPM_EXEC = /(?<![\w-])(?:npm\s+exec|npx)(?![\w-])([^\n]*)/gm;
+
+/**
+ * What in job `jobName` of `workflow` this runner would run differently from GitHub, or must not run:
+ * one line each (none: it can run).
+ */
+export function workflowProblems(workflow: Workflow, jobName: string): string[] {
+  const problems = unknownKeys("workflow", workflow, WORKFLOW_KEYS);
+  problems.push(...unknownKeys("workflow.defaults", workflow.defaults, new Set(["run"])));
+  problems.push(...unknownKeys("workflow.defaults.run", workflow.defaults?.run, DEFAULTS_RUN_KEYS));
+  const job = workflow.jobs[jobName];
+  if (!job) return [...problems, `no job ${jobName}`];
+  const at = `jobs.${jobName}`;
+  problems.push(...unknownKeys(at, job, JOB_KEYS));
+  problems.push(...unknownKeys(`${at}.defaults`, job.defaults, new Set(["run"])));
+  problems.push(...unknownKeys(`${at}.defaults.run`, job.defaults?.run, DEFAULTS_RUN_KEYS));
+  for (const [index, step] of (job.steps ?? []).entries()) {
+    const where = `${at}.steps[${index}] (${step.name ?? step.uses ?? "unnamed"})`;
+    problems.push(...unknownKeys(where, step, STEP_KEYS));
+    if (step.run === undefined) continue;
+    if (step.run.includes("${{")) {
+      problems.push(
+        `${where}: \${{ }} in run: GitHub substitutes it into the script's text (pass it through env: instead)`,
+      );
+    }
+    for (const match of step.run.matchAll(NPM_EXEC)) {
+      const options = match[1].split(/\s--(?:\s|$)/)[0];
+      if (!/(?:^|\s)--no(?:\s|$)/.test(options)) {
+        problems.push(
+          `${where}: \`${match[0].trim()}\` without --no: npm would fetch and run a registry package of that name when the local bin is missing`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
 /** Runs job `jobName` of `workflow` to its end and returns what a reader of the run would see. */
 export async function runJob(
   workflow: Workflow,
   jobName: string,
   options: RunnerOptions,
 ): Promise<JobResult> {
+  const problems = workflowProblems(workflow, jobName);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
   const job = workflow.jobs[jobName];
-  if (!job) throw new Error(`no job ${jobName}`);
-  for (const unsupported of ["strategy", "services", "container"] as const) {
-    if (job[unsupported] !== undefined) throw new Error(`job.${unsupported} is not supported by this runner`);
-  }
+  const stepLimitMs = options.stepTimeoutMs ?? 10 * 60_000;
+  const jobDeadline =
+    job["timeout-minutes"] === undefined ? Infinity : Date.now() + job["timeout-minutes"] * 60_000;
   const status = { failed: false };
   const steps: Record<string, { outputs: Record<string, string>; outcome: string; conclusion: string }> = {};
   const base = { vars: options.vars, secrets: options.secrets, github: options.github };
@@ -355,8 +476,6 @@ export async function runJob(
 
   for (const [index, step] of job.steps.entries()) {
     const name = step.name ?? step.uses ?? `step ${index + 1}`;
-    if (step["continue-on-error"] !== undefined)
-      throw new Error(`${name}: continue-on-error is not supported`);
     const stepContext = (env: Record<string, string>): ExpressionContext => ({
       contexts: { ...base, env, steps },
       status,
@@ -413,24 +532,39 @@ export async function runJob(
         options.workspace,
         workingDirectory === undefined ? "." : interpolate(workingDirectory, context),
       );
-      const run = await runScript(shellArgs(step.shell ?? defaults.shell, files.script), cwd, {
-        ...options.extraEnv,
-        HOME: options.home,
-        PATH: [...pathEntries, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
-        LANG: "C.UTF-8",
-        CI: "true",
-        GITHUB_ACTIONS: "true",
-        GITHUB_WORKSPACE: options.workspace,
-        GITHUB_REPOSITORY: asText(lookup({ github: options.github }, "github.repository")),
-        GITHUB_EVENT_NAME: asText(lookup({ github: options.github }, "github.event_name")),
-        RUNNER_OS: "Linux",
-        RUNNER_TEMP: options.runnerTemp,
-        GITHUB_OUTPUT: files.GITHUB_OUTPUT,
-        GITHUB_STEP_SUMMARY: files.GITHUB_STEP_SUMMARY,
-        GITHUB_ENV: files.GITHUB_ENV,
-        GITHUB_PATH: files.GITHUB_PATH,
-        ...env,
-      });
+      const stepLimit = step["timeout-minutes"] === undefined ? Infinity : step["timeout-minutes"] * 60_000;
+      const jobLeft = jobDeadline - Date.now();
+      const timeoutMs = Math.max(0, Math.min(stepLimit, jobLeft, stepLimitMs));
+      const run = await runScript(
+        shellArgs(step.shell ?? defaults.shell, files.script),
+        cwd,
+        {
+          ...options.extraEnv,
+          HOME: options.home,
+          PATH: [...pathEntries, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
+          LANG: "C.UTF-8",
+          CI: "true",
+          GITHUB_ACTIONS: "true",
+          GITHUB_WORKSPACE: options.workspace,
+          GITHUB_REPOSITORY: asText(lookup({ github: options.github }, "github.repository")),
+          GITHUB_EVENT_NAME: asText(lookup({ github: options.github }, "github.event_name")),
+          RUNNER_OS: "Linux",
+          RUNNER_TEMP: options.runnerTemp,
+          GITHUB_OUTPUT: files.GITHUB_OUTPUT,
+          GITHUB_STEP_SUMMARY: files.GITHUB_STEP_SUMMARY,
+          GITHUB_ENV: files.GITHUB_ENV,
+          GITHUB_PATH: files.GITHUB_PATH,
+          ...env,
+        },
+        timeoutMs,
+      );
+      if (run.timedOut && timeoutMs < stepLimit) {
+        const limit =
+          timeoutMs === stepLimitMs ? `the test's limit of ${stepLimitMs} ms` : "the job's timeout-minutes";
+        throw new Error(
+          `${name}: killed after ${limit} (this runner does not model a job cut short)\n${run.stdout}${run.stderr}`,
+        );
+      }
       for (const unsupported of ["GITHUB_ENV", "GITHUB_PATH"] as const) {
         if (readFileSync(files[unsupported], "utf8") !== "") {
           throw new Error(`${name}: writes ${unsupported}, which this runner does not implement`);
@@ -439,8 +573,9 @@ export async function runJob(
       result = {
         name,
         id: step.id,
-        outcome: run.code === 0 ? "success" : "failure",
+        outcome: run.code === 0 && !run.timedOut ? "success" : "failure",
         exitCode: run.code,
+        ...(run.timedOut ? { timedOut: true as const } : {}),
         stdout: run.stdout,
         stderr: run.stderr,
         outputs: parseOutputFile(readFileSync(files.GITHUB_OUTPUT, "utf8")),

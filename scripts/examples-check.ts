@@ -66,6 +66,32 @@ function lockedVersion(root: string, name: string): string | undefined {
   return packages[`node_modules/${name}`]?.version;
 }
 
+/**
+ * The release of this package that introduced each of its bins. An example workflow that calls a bin must
+ * ask for at least that release: an older one has no such bin in node_modules/.bin.
+ */
+export const BIN_INTRODUCED_IN: Readonly<Record<string, string>> = {
+  "codesec-review": "0.5.0",
+  "codesec-drift": "0.5.0",
+};
+
+/** The lowest version a range (^, ~, >=, = or exact x.y.z) accepts. */
+function minimumOf(range: string): Version | undefined {
+  const match = /^(\^|~|>=|=)?\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
+  return match ? parseVersion(match[2]) : undefined;
+}
+
+/** The bins of this package that the example's workflows call (by name, anywhere in the file). */
+function binsCalled(dir: string, bins: readonly string[]): string[] {
+  const workflows = path.join(dir, ".github/workflows");
+  if (!existsSync(workflows)) return [];
+  const text = readdirSync(workflows)
+    .filter((file) => /\.ya?ml$/.test(file))
+    .map((file) => readFileSync(path.join(workflows, file), "utf8"))
+    .join("\n");
+  return bins.filter((bin) => new RegExp(`(^|[^\\w-])${bin}([^\\w-]|$)`, "m").test(text));
+}
+
 /** Every problem of the examples under `root`/examples, one line each (none: they are as they should be). */
 export function exampleProblems(root: string): string[] {
   const own = readJson<Manifest & { name: string; version: string }>(path.join(root, "package.json"));
@@ -89,6 +115,16 @@ export function exampleProblems(root: string): string[] {
         const source =
           dep === own.name ? "the version in package.json" : "the version package-lock.json holds";
         problems.push(`${where}/package.json: ${dep} "${range}" does not include ${version}, ${source}`);
+      }
+    }
+    const ownRange = deps[own.name];
+    const minimum = ownRange === undefined ? undefined : minimumOf(ownRange);
+    for (const bin of binsCalled(dir, Object.keys(BIN_INTRODUCED_IN))) {
+      const introduced = parseVersion(BIN_INTRODUCED_IN[bin])!;
+      if (minimum && compare(minimum, introduced) < 0) {
+        problems.push(
+          `${where}: a workflow calls ${bin}, which ${own.name} has since ${BIN_INTRODUCED_IN[bin]}, but package.json accepts ${own.name} "${ownRange}"`,
+        );
       }
     }
     const tsconfig = path.join(dir, "tsconfig.json");

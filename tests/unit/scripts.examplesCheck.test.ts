@@ -35,6 +35,38 @@ describe("scripts/examples-check", () => {
     expect(satisfies("1.2.3", "^1.2")).to.equal(undefined);
   });
 
+  it("names a workflow that calls a bin older releases than the example's range accepts do not have", () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-examples-bins-"));
+    try {
+      writeFileSync(
+        path.join(scratch, "package.json"),
+        JSON.stringify({ name: "pulumi-codesec", version: "0.5.0" }),
+      );
+      writeFileSync(path.join(scratch, "package-lock.json"), JSON.stringify({ packages: {} }));
+      const example = path.join(scratch, "examples", "review");
+      mkdirSync(path.join(example, ".github", "workflows"), { recursive: true });
+      // >=0.4.0 includes 0.5.0, so only the bin check can see that 0.4.x has no codesec-review.
+      writeFileSync(
+        path.join(example, "package.json"),
+        JSON.stringify({ dependencies: { "pulumi-codesec": ">=0.4.0" } }),
+      );
+      writeFileSync(
+        path.join(example, ".github", "workflows", "review.yml"),
+        'jobs:\n  r:\n    steps:\n      - run: "$PROGRAM_DIR/node_modules/.bin/codesec-review" preview.json\n',
+      );
+      expect(exampleProblems(scratch)).to.deep.equal([
+        'examples/review: a workflow calls codesec-review, which pulumi-codesec has since 0.5.0, but package.json accepts pulumi-codesec ">=0.4.0"',
+      ]);
+      writeFileSync(
+        path.join(example, "package.json"),
+        JSON.stringify({ dependencies: { "pulumi-codesec": ">=0.5.0" } }),
+      );
+      expect(exampleProblems(scratch)).to.deep.equal([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   describe("on an example that a release forgot", () => {
     let scratch: string;
 

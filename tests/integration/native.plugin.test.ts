@@ -248,6 +248,19 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(response.getFailuresList()).to.deep.equal([]);
     });
 
+    it("a known blank or malformed value fails even when its sibling is not known until apply", async () => {
+      const h = emulator();
+      const reasons = async (config: Record<string, unknown>) =>
+        (await plugin().checkConfig(checkConfigRequest(config))).getFailuresList().map((f) => f.getReason());
+      expect(await reasons({ baseUrl: UNKNOWN_VALUE, token: "" })).to.have.length(1);
+      expect((await reasons({ baseUrl: UNKNOWN_VALUE, token: "  " }))[0]).to.include("codesec:token");
+      const malformed = await reasons({ baseUrl: "ftp://nowhere", token: UNKNOWN_VALUE });
+      expect(malformed).to.have.length(1);
+      expect(malformed[0]).to.include("codesec:baseUrl");
+      expect(await reasons({ baseUrl: UNKNOWN_VALUE, token: h.apiToken })).to.deep.equal([]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("DiffConfig lists the keys whose value changed; the same value in another form is no change", async () => {
       const olds = { baseUrl: "http://a.example", token: "t1", timeoutMs: "5000" };
       const same = await plugin().diffConfig(

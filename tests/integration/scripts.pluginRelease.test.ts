@@ -67,7 +67,12 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(made[0].equals(made[1])).to.equal(true);
     expect(made[0].equals(readFileSync(tarball))).to.equal(true);
     const listing = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
-    const modes = Object.fromEntries(listing.map((line) => [line.split(/\s+/).pop(), line.split(/\s+/)[0]]));
+    const modes: Record<string, string> = Object.fromEntries(
+      listing.map((line) => {
+        const fields = line.split(/\s+/);
+        return [fields[fields.length - 1], fields[0]];
+      }),
+    );
     expect(modes).to.deep.equal({
       LICENSE: "-rw-r--r--",
       "pulumi-resource-codesec": "-rwxr-xr-x",

@@ -5,6 +5,7 @@
  * ownership and the credential check are resolved from it by the same code for both providers.
  */
 import type { CodeSecClient } from "../sdk";
+import { DEFAULT_DEADLINE_MS } from "../sdk/client";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, verifyCredentials } from "./clients";
 import { resolveConnection, type ConfigLookup, type ResolvedConnection } from "./connection";
 import {
@@ -23,7 +24,7 @@ export interface ProviderContext {
   readonly log: (severity: "info" | "warning", message: string) => void;
   /**
    * The engine's timeout for this step (a resource's `customTimeouts`), in milliseconds: the call's
-   * deadline when shorter than `codesec:deadlineMs`. The native plugin only; the engine gives the
+   * deadline when `codesec:deadlineMs` is unset or longer (see {@link deadlineOf}). The native plugin only; the engine gives the
    * dynamic provider none.
    */
   readonly deadlineMs?: number;
@@ -42,13 +43,39 @@ export function connectionOf(
 ): { connection: ResolvedConnection; client: CodeSecClient } {
   const connection = resolveConnection(props.connection, ctx.config);
   const settings = clientSettingsFrom(ctx.config);
-  if (
-    ctx.deadlineMs !== undefined &&
-    (settings.deadlineMs === undefined || ctx.deadlineMs < settings.deadlineMs)
-  ) {
-    settings.deadlineMs = ctx.deadlineMs;
-  }
+  const deadline = deadlineOf(ctx.deadlineMs, settings.deadlineMs);
+  if (deadline.source === "customTimeouts") settings.deadlineMs = deadline.deadlineMs;
   return { connection, client: clientFor(connection, settings) };
+}
+
+/** Which setting bounds a call: the step's customTimeouts, `codesec:deadlineMs`, or the client's default. */
+export type DeadlineSource = "customTimeouts" | "codesec:deadlineMs" | "default";
+
+/**
+ * A call's deadline and the setting it comes from: the step's customTimeouts (`stepMs`) whenever
+ * `codesec:deadlineMs` is unset (whatever its length, even past the 30 s default) or longer; else
+ * `codesec:deadlineMs`; else the client's default.
+ */
+export function deadlineOf(
+  stepMs: number | undefined,
+  configuredMs: number | undefined,
+): { deadlineMs: number; source: DeadlineSource } {
+  if (stepMs !== undefined && (configuredMs === undefined || stepMs < configuredMs)) {
+    return { deadlineMs: stepMs, source: "customTimeouts" };
+  }
+  if (configuredMs !== undefined) return { deadlineMs: configuredMs, source: "codesec:deadlineMs" };
+  return { deadlineMs: DEFAULT_DEADLINE_MS, source: "default" };
+}
+
+/** The deadline of a call with this context ({@link deadlineOf}); a malformed setting counts as unset. */
+export function callDeadline(ctx: ProviderContext): { deadlineMs: number; source: DeadlineSource } {
+  let configuredMs: number | undefined;
+  try {
+    configuredMs = clientSettingsFrom(ctx.config).deadlineMs;
+  } catch {
+    configuredMs = undefined;
+  }
+  return deadlineOf(ctx.deadlineMs, configuredMs);
 }
 
 /** The client for a resource (one per connection and settings in this process). */

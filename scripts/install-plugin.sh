@@ -3,14 +3,50 @@
 # and installs it into the Pulumi CLI the way a user installs a release:
 #   pulumi plugin install resource codesec <version> -f <archive> --reinstall
 # into the CLI's plugin cache, $PULUMI_HOME/plugins (~/.pulumi/plugins when PULUMI_HOME is unset, as for
-# every pulumi command the set-up and the READMEs run). --reinstall: a second set-up replaces the earlier
-# build of the same version. The end-to-end tests install their own copy into each stack's PULUMI_HOME.
+# every pulumi command the set-up and the READMEs run). The end-to-end tests install their own copy into
+# each stack's PULUMI_HOME.
+#
+# The cache holds one plugin per version, shared by every clone and by a release the user installed. So an
+# installed resource-codesec-v<version> is replaced only when it is this clone's own earlier build (the
+# marker file this script writes beside it names this clone's directory), or when CODESEC_REPLACE_PLUGIN=1
+# asks for it. Any other (a genuine release, another clone's build, one with no --build-info) is kept, with
+# a warning that says what is installed and how to replace it. One already of this tree's build is kept.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+MARKER=".installed-by-codesec-clone"
 version="$(node -p 'require("./package.json").version')"
+plugin_dir="${PULUMI_HOME:-$HOME/.pulumi}/plugins/resource-codesec-v$version"
 tarball="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --out release)"
 echo "[install-plugin] built $(basename "$tarball")"
+build="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash)"
+
+if [ -d "$plugin_dir" ]; then
+  installed_info="$("$plugin_dir/pulumi-resource-codesec" --build-info 2>/dev/null || true)"
+  installed_build="$(printf '%s' "$installed_info" | node -e '
+    let text = ""; process.stdin.on("data", (c) => (text += c)).on("end", () => {
+      try { process.stdout.write(String(JSON.parse(text).build ?? "")); } catch { /* no build-info */ }
+    });')"
+  installed_by="$(cat "$plugin_dir/$MARKER" 2>/dev/null || true)"
+  if [ "$installed_build" = "$build" ]; then
+    echo "[install-plugin] $plugin_dir is already this tree's build ($build)"
+    exit 0
+  fi
+  if [ "$installed_by" != "$root" ] && [ "${CODESEC_REPLACE_PLUGIN:-}" != "1" ]; then
+    if [ -n "$installed_by" ]; then
+      what="the build of another clone ($installed_by)"
+    elif [ -n "$installed_build" ]; then
+      what="a plugin not installed by a set-up (a release, say)"
+    else
+      what="a plugin that gives no --build-info"
+    fi
+    echo "[install-plugin] WARNING: $plugin_dir holds $what${installed_build:+, build $installed_build}," \
+      "not this tree's build ($build); kept as it is. To replace it with this tree's build:" \
+      "CODESEC_REPLACE_PLUGIN=1 bash scripts/with-tools.sh bash scripts/install-plugin.sh" >&2
+    exit 0
+  fi
+fi
+
 pulumi plugin install resource codesec "$version" -f "$tarball" --reinstall
-plugin_dir="${PULUMI_HOME:-$HOME/.pulumi}/plugins/resource-codesec-v$version"
+printf '%s\n' "$root" >"$plugin_dir/$MARKER"
 echo "[install-plugin] installed into $plugin_dir: $("$plugin_dir/pulumi-resource-codesec" --build-info)"

@@ -17,24 +17,17 @@
  *   node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash
  *     prints the hash of the tree's sources that a bundle built now would carry
  */
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { buildSync, version as esbuildVersion, type BuildOptions } from "esbuild";
+import { gzippedUstar } from "./ustar";
 
 const root = path.resolve(__dirname, "..");
 const ENTRY = "provider/native/main.ts";
 const SCHEMA_FILE = "provider/cmd/pulumi-resource-codesec/schema.json";
+const TSCONFIG = "tsconfig.json";
 export const PLUGIN_NAME = "pulumi-resource-codesec";
 
 /** The platforms a release archive is made for (the launcher is a POSIX shell script). */
@@ -63,8 +56,8 @@ export function packageVersion(): string {
 
 /**
  * The hash a bundle built from the tree now carries: sha256 of the version, esbuild's version and options,
- * the schema and every file the bundle is made of (its path and content, node_modules included), as
- * esbuild resolves them.
+ * the schema, tsconfig.json, the launcher's text and every file the bundle is made of (its path and
+ * content, node_modules included), as esbuild resolves them.
  */
 export function treeBuildHash(): string {
   const { metafile } = buildSync({ ...BUNDLE_OPTIONS, write: false, metafile: true });
@@ -72,6 +65,10 @@ export function treeBuildHash(): string {
   hash.update(`version ${packageVersion()}\n`);
   hash.update(`esbuild ${esbuildVersion} ${JSON.stringify(BUNDLE_OPTIONS)}\n`);
   hash.update(readFileSync(path.join(root, SCHEMA_FILE)));
+  // What esbuild reads besides the sources (tsconfig.json's compiler options), and the launcher's text.
+  hash.update(`\n${TSCONFIG}\n`);
+  hash.update(readFileSync(path.join(root, TSCONFIG)));
+  hash.update(`\nlauncher\n${launcher(packageVersion())}`);
   for (const input of Object.keys(metafile.inputs).sort()) {
     hash.update(`\n${input}\n`);
     hash.update(readFileSync(path.join(root, input)));
@@ -103,9 +100,26 @@ function launcher(version: string): string {
 # one PULUMI_CODESEC_NODE names) running the bundle beside this launcher. The engine starts it with its own
 # address as the first argument and reads the port it serves on from its first line of output.
 set -e
-node=\${PULUMI_CODESEC_NODE:-node}
+if [ -n "\${PULUMI_CODESEC_NODE:-}" ]; then
+  node=$PULUMI_CODESEC_NODE
+  whence="PULUMI_CODESEC_NODE"
+else
+  node=node
+  whence="the 'node' on PATH"
+fi
 if ! command -v "$node" >/dev/null 2>&1; then
-  echo "${PLUGIN_NAME} needs Node.js 22 or later: no '$node' on PATH (set PULUMI_CODESEC_NODE to a node executable)" >&2
+  echo "${PLUGIN_NAME} needs Node.js 22 or later: no '$node' ($whence; set PULUMI_CODESEC_NODE to a node executable)" >&2
+  exit 1
+fi
+# \`node --version\` answers before the runtime starts: a cheap check that names the node it found.
+running=$("$node" --version 2>/dev/null || true)
+major=\${running#v}
+major=\${major%%.*}
+case "$major" in
+  ''|*[!0-9]*) major=0 ;;
+esac
+if [ "$major" -lt 22 ]; then
+  echo "${PLUGIN_NAME} needs Node.js 22 or later: $(command -v "$node") ($whence) is \${running:-not a node executable}; put a newer node first on PATH or set PULUMI_CODESEC_NODE to one" >&2
   exit 1
 fi
 dir=$(dirname "$(readlink -f "$0" 2>/dev/null || printf '%s' "$0")")
@@ -140,32 +154,20 @@ export function releaseTarball(
   const version = packageVersion();
   const staging = mkdtempSync(path.join(os.tmpdir(), "codesec-plugin-release-"));
   try {
-    const { build } = bundlePlugin(path.join(staging, `${PLUGIN_NAME}.js`));
-    writeFileSync(path.join(staging, PLUGIN_NAME), launcher(version));
-    chmodSync(path.join(staging, PLUGIN_NAME), 0o755);
-    copyFileSync(path.join(root, "LICENSE"), path.join(staging, "LICENSE"));
+    const bundle = path.join(staging, `${PLUGIN_NAME}.js`);
+    const { build } = bundlePlugin(bundle);
     mkdirSync(outDir, { recursive: true });
     const tarball = path.join(path.resolve(outDir), tarballName(version, platform));
-    // The same tree gives the same archive: names sorted, no owner, no time (GNU tar; gzip -n).
-    const tar = execFileSync(
-      "tar",
-      [
-        "--sort=name",
-        "--owner=0",
-        "--group=0",
-        "--numeric-owner",
-        "--mtime=@0",
-        "-cf",
-        "-",
-        "-C",
-        staging,
-        PLUGIN_NAME,
-        `${PLUGIN_NAME}.js`,
-        "LICENSE",
-      ],
-      { maxBuffer: 1 << 30 },
+    // The same tree gives the same archive on any machine and under any umask: written by Node, with
+    // fixed modes, owner and times (scripts/ustar.ts), names sorted.
+    writeFileSync(
+      tarball,
+      gzippedUstar([
+        { name: "LICENSE", content: readFileSync(path.join(root, "LICENSE")), mode: 0o644 },
+        { name: PLUGIN_NAME, content: Buffer.from(launcher(version)), mode: 0o755 },
+        { name: `${PLUGIN_NAME}.js`, content: readFileSync(bundle), mode: 0o644 },
+      ]),
     );
-    writeFileSync(tarball, execFileSync("gzip", ["-n", "-9"], { input: tar, maxBuffer: 1 << 30 }));
     return { tarball, build };
   } finally {
     rmSync(staging, { recursive: true, force: true });

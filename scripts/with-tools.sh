@@ -5,4 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$root/.tools/bin:$root/node_modules/.bin:$PATH"
+# The installed plugin's launcher runs the `node` on PATH unless this names one: the set-up's Node, so a
+# stack run from here never falls back to an older machine Node (the launcher says which node it found).
+if [ -x "$root/.tools/bin/node" ]; then export PULUMI_CODESEC_NODE="$root/.tools/bin/node"; fi
 exec "$@"

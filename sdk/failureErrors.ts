@@ -216,10 +216,16 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
   let happened: string;
   let status: number | undefined;
   let code: string | undefined;
+  // The attempt had less than timeoutMs when the call's deadline was nearer: that deadline is the limit.
+  let deadlineReached = false;
   switch (failure.kind) {
     case "timeout":
       kind = "timeout";
-      happened = `no complete answer arrived within ${ctx.timeoutMs} ms (timeoutMs)`;
+      deadlineReached = ctx.timeoutMs < ctx.options.timeoutMs;
+      happened = deadlineReached
+        ? `no complete answer arrived within ${ctx.timeoutMs} ms, the time left before the call's deadline ` +
+          `(deadlineMs ${ctx.options.deadlineMs} ms, stack config codesec:deadlineMs)`
+        : `no complete answer arrived within ${ctx.timeoutMs} ms (timeoutMs)`;
       break;
     case "network":
       kind = "network";
@@ -246,7 +252,7 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       operationNumber: spec.number,
       attempts: ctx.attempts,
       retried: ctx.attempts > 1,
-      deadlineReached: false,
+      deadlineReached,
       failure: kind,
       ...(status === undefined ? {} : { status }),
       ...(code === undefined ? {} : { code }),

@@ -79,18 +79,28 @@ export function configFailures(news: Props, env: NodeJS.ProcessEnv = process.env
   let names: string[] = [];
   attempt(() => (names = connectionNames(config)));
   for (const name of names) attempt(() => clientFor(resolveConnection(name, config, env), settings));
-  if (![news.baseUrl, news.token, news.connections].some(containsUnknown)) {
-    attempt(() => {
-      try {
-        clientFor(resolveConnection(undefined, config, env), settings);
-      } catch (error) {
-        if (error instanceof MissingCredentialsError && names.length > 0) return;
-        throw error;
-      }
-    });
-  }
+  // The default connection. A base URL or token still unknown stands in as a valid value, so that the known
+  // one is checked on its own (a blank token beside an unknown base URL fails now, not at apply); connections
+  // still unknown may define names, so no credentials at all is no failure then.
+  const standIns: Props = {};
+  if (containsUnknown(news.baseUrl)) standIns.baseUrl = STAND_IN_BASE_URL;
+  if (containsUnknown(news.token)) standIns.token = STAND_IN_TOKEN;
+  const defaultConfig = Object.keys(standIns).length > 0 ? configLookup({ ...known, ...standIns }) : config;
+  const namesMayExist = names.length > 0 || containsUnknown(news.connections);
+  attempt(() => {
+    try {
+      clientFor(resolveConnection(undefined, defaultConfig, env), settings);
+    } catch (error) {
+      if (error instanceof MissingCredentialsError && namesMayExist) return;
+      throw error;
+    }
+  });
   return failures;
 }
+
+/** Valid values in place of a base URL or token not known until apply, for checking the other alone. */
+const STAND_IN_BASE_URL = "https://unknown-until-apply.invalid";
+const STAND_IN_TOKEN = "unknown-until-apply";
 
 /**
  * A configuration problem as a check failure: it names the setting (`timeoutMs`) when the engine may print

@@ -10,7 +10,7 @@ import { functionArguments } from "../functions/arguments";
 import type { FunctionDefinition } from "../functions/definition";
 import { FUNCTION_DEFINITIONS } from "../functions/definitions";
 import { clientOf } from "../providerContext";
-import { withCallContext } from "./callContext";
+import { configNotKnown, withCallContext } from "./callContext";
 import type { PluginState } from "./pluginState";
 import { fromStruct, toStruct } from "./properties";
 import { provider } from "./protocol";
@@ -49,14 +49,11 @@ export function functionHandlers(plugin: PluginState) {
       // call with. The engine usually answers such an invoke itself; this is the plugin's own answer.
       if (plugin.unknownConfig.length > 0) {
         response.addFailures(
-          new provider.CheckFailure().setReason(
-            `pulumi-codesec: the provider's configuration (${plugin.unknownConfig.join(", ")}) is not known ` +
-              `until apply, so ${definition.name} cannot run yet.`,
-          ),
+          new provider.CheckFailure().setReason(configNotKnown(plugin.unknownConfig, definition.name)),
         );
         return response;
       }
-      const result = await withCallContext(plugin, "", undefined, (ctx) =>
+      const result = await withCallContext(plugin, { urn: "", name: definition.name }, (ctx) =>
         definition.invoke(clientOf(ctx, {}), input as never),
       );
       // A result computed from a secret argument stays secret.

@@ -73,8 +73,10 @@ export function resourceHandlers(plugin: PluginState) {
     check: unary(async (request: provider.CheckRequest) => {
       const definition = definitionOf(request.getType(), request.getUrn());
       const news = fromStruct(request.getNews());
-      const outcome = await withCallContext(plugin, request.getUrn(), undefined, (ctx) =>
-        checkResource(definition, news.values, ctx),
+      const outcome = await withCallContext(
+        plugin,
+        { urn: request.getUrn(), name: "Check", plansOnly: true },
+        (ctx) => checkResource(definition, news.values, ctx),
       );
       const response = new provider.CheckResponse();
       response.setInputs(toStruct(outcome.inputs, secretRule(definition, news.secrets)));
@@ -90,8 +92,11 @@ export function resourceHandlers(plugin: PluginState) {
       const definition = definitionOf(request.getType(), request.getUrn());
       const olds = fromStruct(request.getOlds()).values;
       const news = fromStruct(request.getNews()).values;
-      const plan = await withCallContext(plugin, request.getUrn(), undefined, async (ctx) =>
-        diffResource(definition, request.getId(), withoutEngineKeys(olds), withoutEngineKeys(news), ctx),
+      const plan = await withCallContext(
+        plugin,
+        { urn: request.getUrn(), name: "Diff", plansOnly: true },
+        async (ctx) =>
+          diffResource(definition, request.getId(), withoutEngineKeys(olds), withoutEngineKeys(news), ctx),
       );
       // A state the dynamic provider wrote holds its `__provider`: one update, with no call, drops it.
       const fromDynamicProvider =
@@ -123,7 +128,13 @@ export function resourceHandlers(plugin: PluginState) {
       const inputs = fromStruct(request.getProperties());
       const secret = secretRule(definition, inputs.secrets);
       const response = new provider.CreateResponse();
-      await withCallContext(plugin, request.getUrn(), request.getTimeout(), async (ctx) => {
+      const call = {
+        urn: request.getUrn(),
+        name: "Create",
+        timeoutSeconds: request.getTimeout(),
+        plansOnly: request.getPreview(),
+      };
+      await withCallContext(plugin, call, async (ctx) => {
         if (request.getPreview()) {
           response.setProperties(toStruct(plannedCreate(definition, inputs.values, ctx), secret));
           return;
@@ -146,7 +157,7 @@ export function resourceHandlers(plugin: PluginState) {
       // `pulumi import`, the `import` option and a lookup by id (`X.get`) send no state.
       const lookup = isLookup(state);
       const id = request.getId();
-      const found = await withCallContext(plugin, request.getUrn(), undefined, (ctx) =>
+      const found = await withCallContext(plugin, { urn: request.getUrn(), name: "Read" }, (ctx) =>
         readResource(definition, id, lookup ? undefined : state, ctx),
       );
       const response = new provider.ReadResponse();
@@ -170,7 +181,13 @@ export function resourceHandlers(plugin: PluginState) {
       const [state, inputs] = [withoutEngineKeys(olds.values), withoutEngineKeys(news.values)];
       const id = request.getId();
       const response = new provider.UpdateResponse();
-      await withCallContext(plugin, request.getUrn(), request.getTimeout(), async (ctx) => {
+      const call = {
+        urn: request.getUrn(),
+        name: "Update",
+        timeoutSeconds: request.getTimeout(),
+        plansOnly: request.getPreview(),
+      };
+      await withCallContext(plugin, call, async (ctx) => {
         const updated = request.getPreview()
           ? plannedUpdate(definition, id, state, inputs, ctx)
           : await recordingInitFailure(() => updateResource(definition, id, state, inputs, ctx), secret);
@@ -182,9 +199,8 @@ export function resourceHandlers(plugin: PluginState) {
     delete: unary(async (request: provider.DeleteRequest) => {
       const definition = definitionOf(request.getType(), request.getUrn());
       const state = withoutEngineKeys(fromStruct(request.getProperties()).values);
-      await withCallContext(plugin, request.getUrn(), request.getTimeout(), (ctx) =>
-        deleteResource(definition, request.getId(), state, ctx),
-      );
+      const call = { urn: request.getUrn(), name: "Delete", timeoutSeconds: request.getTimeout() };
+      await withCallContext(plugin, call, (ctx) => deleteResource(definition, request.getId(), state, ctx));
       return new Empty();
     }),
   };

@@ -5,8 +5,9 @@
  * (provider/expectedFailures.ts), never as a bug's stack.
  */
 export class CodeSecResourceError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `cause`: the client's error this one explains, when there is one (its deadline, say). */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

@@ -7,7 +7,8 @@
  * run's emulator. Then:
  *
  * - the move: the same resources on the generated Node.js SDK (programs/migration-native), one `pulumi up`:
- *   no API write, no replacement, no create or delete of a codesec resource, no `__provider` left;
+ *   four updates in place and nothing else (no API write, no replacement, create or delete), no
+ *   `__provider` left, the SCM app's code still stored as a secret and in no output;
  * - the trap the SDK's aliases close: without them the engine plans a create and a delete of every
  *   resource, and the delete of the old UserRole applies its roleOnDestroy to the user the new one just set;
  * - the same stack staying on the dynamic classes, upgraded to this package: it keeps working.
@@ -51,6 +52,20 @@ function writes(emulator: EmulatorHandle): string[] {
 
 function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
   return emulator.control.state().users.find((u) => u.id === userId)?.roles["1001"];
+}
+
+/** The summary of the move's `pulumi up`: the stack unchanged, the four codesec resources updated in place. */
+const MOVE_SUMMARY = { same: 1, update: 4 };
+
+/** A value the state stores encrypted: Pulumi's secret signature and a ciphertext. */
+function isSecretEnvelope(value: unknown): boolean {
+  const envelope = value as Record<string, unknown> | undefined;
+  return (
+    typeof envelope === "object" &&
+    envelope !== null &&
+    envelope["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270" &&
+    typeof envelope.ciphertext === "string"
+  );
 }
 
 function codesecResources(resources: StateResource[]): StateResource[] {
@@ -105,6 +120,8 @@ describe("moving a stack written by 0.4.0 to the native provider", function () {
     emulator = await startEmulator({ quiet: true });
     ({ dir, stack } = await stackWrittenBy040(emulator, "migrate"));
     installNativePlugin(stack);
+    // The state is 0.4.0's whatever the program: each step below runs the native program on it.
+    moveProgramToNative(dir);
   });
 
   after(async () => {
@@ -126,7 +143,6 @@ describe("moving a stack written by 0.4.0 to the native provider", function () {
   });
 
   it("without the SDK's aliases, the engine would create every resource anew and delete the old ones", async () => {
-    moveProgramToNative(dir);
     await stack.setConfig("e2e:stripAliases", { value: "true" });
     emulator.control.clearRequests();
     const preview = await stack.preview();
@@ -144,7 +160,9 @@ describe("moving a stack written by 0.4.0 to the native provider", function () {
 
     const up = await stack.up();
     console.log(`      migration up: ${JSON.stringify(up.summary.resourceChanges)}`);
-    expect(up.summary.resourceChanges).not.to.have.any.keys("create", "replace", "create-replacement");
+    // Each of the four is updated in place (its state loses __provider); nothing else happens to them.
+    expect(up.summary.resourceChanges).to.deep.equal(MOVE_SUMMARY);
+    expect(up.stdout + up.stderr).not.to.include(emulator.sample.scmAppCode);
     expect(writes(emulator)).to.deep.equal([]);
     const resources = await stateResources(stack);
     const codesec = codesecResources(resources);
@@ -157,6 +175,15 @@ describe("moving a stack written by 0.4.0 to the native provider", function () {
         .sort(),
     );
     expect(exportStackAsStored(stack)).not.to.include(emulator.sample.scmAppCode);
+    // The app's code is still stored as a secret (ciphertext), as 0.4.0 stored it (stateResources shows
+    // secrets: the state as stored is `pulumi stack export`'s).
+    const stored = (
+      JSON.parse(exportStackAsStored(stack)) as { deployment: { resources: StateResource[] } }
+    ).deployment.resources.find((r) => r.type === "codesec:index:ScmApp")!;
+    expect(stored.inputs?.code, "inputs.code").to.satisfy(isSecretEnvelope);
+    if (stored.outputs?.code !== undefined) {
+      expect(stored.outputs.code, "outputs.code").to.satisfy(isSecretEnvelope);
+    }
     expect(roleOf(emulator, "502")).to.equal("ORG_ROLE_READONLY");
   });
 

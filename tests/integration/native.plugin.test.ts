@@ -248,6 +248,19 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(response.getFailuresList()).to.deep.equal([]);
     });
 
+    it("a known blank or malformed value fails even when its sibling is not known until apply", async () => {
+      const h = emulator();
+      const reasons = async (config: Record<string, unknown>) =>
+        (await plugin().checkConfig(checkConfigRequest(config))).getFailuresList().map((f) => f.getReason());
+      expect(await reasons({ baseUrl: UNKNOWN_VALUE, token: "" })).to.have.length(1);
+      expect((await reasons({ baseUrl: UNKNOWN_VALUE, token: "  " }))[0]).to.include("codesec:token");
+      const malformed = await reasons({ baseUrl: "ftp://nowhere", token: UNKNOWN_VALUE });
+      expect(malformed).to.have.length(1);
+      expect(malformed[0]).to.include("codesec:baseUrl");
+      expect(await reasons({ baseUrl: UNKNOWN_VALUE, token: h.apiToken })).to.deep.equal([]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("DiffConfig lists the keys whose value changed; the same value in another form is no change", async () => {
       const olds = { baseUrl: "http://a.example", token: "t1", timeoutMs: "5000" };
       const same = await plugin().diffConfig(
@@ -721,9 +734,47 @@ describe("native plugin: the ResourceProvider service", () => {
       const response = await plugin().invoke(
         new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
       );
-      expect(response.getFailuresList().map((f) => f.getReason())).to.deep.equal([
-        "pulumi-codesec: the provider's configuration (token) is not known until apply, so getCurrentUser cannot run yet.",
-      ]);
+      const reasons = response.getFailuresList().map((f) => f.getReason());
+      expect(reasons).to.have.length(1);
+      expect(reasons[0]).to.match(
+        /^pulumi-codesec: the provider's configuration \(token\) is not known until apply, so getCurrentUser cannot run yet/,
+      );
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a Read, Create or Delete on it is refused, naming the setting, with no request", async () => {
+      const h = emulator();
+      await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
+      const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+      const calls: [string, Promise<unknown>][] = [
+        ["Read", plugin().read(readRequest("UserRole", "1001/502", { ...userRole, platform: h.baseUrl }))],
+        [
+          "Create",
+          plugin().create(
+            new provider.CreateRequest()
+              .setUrn(urnOf("UserRole"))
+              .setType("codesec:index:UserRole")
+              .setProperties(struct(userRole)),
+          ),
+        ],
+        [
+          "Delete",
+          plugin().delete(
+            new provider.DeleteRequest()
+              .setId("1001/502")
+              .setUrn(urnOf("UserRole"))
+              .setType("codesec:index:UserRole")
+              .setProperties(struct({ ...userRole, platform: h.baseUrl })),
+          ),
+        ],
+      ];
+      for (const [name, call] of calls) {
+        const error = await rejection(call);
+        expect(error.code, name).to.equal(grpc.status.FAILED_PRECONDITION);
+        expect(error.details, name).to.include(
+          `the provider's configuration (token) is not known until apply, so ${name} cannot run yet`,
+        );
+      }
       expect(h.control.requests()).to.deep.equal([]);
     });
   });
@@ -746,6 +797,49 @@ describe("native plugin: the ResourceProvider service", () => {
       // The limit that ended it is the resource's customTimeouts, not the provider's deadlineMs.
       expect(error.details).to.include("the resource's customTimeouts (0.3 s for this step)");
       expect(error.details).not.to.include("codesec:deadlineMs");
+    });
+
+    it("a customTimeouts over 30 s with codesec:deadlineMs unset is the limit named", async () => {
+      const h = emulator();
+      // The platform asks for a wait longer than the step's 31 s: the call stops at once, past its deadline.
+      await configure(plugin(), { ...emulatorConfig(h), maxRetryDelayMs: "120000" });
+      h.control.addFault({ operation: "updateUserRole", status: 503, retryAfter: "60", count: 1 });
+      const error = await rejection(
+        plugin().create(
+          new provider.CreateRequest()
+            .setUrn(urnOf("UserRole"))
+            .setType("codesec:index:UserRole")
+            .setProperties(struct({ deploymentId: "1001", userId: "502", role: "ORG_ROLE_ADMIN" }))
+            .setTimeout(31),
+        ),
+      );
+      expect(error.details).to.include("the resource's customTimeouts (31 s for this step)");
+      expect(error.details).not.to.include("deadlineMs");
+    });
+
+    it("a write not sent again, cut short by customTimeouts, names them as the limit", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      h.control.addFault({ operation: "completeScmAppRequest", latencyMs: 5000, count: 1 });
+      const error = await rejection(
+        plugin().create(
+          new provider.CreateRequest()
+            .setUrn(urnOf("ScmApp"))
+            .setType("codesec:index:ScmApp")
+            .setProperties(
+              struct({
+                deploymentId: "1001",
+                requestId: h.sample.scmAppRequestId,
+                code: secret(h.sample.scmAppCode),
+              }),
+            )
+            .setTimeout(0.3),
+        ),
+      );
+      expect(error.details).to.include("the outcome is unknown");
+      expect(error.details).to.include("the resource's customTimeouts (0.3 s for this step)");
+      expect(error.details).not.to.match(/\(timeoutMs\)/);
+      expect(error.details).not.to.include(h.sample.scmAppCode);
     });
 
     it("after Cancel, no new call starts", async () => {

@@ -6,10 +6,12 @@
  */
 import { expect } from "chai";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion, releaseTarball, tarballName, treeBuildHash } from "../../scripts/plugin-release";
+
+const repoRoot = path.resolve(__dirname, "../..");
 
 describe("scripts/plugin-release.ts: the native plugin's release archive", function () {
   this.timeout(60_000);
@@ -47,6 +49,38 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(build).to.equal(treeBuildHash());
   });
 
+  it("is the same bytes under any umask, with mode 0755 for the launcher and 0644 for the rest, no owner", () => {
+    const made = ["022", "077"].map((umask) => {
+      const out = path.join(work, `umask-${umask}`);
+      execFileSync(
+        "sh",
+        [
+          "-c",
+          `umask ${umask} && exec node -r ts-node/register/transpile-only scripts/plugin-release.ts --out "$1"`,
+          "sh",
+          out,
+        ],
+        { cwd: repoRoot, encoding: "utf8" },
+      );
+      return readFileSync(path.join(out, path.basename(tarball)));
+    });
+    expect(made[0].equals(made[1])).to.equal(true);
+    expect(made[0].equals(readFileSync(tarball))).to.equal(true);
+    const listing = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
+    const modes: Record<string, string> = Object.fromEntries(
+      listing.map((line) => {
+        const fields = line.split(/\s+/);
+        return [fields[fields.length - 1], fields[0]];
+      }),
+    );
+    expect(modes).to.deep.equal({
+      LICENSE: "-rw-r--r--",
+      "pulumi-resource-codesec": "-rwxr-xr-x",
+      "pulumi-resource-codesec.js": "-rw-r--r--",
+    });
+    for (const line of listing) expect(line.split(/\s+/)[1]).to.equal("0/0");
+  });
+
   it("refuses a platform its shell launcher cannot run on", () => {
     expect(() => releaseTarball(path.join(work, "w"), { os: "windows", arch: "amd64" })).to.throw(
       /no release archive for windows: the launcher is a POSIX shell script/,
@@ -72,12 +106,38 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(firstLine).to.match(/^\d+$/);
   });
 
+  it("with a Node.js older than 22, the launcher names it and where it came from", () => {
+    const bin = path.join(work, "old-node");
+    mkdirSync(bin, { recursive: true });
+    const oldNode = path.join(bin, "node");
+    writeFileSync(oldNode, "#!/bin/sh\necho v20.20.2\n", { mode: 0o755 });
+    const launcher = path.join(unpacked, "pulumi-resource-codesec");
+    const onPath = spawnSync(launcher, ["127.0.0.1:1"], {
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+      encoding: "utf8",
+    });
+    expect(onPath.status).to.equal(1);
+    expect(onPath.stderr).to.include(
+      `pulumi-resource-codesec needs Node.js 22 or later: ${oldNode} (the 'node' on PATH) is v20.20.2`,
+    );
+    const named = spawnSync(launcher, ["127.0.0.1:1"], {
+      env: { PATH: "/usr/bin:/bin", PULUMI_CODESEC_NODE: oldNode },
+      encoding: "utf8",
+    });
+    expect(named.status).to.equal(1);
+    expect(named.stderr).to.include(
+      `needs Node.js 22 or later: ${oldNode} (PULUMI_CODESEC_NODE) is v20.20.2`,
+    );
+  });
+
   it("without Node.js on PATH, the launcher says what it needs", () => {
     const result = spawnSync(path.join(unpacked, "pulumi-resource-codesec"), ["127.0.0.1:1"], {
       env: { PATH: "/nonexistent" },
       encoding: "utf8",
     });
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.include("pulumi-resource-codesec needs Node.js 22 or later: no 'node' on PATH");
+    expect(result.stderr).to.include(
+      "pulumi-resource-codesec needs Node.js 22 or later: no 'node' (the 'node' on PATH;",
+    );
   });
 });

@@ -87,6 +87,18 @@ describe("CodeSecClient retry classes", () => {
       });
     }
 
+    it("cut short by the call's deadline, names deadlineMs (not timeoutMs) as the limit", async () => {
+      server.sequence({ delayMs: 5000, ...APP_OK });
+      const error = await rejection(
+        server.client({ timeoutMs: 2000, deadlineMs: 300 }).completeScmAppRequest(COMPLETE_ARGS),
+        CodeSecOutcomeUnknownError,
+      );
+      expect(error).to.include({ failure: "timeout", deadlineReached: true });
+      expect(error.message).to.match(/within \d+ ms, the time left before the call's deadline/);
+      expect(error.message).to.include("(deadlineMs 300 ms, stack config codesec:deadlineMs)");
+      expect(error.message).not.to.include("(timeoutMs)");
+    });
+
     it("is retried after an explicit 429 refusal, then succeeds", async () => {
       server.sequence({ status: 429, headers: { "retry-after": "0" } }, APP_OK);
       const app = await client().completeScmAppRequest(COMPLETE_ARGS);

@@ -113,6 +113,7 @@ async function resolveUnknownOutcome(
         `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
+        { cause: unknown },
       );
     }
     // Still unknown: say both what happened and how to find out.

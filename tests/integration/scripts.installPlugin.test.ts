@@ -1,0 +1,124 @@
+/**
+ * scripts/install-plugin.sh: it installs this tree's plugin into the CLI's plugin cache, but never
+ * silently replaces a plugin of the same version that is not this clone's own earlier build (a release
+ * the user installed, another clone's build). The CLI is a stand-in here that unpacks the archive as
+ * `pulumi plugin install -f` does and records each call; the real CLI's install is the e2e suite's.
+ */
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packageVersion, treeBuildHash } from "../../scripts/plugin-release";
+
+const repoRoot = path.resolve(__dirname, "../..");
+const MARKER = ".installed-by-codesec-clone";
+
+/** A `pulumi` that logs its arguments and unpacks `-f <archive>` into $PULUMI_HOME/plugins, as the CLI does. */
+const FAKE_PULUMI = `#!/bin/sh
+mkdir -p "$PULUMI_HOME" && echo "$*" >>"$PULUMI_HOME/pulumi-calls"
+archive=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-f" ]; then archive=$2; fi
+  shift
+done
+dir="$PULUMI_HOME/plugins/resource-codesec-v${packageVersion()}"
+rm -rf "$dir" && mkdir -p "$dir" && tar -xzf "$archive" -C "$dir"
+`;
+
+describe("scripts/install-plugin.sh: never replaces a plugin it did not install", function () {
+  this.timeout(120_000);
+  let work: string;
+  let home: string;
+  let pluginDir: string;
+  let build: string;
+
+  before(() => {
+    build = treeBuildHash();
+  });
+
+  beforeEach(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), "codesec-install-plugin-test-"));
+    home = path.join(work, "pulumi-home");
+    pluginDir = path.join(home, "plugins", `resource-codesec-v${packageVersion()}`);
+    mkdirSync(path.join(work, "bin"), { recursive: true });
+    writeFileSync(path.join(work, "bin", "pulumi"), FAKE_PULUMI, { mode: 0o755 });
+  });
+
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  /** An installed plugin whose launcher prints `buildInfo` (none: it gives no --build-info). */
+  function installed(buildInfo: string | undefined, marker?: string): void {
+    mkdirSync(pluginDir, { recursive: true });
+    const body = buildInfo === undefined ? "exit 1" : `echo '${buildInfo}'`;
+    writeFileSync(path.join(pluginDir, "pulumi-resource-codesec"), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    if (marker !== undefined) writeFileSync(path.join(pluginDir, MARKER), `${marker}\n`);
+  }
+
+  function run(env: Record<string, string> = {}) {
+    const result = spawnSync("bash", ["scripts/install-plugin.sh"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        PATH: `${path.join(work, "bin")}:${process.env.PATH}`,
+        PULUMI_HOME: home,
+        CODESEC_REPLACE_PLUGIN: "",
+        ...env,
+      },
+    });
+    expect(result.status, result.stderr).to.equal(0);
+    const calls = existsSync(path.join(home, "pulumi-calls"))
+      ? readFileSync(path.join(home, "pulumi-calls"), "utf8").trim().split("\n")
+      : [];
+    return { ...result, calls };
+  }
+
+  const release = JSON.stringify({ version: packageVersion(), build: `sha256:${"0".repeat(64)}` });
+
+  it("installs into an empty cache and marks the plugin as this clone's", () => {
+    const { calls, stdout } = run();
+    expect(calls).to.have.length(1);
+    expect(calls[0]).to.match(/^plugin install resource codesec \S+ -f \S+\.tar\.gz --reinstall$/);
+    expect(readFileSync(path.join(pluginDir, MARKER), "utf8").trim()).to.equal(repoRoot);
+    expect(stdout).to.include(build);
+  });
+
+  it("keeps a release the user installed, warning with how to replace it", () => {
+    installed(release);
+    const { calls, stderr } = run();
+    expect(calls).to.deep.equal([]);
+    expect(stderr)
+      .to.include("a plugin not installed by a set-up")
+      .and.include(`sha256:${"0".repeat(64)}`);
+    expect(stderr).to.include("CODESEC_REPLACE_PLUGIN=1");
+    expect(readFileSync(path.join(pluginDir, "pulumi-resource-codesec"), "utf8")).to.include(release);
+  });
+
+  it("keeps another clone's build and one with no --build-info", () => {
+    installed(release, "/elsewhere/pulumi-codesec");
+    expect(run().stderr).to.include("the build of another clone (/elsewhere/pulumi-codesec)");
+    rmSync(pluginDir, { recursive: true });
+    installed(undefined);
+    const { calls, stderr } = run();
+    expect(stderr).to.include("a plugin that gives no --build-info");
+    expect(calls).to.deep.equal([]);
+  });
+
+  it("replaces this clone's earlier build, or any with CODESEC_REPLACE_PLUGIN=1", () => {
+    installed(release, repoRoot);
+    expect(run().calls).to.have.length(1);
+    rmSync(pluginDir, { recursive: true });
+    installed(release);
+    rmSync(path.join(home, "pulumi-calls"));
+    expect(run({ CODESEC_REPLACE_PLUGIN: "1" }).calls).to.have.length(1);
+    expect(readFileSync(path.join(pluginDir, MARKER), "utf8").trim()).to.equal(repoRoot);
+  });
+
+  it("leaves a plugin that is already this tree's build as it is", () => {
+    installed(JSON.stringify({ version: packageVersion(), build }), "/elsewhere/pulumi-codesec");
+    const { calls, stdout } = run();
+    expect(calls).to.deep.equal([]);
+    expect(stdout).to.include("already this tree's build");
+  });
+});

@@ -5,7 +5,8 @@
 #
 #   npm run setup -- --languages python,go,yaml     (or scripts/setup-languages.sh --languages ...)
 #   CODESEC_LANGUAGES=python,go,yaml npm run setup
-#   CI set (any value): all three, as the end-to-end suite runs a program in each (npm test makes them too)
+#   npm test makes all three (the end-to-end suite runs a program in each), in the background while its
+#   first phase runs (scripts/test.sh): so CI's `npm run setup` makes none, and their build overlaps the tests
 #
 # A host that sits next to the CLI in use (.tools/bin/pulumi, else `pulumi` on PATH) is linked as it is:
 # official CLI releases ship the Python, Go and YAML hosts. Only a missing one is made, as follows:
@@ -31,7 +32,7 @@
 # program with the virtual environment's packages.
 #
 # Environment: PULUMI_CODESEC_CACHE and PULUMI_CODESEC_PROGRESS_SECONDS as for install-pulumi.sh
-# (PULUMI_VERSION too, when there is no CLI); CODESEC_LANGUAGES and CI (above).
+# (PULUMI_VERSION too, when there is no CLI); CODESEC_LANGUAGES (above).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
@@ -58,7 +59,6 @@ while [ $# -gt 0 ]; do
     *) echo "usage: setup-languages.sh [--languages python,go,yaml]" >&2 && exit 2 ;;
   esac
 done
-if [ -z "$languages" ] && [ -n "${CI:-}" ]; then languages=python,go,yaml; fi
 want_go=false
 want_python=false
 want_yaml=false

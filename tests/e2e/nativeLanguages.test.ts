@@ -7,10 +7,17 @@
  */
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
+import { cpSync } from "node:fs";
 import * as path from "node:path";
-import { goProgram, pythonProgram, venvPython, yamlProgram } from "./support/languagePrograms";
+import {
+  goProgram,
+  goToolchainFor,
+  pythonProgram,
+  venvPython,
+  yamlProgram,
+} from "./support/languagePrograms";
 import { describeNativeProgram } from "./support/nativeSuite";
-import { timeLimitFor } from "./support/harness";
+import { repoRoot, scratchDir, timeLimitFor } from "./support/harness";
 
 describeNativeProgram({
   language: "Python",
@@ -31,6 +38,27 @@ describeNativeProgram({
   prepare: () => yamlProgram(path.join(__dirname, "programs/native-yaml")),
   providerSteps: false,
   asksPluginVersion: false,
+});
+
+describe("the Go SDK on its own", () => {
+  // A user's program requires the module, not this clone: its go.mod and go.sum (scripts/tidy-go-sdk.sh)
+  // must be complete, with the Go the Pulumi Go SDK asks for (about half a minute with a warm module cache).
+  it("`go build ./...` in a copy of sdk/go, with go.mod and go.sum as committed (-mod=readonly)", function () {
+    this.timeout(timeLimitFor(4));
+    const copy = scratchDir("sdk-go");
+    cpSync(path.join(repoRoot, "sdk/go"), copy, { recursive: true });
+    execFileSync("go", ["build", "./..."], {
+      cwd: copy,
+      stdio: "pipe",
+      env: {
+        ...process.env,
+        GOWORK: "off",
+        GOFLAGS: "-mod=readonly",
+        GOSUMDB: "sum.golang.org",
+        GOTOOLCHAIN: goToolchainFor(path.join(copy, "go.mod")),
+      },
+    });
+  });
 });
 
 describe("the Python SDK's secret marking", () => {

@@ -78,7 +78,7 @@ export function goProgram(sourceDir: string): { dir: string; env: Record<string,
  * scripts/go-build.sh): `local` when the local Go is new enough, else that release, which Go fetches
  * through the module proxy, checked against the checksum database.
  */
-function goToolchainFor(goMod: string): string {
+export function goToolchainFor(goMod: string): string {
   const script =
     'log() { printf "%s\\n" "$*" >&2; }; source "$root/scripts/go-build.sh"; ' +
     'use_go_for "$(go_directive "$1")"; printf %s "$GOTOOLCHAIN"';

@@ -71,6 +71,9 @@ describe("the Python SDK's secret marking", () => {
       encoding: "utf8",
       env: { ...process.env, ...env },
     });
-    expect(JSON.parse(printed.trim().split("\n").at(-1)!)).to.deep.equal({ providerToken: true, scmAppCode: true });
+    expect(JSON.parse(printed.trim().split("\n").at(-1)!)).to.deep.equal({
+      providerToken: true,
+      scmAppCode: true,
+    });
   });
 });

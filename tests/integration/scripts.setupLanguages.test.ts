@@ -28,7 +28,8 @@ const VERSION = "3.259.0";
 const GO_HOST = "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go";
 
 /** The variables that would exempt modules from the checksum database, as the fake go logs them. */
-const CHECKSUM_SETTINGS = "GOSUMDB=sum.golang.org GONOSUMDB=unset GONOSUMCHECK=unset GOPRIVATE=unset GOINSECURE=unset";
+const CHECKSUM_SETTINGS =
+  "GOSUMDB=sum.golang.org GONOSUMDB=unset GONOSUMCHECK=unset GOPRIVATE=unset GOINSECURE=unset";
 
 /**
  * A `go` for setup-languages.sh. `go mod download -json <module>@<version>` answers with a module folder
@@ -177,7 +178,9 @@ describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, on
   it("go: the host of sdk/v3@v3.66.0 into the CLI's cache, checksums on; a second set-up uses it", () => {
     const first = setUp("--languages", "go");
     expect(first.status, first.output).to.equal(0);
-    expect(builds()).to.deep.equal([`build ${GO_HOST} ${CHECKSUM_SETTINGS} GOFLAGS=-mod=mod GOTOOLCHAIN=local`]);
+    expect(builds()).to.deep.equal([
+      `build ${GO_HOST} ${CHECKSUM_SETTINGS} GOFLAGS=-mod=mod GOTOOLCHAIN=local`,
+    ]);
     const wrapper = readFileSync(
       path.join(cache, `pulumi-v${VERSION}`, "src/pulumi-language-go/go.mod"),
       "utf8",
@@ -250,7 +253,9 @@ describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, on
     expect(status, output).to.equal(0);
     expect(builds()).to.deep.equal([]);
     for (const host of ["pulumi-language-go", "pulumi-language-yaml"]) {
-      expect(realpathSync(path.join(clone, ".tools/bin", host))).to.equal(realpathSync(path.join(official, host)));
+      expect(realpathSync(path.join(clone, ".tools/bin", host))).to.equal(
+        realpathSync(path.join(official, host)),
+      );
     }
     expect(readdirSync(cache), "nothing in the cache").to.deep.equal([]);
   });

@@ -22,7 +22,8 @@ function countingClient() {
     },
   };
   const answer = () => {
-    for (const resolve of pending.splice(0)) resolve({ id: CALLER, orgRole: "ORG_ROLE_ADMIN" } as CurrentUser);
+    for (const resolve of pending.splice(0))
+      resolve({ id: CALLER, orgRole: "ORG_ROLE_ADMIN" } as CurrentUser);
   };
   return { client, asClient: client as unknown as CodeSecClient, answer };
 }

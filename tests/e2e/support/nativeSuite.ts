@@ -84,7 +84,9 @@ const EXPECTED_CALLS: Record<"up" | "preview" | "refresh" | "update" | "destroy"
  * (which Pulumi does not fix) does not change the count.
  */
 function expectTypeScriptsCalls(actual: Record<string, number>, step: keyof typeof EXPECTED_CALLS): void {
-  expect(actual, `the API calls of the ${step}: as the TypeScript program's`).to.deep.equal(EXPECTED_CALLS[step]);
+  expect(actual, `the API calls of the ${step}: as the TypeScript program's`).to.deep.equal(
+    EXPECTED_CALLS[step],
+  );
 }
 
 /** A program of the scenario in one language, ready to run. */

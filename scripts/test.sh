@@ -16,11 +16,12 @@ rm -rf .reports/reliability
 counts="$(mktemp -d)"
 # The end-to-end suite runs Python, Go and YAML programs too: their language hosts and the Python virtual
 # environment (scripts/setup-languages.sh; once per machine, nothing to do when they exist). A cold build
-# takes minutes, so it runs in the background while the first phase runs (niced: the tests come first),
+# takes minutes, so it runs in the background while the first phase runs (at the lowest priority, nice 19:
+# the tests, some of which time retries, come first),
 # and the second phase waits for it. Stopped (TERM: it stops its compile and releases its lock) when this
 # script ends first.
 languages_log="$counts/setup-languages.log"
-nice -n 10 bash scripts/setup-languages.sh --languages python,go,yaml >"$languages_log" 2>&1 &
+nice -n 19 bash scripts/setup-languages.sh --languages python,go,yaml >"$languages_log" 2>&1 &
 languages_pid=$!
 stop_languages() {
   if [ -n "$languages_pid" ] && kill -0 "$languages_pid" 2>/dev/null; then

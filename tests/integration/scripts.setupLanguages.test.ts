@@ -86,7 +86,7 @@ case "$1 \${2:-}" in
       shift
     done
     echo "build $pkg $(settings)" >>"$FAKE_GO_LOG"
-    if [ -n "\${FAKE_GO_SLEEP:-}" ]; then echo $$ >"$FAKE_GO_SLEEP"; exec sleep 120; fi
+    if [ -n "\${FAKE_GO_SLEEP:-}" ]; then echo $$ >"$FAKE_GO_SLEEP"; exec sleep 600; fi
     printf '#!/bin/sh\\necho fake language host\\n' >"$out"
     chmod +x "$out"
     ;;
@@ -287,9 +287,8 @@ describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, on
     await waitFor("a progress line", () => output.includes("still compiling"), 30_000);
     const compilePid = Number(readFileSync(sleeper, "utf8"));
     child.kill("SIGTERM");
-    const start = Date.now();
+    // Before the traps stopped it, the compile (600 s) held the output open, far beyond this test's limit.
     expect(await closed, output).to.equal(143);
-    expect(Date.now() - start, "closed within 5 s").to.be.below(5_000);
     // (a killed process lingers until its parent, or init, collects it)
     await waitFor("the compile to be stopped", () => !alive(compilePid));
     expect(existsSync(path.join(cache, ".build-lock.pid")), "the lock is released").to.equal(false);

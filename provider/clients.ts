@@ -129,31 +129,50 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
   return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
 }
 
-const currentUsers = new WeakMap<CodeSecClient, Promise<CurrentUser>>();
+/** A read of the credentials' own user, and its answer once it has one. */
+interface CurrentUserRead {
+  readonly read: Promise<CurrentUser>;
+  user?: CurrentUser;
+}
+
+const currentUsers = new WeakMap<CodeSecClient, CurrentUserRead>();
 
 /**
  * The credentials' own user (operation 8), read once per client per process and shared by every caller,
  * concurrent ones included: the credential check and the refresh of every UserRole of a connection make
- * one call between them. A failed read is shared by the callers waiting for it, not by later ones. A role write through the client forgets it ({@link forgetCurrentUser}), so a
- * read after a write sees the write. A provider process serves one engine operation, so nothing read
- * here outlives the run.
+ * one call between them. A failed read is shared by the callers waiting for it, not by later ones. A write
+ * of the caller's own role through the client forgets it ({@link forgetCurrentUserAfterRoleWrite}), so a
+ * read after that write sees it. A provider process serves one engine operation, so nothing read here
+ * outlives the run.
  */
 export function currentUserOf(client: CodeSecClient): Promise<CurrentUser> {
-  let user = currentUsers.get(client);
-  if (!user) {
-    const read = client.getCurrentUser();
+  let cached = currentUsers.get(client);
+  if (!cached) {
+    const entry: CurrentUserRead = { read: client.getCurrentUser() };
     // Shared while pending; a failure is not kept: the next reader asks again (its own retries spent).
-    read.catch(() => {
-      if (currentUsers.get(client) === read) currentUsers.delete(client);
-    });
-    currentUsers.set(client, read);
-    user = read;
+    entry.read.then(
+      (user) => {
+        entry.user = user;
+      },
+      () => {
+        if (currentUsers.get(client) === entry) currentUsers.delete(client);
+      },
+    );
+    currentUsers.set(client, entry);
+    cached = entry;
   }
-  return user;
+  return cached.read;
 }
 
-/** After a write that may change the credentials' own user (operation 1), the next read asks again. */
-export function forgetCurrentUser(client: CodeSecClient): void {
+/**
+ * After a write (operation 1) of user `userId`'s role through the client: when that user may be the
+ * credentials' own, the next read asks the platform again, as the write may have changed the caller's role.
+ * Only an answer already in hand that names another user is kept; while the caller is not known yet (no
+ * answer, or a read still in flight that may predate the write), it is forgotten.
+ */
+export function forgetCurrentUserAfterRoleWrite(client: CodeSecClient, userId: string): void {
+  const cached = currentUsers.get(client);
+  if (cached?.user !== undefined && cached.user.id !== userId) return;
   currentUsers.delete(client);
 }
 

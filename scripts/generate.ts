@@ -38,12 +38,25 @@ export function generatorPath(): string {
   return result.stdout.trim();
 }
 
-/** Runs the generator: `language` SDK of `schemaFile` into `outDir` (replaced as a whole). */
+/**
+ * Runs the generator: `language` SDK of `schemaFile` into `outDir` (replaced as a whole). The Go SDK's
+ * go.mod then gets the Pulumi Go SDK's `go` line, its direct requirements and a go.sum
+ * (scripts/tidy-go-sdk.sh), so that the module builds on its own.
+ */
 export function generateSdk(generator: string, schemaFile: string, language: string, outDir: string): void {
   const result = spawnSync(generator, [schemaFile, language, outDir], { encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(
       `pulumi-gen-codesec ${language} failed: ${result.stderr.trim() || `exit ${result.status}`}`,
+    );
+  }
+  if (language !== "go") return;
+  const tidy = spawnSync("bash", [path.join(REPOSITORY_ROOT, "scripts/tidy-go-sdk.sh"), outDir], {
+    encoding: "utf8",
+  });
+  if (tidy.status !== 0) {
+    throw new Error(
+      `scripts/tidy-go-sdk.sh (the Go SDK's go.mod and go.sum) failed: ${tidy.stderr.trim() || `exit ${tidy.status}`}`,
     );
   }
 }

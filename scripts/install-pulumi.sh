@@ -34,52 +34,8 @@ host_sdk="${PULUMI_NODEJS_HOST_SDK:-v3.68.0}"
 
 log() { printf '[install-pulumi] %s\n' "$*"; }
 warn() { printf '[install-pulumi] WARNING: %s\n' "$*" >&2; }
-# shellcheck source=build-lock.sh
-source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
-
-# Runs a command that can take minutes (a cold module download, the compile), printing a line every
-# $progress_every seconds meanwhile, so that a quiet terminal or CI log does not look hung.
-ticker_pid=""
-with_progress() { # $1 = what is being done ("compiling ..."), then the command
-  local what="$1" since=$SECONDS rc=0
-  shift
-  # The ticker's sleep holds none of our output: killing the ticker closes it at once.
-  (while sleep "$progress_every" </dev/null >/dev/null 2>&1; do
-    log "still $what ($((SECONDS - since)) s so far)"
-  done) &
-  ticker_pid=$!
-  "$@" || rc=$?
-  stop_ticker
-  return "$rc"
-}
-stop_ticker() {
-  if [ -n "$ticker_pid" ]; then
-    kill "$ticker_pid" 2>/dev/null || true
-    wait "$ticker_pid" 2>/dev/null || true
-    ticker_pid=""
-  fi
-}
-in_dir() { # $1 = directory, then the command
-  (cd "$1" && shift && "$@")
-}
-
-# Portable stand-ins for GNU `readlink -f` / `readlink -m` (macOS' readlink has neither before 12.3):
-# plain `readlink` (one link) and `cd -P` (physical directory) are in every POSIX system.
-# The path of $1 with every symbolic link resolved, the last component included.
-real_path() {
-  local target="$1" link hops=0
-  while [ -L "$target" ] && [ "$hops" -lt 40 ]; do
-    link="$(readlink "$target")"
-    case "$link" in
-      /*) target="$link" ;;
-      *) target="$(dirname "$target")/$link" ;;
-    esac
-    hops=$((hops + 1))
-  done
-  printf '%s/%s\n' "$(physical_dir "$(dirname "$target")")" "$(basename "$target")"
-}
-# The directory $1 with symbolic links resolved; as given when it does not exist (nothing is under it).
-physical_dir() { (cd -P "$1" 2>/dev/null && pwd) || printf '%s\n' "$1"; }
+# shellcheck source=go-build.sh
+source "$root/scripts/go-build.sh" # with_progress, go_build_traps, build_wrapped, wanted_version, ... and the lock
 
 manual_instructions() {
   cat >&2 <<'EOF'
@@ -99,22 +55,6 @@ suitable() { # $1 = version printed by the CLI
   local v="${1#v}"
   [ "${v%%.*}" = "$want_major" ] || return 1
   [ -z "${PULUMI_VERSION:-}" ] || [ "$v" = "${PULUMI_VERSION#v}" ]
-}
-
-# The CLI speaks to the @pulumi/pulumi package the project is locked to: build the same release.
-wanted_version() {
-  local v="${PULUMI_VERSION:-}"
-  if [ -z "$v" ] && [ -f "$root/package-lock.json" ]; then
-    v="$(node -p 'const p = require(process.argv[1]).packages || {};
-      (p["node_modules/@pulumi/pulumi"] || {}).version || ""' "$root/package-lock.json" 2>/dev/null || true)"
-  fi
-  if [ -z "$v" ]; then
-    v="$(node -p 'const p = require(process.argv[1]);
-      const d = { ...p.peerDependencies, ...p.dependencies, ...p.devDependencies };
-      (d["@pulumi/pulumi"] || "").replace(/^[^0-9]*/, "")' "$root/package.json" 2>/dev/null || true)"
-  fi
-  [ -n "$v" ] || { echo "[install-pulumi] cannot tell the @pulumi/pulumi version; set PULUMI_VERSION" >&2; exit 1; }
-  echo "${v#v}"
 }
 
 # The dynamic-provider plugin is a shell script shipped in the @pulumi/pulumi npm package.
@@ -194,52 +134,18 @@ fi
 version="$(wanted_version)"
 cache="$cache_root/pulumi-v$version"
 bin="$cache/bin"
-on_exit() {
-  local rc=$?
-  stop_ticker
-  release_build_lock
+after_build_exit() { # $1 = the script's exit status (go-build.sh's EXIT trap)
+  local rc="$1"
   if [ "$rc" -ne 0 ]; then
     log "could not build pulumi v$version from Go modules (exit $rc)"
     manual_instructions
   fi
 }
-trap on_exit EXIT
+go_build_traps
 
 # Outside any go.work; -mod=mod lets the wrapper modules below record what they resolve.
 export GOWORK=off GOFLAGS="-mod=mod ${GOFLAGS:-}"
-local_go="$(go env GOVERSION)"
-local_go="${local_go#go}"
-
-version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$2" ]; }
-
-# Stay on the local Go when it is new enough (no toolchain download); otherwise let Go fetch the
-# toolchain the go.mod asks for from the module proxy, and say so.
-use_go_for() { # $1 = go version a go.mod asks for
-  if version_ge "$local_go" "$1"; then
-    export GOTOOLCHAIN=local
-  else
-    log "go.mod asks for Go $1, the local Go is $local_go: letting Go download go$1 (GOTOOLCHAIN=go$1)"
-    export GOTOOLCHAIN="go$1"
-  fi
-}
-
-json_field() { # $1 = `go mod download -json` output, $2 = field name
-  sed -n "s/^[[:space:]]*\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" <<<"$1" | head -n1 | sed 's/\\n\\t*/ /g'
-}
-
-go_directive() { go mod edit -print "$1" | sed -n 's/^go \(.*\)$/\1/p'; }
-
-# A go.mod's replace directives as `replace ...` lines, minus local paths (pkg's go.mod points
-# sdk/v3 at ../sdk: the wrapper modules replace those with the released modules) and minus $2.
-nonlocal_replaces() { # $1 = go.mod, $2 = regexp of module paths to leave out
-  go mod edit -print "$1" | awk '
-    /^replace \($/ { inblock = 1; next }
-    inblock && /^\)/ { inblock = 0; next }
-    /^replace / { sub(/^replace /, ""); print; next }
-    inblock { sub(/^[[:space:]]+/, ""); print }' |
-    sed 's://.*$::' | awk -F' => ' -v skip="^($2)( |$)" '$2 !~ /^(\.\.?\/|\/)/ && $1 !~ skip' |
-    sed 's/^/replace /'
-}
+require_checksum_db
 
 # The require/replace lines that pin a wrapper module to the release: pkg/v3 and sdk/v3 at $version
 # (every version of both replaced by it) plus the other non-local replaces of the go.mod in $1.
@@ -250,27 +156,6 @@ release_module_lines() {
   printf '\t%s v%s\n\t%s v%s\n)\n\n' "$pkgmod" "$version" "$sdkmod" "$version"
   printf 'replace %s => %s v%s\n' "$pkgmod" "$pkgmod" "$version" "$sdkmod" "$sdkmod" "$version"
   nonlocal_replaces "$1" "$pkgmod|$sdkmod"
-}
-
-# `go install pkg@version` refuses modules whose go.mod has replace directives, so each binary is
-# built as the tool of a generated module (require/replace lines on stdin) in the cache.
-build_wrapped() { # $1 = module dir, $2 = go version, $3 = package, $4 = output, $5 = -ldflags
-  local dir="$1" gover="$2" pkg="$3" out="$4"
-  version_ge "$gover" 1.24 || gover=1.24 # the `tool` directive
-  rm -rf "$dir" && mkdir -p "$dir" || return 1
-  {
-    printf 'module pulumi-codesec.local/%s\n\ngo %s\n\n' "$(basename "$dir")" "$gover"
-    cat
-    printf '\ntool %s\n' "$pkg"
-  } >"$dir/go.mod"
-  use_go_for "$gover"
-  log "resolving modules for $pkg (in $dir)"
-  with_progress "resolving modules for $pkg" in_dir "$dir" go mod tidy || return 1
-  log "compiling $pkg (a few minutes cold; a line every ${progress_every} s meanwhile)"
-  # A name of this process's own: a second set-up that got past the lock (another cache root on the
-  # same bin folder, say) never renames our half-written file, nor we its.
-  with_progress "compiling $pkg" in_dir "$dir" go build -o "$out.tmp.$$" -ldflags "$5" "$pkg" || return 1
-  mv -f "$out.tmp.$$" "$out"
 }
 
 version_ldflags() { echo "-s -w -X $sdkmod/go/common/version.Version=$1"; }
@@ -337,7 +222,6 @@ EOF
 }
 
 acquire_build_lock
-trap 'rc=$?; release_build_lock; exit $rc' INT TERM
 
 pkg_json="$(go mod download -json "$pkgmod@v$version")" || {
   log "cannot download $pkgmod@v$version: $(json_field "$pkg_json" Error)"

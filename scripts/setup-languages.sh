@@ -5,28 +5,34 @@
 #
 #   npm run setup -- --languages python,go,yaml     (or scripts/setup-languages.sh --languages ...)
 #   CODESEC_LANGUAGES=python,go,yaml npm run setup
-#   CI set (any value): all three, as the end-to-end suite runs a program in each (npm test makes them too)
+#   npm test makes all three (the end-to-end suite runs a program in each), in the background while its
+#   first phase runs (scripts/test.sh): so CI's `npm run setup` makes none, and their build overlaps the tests
 #
-# What it makes:
+# A host that sits next to the CLI in use (.tools/bin/pulumi, else `pulumi` on PATH) is linked as it is:
+# official CLI releases ship the Python, Go and YAML hosts. Only a missing one is made, as follows:
 #   go      pulumi-language-go, built from the package go/pulumi-language-go of github.com/pulumi/pulumi/sdk/v3
 #           at v3.66.0: the separate module of later releases (sdk/go/pulumi-language-go/v3) is refused by
 #           the module proxy (403), v3.67.x fail the checksum lookup and v3.68.0 no longer has the package.
 #   python  pulumi-language-python, from the package python/cmd/pulumi-language-python of sdk/v3 at v3.68.0
 #           (later releases: a separate module, refused as above), with the `pulumi-language-python-exec`
-#           script of the CLI's own release (sdk/v3 at the CLI's version); and a virtual environment,
-#           .tools/python-venv, holding the `pulumi` package from PyPI at the CLI's version and this
-#           clone's sdk/python (editable).
+#           script of the CLI's own release (sdk/v3 at the CLI's version).
 #   yaml    pulumi-language-yaml, `go install`ed from github.com/pulumi/pulumi-yaml at v1.25.0 with its own
 #           requirements (it does not compile against the CLI's Pulumi packages, v3.259.0).
-# The hosts are built once per machine into the CLI's cache folder (install-pulumi.sh), under the set-up's
-# build lock (build-lock.sh), with the Go checksum database on, and linked into .tools/bin beside the CLI.
-# Both are older than the CLI: they speak an older revision of the language-runtime protocol, which the
-# CLI still accepts for preview, up, refresh, import and destroy. The Python host of v3.68.0 does not see
-# the project's runtime options (the CLI passes them in a newer way): point PULUMI_PYTHON_CMD at
-# .tools/python-venv/bin/python to run a program with the virtual environment's packages.
+# Python also gets a virtual environment, .tools/python-venv, holding the `pulumi` package from PyPI at the
+# CLI's version and this clone's sdk/python (installed from a copy, so that the clone stays clean; made
+# again when sdk/python changes).
+# The hosts made here are made once per machine, into the cache folder of the CLI's version
+# (${PULUMI_CODESEC_CACHE:-~/.cache/pulumi-codesec}/pulumi-vX.Y.Z/bin, where install-pulumi.sh builds a CLI,
+# whether or not the CLI in use is that one; without any CLI, the version is @pulumi/pulumi's), under the
+# set-up's build lock (build-lock.sh), with the Go checksum database on and the Go toolchain each module
+# asks for (go-build.sh), and linked into .tools/bin beside the CLI. They are older than the CLI: they
+# speak an older revision of the language-runtime protocol, which the CLI still accepts for preview, up,
+# refresh, import and destroy. The Python host of v3.68.0 does not see the project's runtime options (the
+# CLI passes them in a newer way): point PULUMI_PYTHON_CMD at .tools/python-venv/bin/python to run a
+# program with the virtual environment's packages.
 #
-# Environment: PULUMI_VERSION, PULUMI_CODESEC_CACHE and PULUMI_CODESEC_PROGRESS_SECONDS as for
-# install-pulumi.sh; CODESEC_LANGUAGES and CI (above).
+# Environment: PULUMI_CODESEC_CACHE and PULUMI_CODESEC_PROGRESS_SECONDS as for install-pulumi.sh
+# (PULUMI_VERSION too, when there is no CLI); CODESEC_LANGUAGES (above).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools_bin="$root/.tools/bin"
@@ -36,13 +42,14 @@ lock="$cache_root/.build-lock.pid" # shared with install-pulumi.sh and build-gen
 progress_every="${PULUMI_CODESEC_PROGRESS_SECONDS:-30}"
 case "$progress_every" in '' | *[!0-9]* | 0) progress_every=30 ;; esac
 sdkmod=github.com/pulumi/pulumi/sdk/v3
-yaml_host=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@v1.25.0
+yaml_module=github.com/pulumi/pulumi-yaml
+yaml_release=v1.25.0
 go_host_sdk=v3.66.0
 python_host_sdk=v3.68.0
 
 log() { printf '[setup-languages] %s\n' "$*"; }
-# shellcheck source=build-lock.sh
-source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
+# shellcheck source=go-build.sh
+source "$root/scripts/go-build.sh" # with_progress, go_build_traps, build_wrapped, use_go_for, ... and the lock
 
 languages="${CODESEC_LANGUAGES:-}"
 while [ $# -gt 0 ]; do
@@ -52,7 +59,6 @@ while [ $# -gt 0 ]; do
     *) echo "usage: setup-languages.sh [--languages python,go,yaml]" >&2 && exit 2 ;;
   esac
 done
-if [ -z "$languages" ] && [ -n "${CI:-}" ]; then languages=python,go,yaml; fi
 want_go=false
 want_python=false
 want_yaml=false
@@ -69,45 +75,58 @@ if ! $want_go && ! $want_python && ! $want_yaml; then exit 0; fi
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
 command -v go >/dev/null 2>&1 || { echo "[setup-languages] the language hosts are built with Go: install it (https://go.dev/dl/)" >&2 && exit 1; }
 
-# The CLI's version: PULUMI_VERSION, else @pulumi/pulumi in package-lock.json, as install-pulumi.sh builds it.
-version="${PULUMI_VERSION:-$(node -p 'require(process.argv[1]).packages["node_modules/@pulumi/pulumi"].version' "$root/package-lock.json")}"
+# The CLI in use: the one install-pulumi.sh linked into .tools/bin (its own build, or an official CLI it
+# found on PATH), else one on PATH (a set-up with CODESEC_SKIP_PULUMI=1).
+cli=""
+for candidate in "$tools_bin/pulumi" "$(command -v pulumi 2>/dev/null || true)"; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ]; then cli="$candidate" && break; fi
+done
+if [ -n "$cli" ]; then
+  cli_dir="$(dirname "$(real_path "$cli")")"
+  version="$("$cli" version 2>/dev/null | head -n1 | tr -d '[:space:]' || true)"
+  [ -n "$version" ] || { log "cannot tell the version of $cli ('pulumi version' printed nothing)" >&2 && exit 1; }
+else
+  cli_dir=""
+  version="$(wanted_version)"
+  log "no Pulumi CLI in .tools/bin or on PATH: making the hosts for pulumi v${version#v} (@pulumi/pulumi's version)"
+fi
 version="${version#v}"
 bin="$cache_root/pulumi-v$version/bin"
-export GOWORK=off GOFLAGS="-mod=mod" GOTOOLCHAIN=local
 
-json_field() { # $1 = `go mod download -json` output, $2 = field name
-  sed -n "s/^[[:space:]]*\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" <<<"$1" | head -n1
+have_lock=false
+lock_for_build() {
+  if ! $have_lock; then
+    acquire_build_lock
+    have_lock=true
+  fi
+}
+unlock() {
+  release_build_lock
+  have_lock=false
 }
 
-# A go.mod's non-local replace directives as `replace ...` lines (sdk/v3's pins golang.org/x/text).
-nonlocal_replaces() { # $1 = go.mod
-  go mod edit -print "$1" | awk '
-    /^replace \($/ { inblock = 1; next }
-    inblock && /^\)/ { inblock = 0; next }
-    /^replace / { sub(/^replace /, ""); print; next }
-    inblock { sub(/^[[:space:]]+/, ""); print }' |
-    awk -F' => ' '$2 !~ /^(\.\.?\/|\/)/ { print "replace " $0 }'
-}
-
-ticker_pid=""
-with_progress() { # $1 = what is being done, then the command
-  local what="$1" since=$SECONDS rc=0
+# Links the executable $1 into .tools/bin: the one next to the CLI's real binary when there is one (an
+# official CLI's own hosts), else the cache's, which the command after $1 makes when it is missing.
+provide() { # $1 = executable name, then the command that makes $bin/$1
+  local name="$1"
   shift
-  (while sleep "$progress_every" </dev/null >/dev/null 2>&1; do
-    log "still $what ($((SECONDS - since)) s so far)"
-  done) &
-  ticker_pid=$!
-  "$@" || rc=$?
-  kill "$ticker_pid" 2>/dev/null || true
-  wait "$ticker_pid" 2>/dev/null || true
-  ticker_pid=""
-  return "$rc"
+  if [ -n "$cli_dir" ] && [ "$cli_dir" != "$(physical_dir "$bin")" ] && [ -x "$cli_dir/$name" ]; then
+    log "using $cli_dir/$name (next to the CLI)"
+    [ "$cli_dir" = "$(physical_dir "$tools_bin")" ] || ln -sfn "$cli_dir/$name" "$tools_bin/$name"
+    return
+  fi
+  if [ ! -x "$bin/$name" ]; then
+    lock_for_build
+    mkdir -p "$bin"
+  fi
+  "$@"
+  ln -sfn "$bin/$name" "$tools_bin/$name"
 }
 
 # Builds package $2 of sdk/v3 at release $1 into $bin/$3, as the tool of a wrapper module in the cache
 # (`go install pkg@version` refuses a module whose go.mod has replace directives).
 build_host() { # $1 = sdk/v3 release, $2 = package path inside sdk/v3, $3 = executable name
-  local release="$1" pkg="$sdkmod/$2" out="$bin/$3" json dir
+  local release="$1" pkg="$sdkmod/$2" out="$bin/$3" json gomod
   if [ -x "$out" ]; then
     log "cached $3: $out ($(cat "$out.source" 2>/dev/null || echo 'unknown source'))"
     return
@@ -116,38 +135,38 @@ build_host() { # $1 = sdk/v3 release, $2 = package path inside sdk/v3, $3 = exec
     log "cannot download $sdkmod@$release: $(json_field "$json" Error)"
     return 1
   }
-  dir="$cache_root/pulumi-v$version/src/$3"
-  rm -rf "$dir" && mkdir -p "$dir"
-  {
-    printf 'module pulumi-codesec.local/%s\n\ngo 1.24\n\nrequire %s %s\n\n' "$3" "$sdkmod" "$release"
-    nonlocal_replaces "$(json_field "$json" GoMod)"
-    printf '\ntool %s\n' "$pkg"
-  } >"$dir/go.mod"
-  log "resolving modules for $pkg@$release (in $dir)"
-  with_progress "resolving modules for $3" bash -c 'cd "$1" && go mod tidy' _ "$dir"
-  log "compiling $3 (a few minutes cold; a line every ${progress_every} s meanwhile)"
-  with_progress "compiling $3" bash -c 'cd "$1" && go build -o "$2" -ldflags "$3" "$4"' _ \
-    "$dir" "$out.tmp.$$" "-s -w -X $sdkmod/go/common/version.Version=$release" "$pkg"
-  mv -f "$out.tmp.$$" "$out"
+  gomod="$(json_field "$json" GoMod)"
+  build_wrapped "$cache_root/pulumi-v$version/src/$3" "$(go_directive "$gomod")" "$pkg" "$out" \
+    "-s -w -X $sdkmod/go/common/version.Version=$release" <<EOF || return 1
+require $sdkmod $release
+
+$(nonlocal_replaces "$gomod" "$sdkmod")
+EOF
   echo "$pkg@$release" >"$out.source"
   log "built $out from $pkg@$release"
 }
 
 # pulumi-language-yaml: its module has no replace directives, so `go install module@version` builds it with
-# the requirements its go.mod pins, checked against the checksum database like every module here.
+# the requirements its go.mod pins, checked against the checksum database like every module here, with
+# the Go its go.mod asks for.
 build_yaml_host() {
-  local out="$bin/pulumi-language-yaml" gobin
+  local out="$bin/pulumi-language-yaml" host="$yaml_module/cmd/pulumi-language-yaml@$yaml_release" json gobin
   if [ -x "$out" ]; then
     log "cached pulumi-language-yaml: $out ($(cat "$out.source" 2>/dev/null || echo 'unknown source'))"
     return
   fi
+  json="$(go mod download -json "$yaml_module@$yaml_release")" || {
+    log "cannot download $yaml_module@$yaml_release: $(json_field "$json" Error)"
+    return 1
+  }
+  use_go_for "$(go_directive "$(json_field "$json" GoMod)")"
   gobin="$bin/.gobin.$$"
-  log "compiling $yaml_host (its own Pulumi packages: several minutes cold; a line every ${progress_every} s meanwhile)"
+  log "compiling $host (its own Pulumi packages: several minutes cold; a line every ${progress_every} s meanwhile)"
   with_progress "compiling pulumi-language-yaml" env GOBIN="$gobin" GOFLAGS=-mod=readonly \
-    go install -ldflags "-s -w" "$yaml_host" || { rm -rf "$gobin" && return 1; }
+    go install -ldflags "-s -w" "$host" || { rm -rf "$gobin" && return 1; }
   mv -f "$gobin/pulumi-language-yaml" "$out" && rm -rf "$gobin"
-  echo "$yaml_host" >"$out.source"
-  log "built $out from $yaml_host"
+  echo "$host" >"$out.source"
+  log "built $out from $host"
 }
 
 # The CLI release's `pulumi-language-python-exec` (the script the Python host runs a program with).
@@ -161,49 +180,57 @@ install_python_exec() {
   log "installed $out from $sdkmod@v$version"
 }
 
-# .tools/python-venv with `pulumi` at the CLI's version from PyPI, and this clone's Python SDK (sdk/python,
-# `pulumi_codesec`) installed editable, as node_modules links the clone's own package: a regenerated SDK is
-# used as it is, and its version (the plugin version it asks for) is the pyproject's. Kept while both
-# versions match.
-python_venv() {
-  local python sdk_version installed
-  python="$(command -v python3 || true)"
-  [ -n "$python" ] || { echo "[setup-languages] Python programs need python3 (3.9 or later) on PATH" >&2 && return 1; }
-  sdk_version="$(sed -n 's/^ *version = "\(.*\)"$/\1/p' "$root/sdk/python/pyproject.toml" | head -n1)"
-  installed="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("pulumi"), m.version("pulumi_codesec"))' 2>/dev/null || true)"
-  if [ "$installed" = "$version $sdk_version" ]; then
-    log "python venv ready: $venv (pulumi $version, pulumi_codesec $sdk_version from sdk/python)"
-    return
-  fi
-  log "making $venv: pulumi==$version from PyPI, sdk/python editable"
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pulumi==$version" -e "$root/sdk/python"
-  log "python venv ready: $venv ($("$venv/bin/python" --version), pulumi $version, pulumi_codesec $sdk_version)"
+# A checksum of sdk/python's files, names included (cksum: POSIX, on every system).
+python_sdk_sum() {
+  (
+    cd "$root/sdk/python"
+    find . -type f ! -path '*/__pycache__/*' ! -name '*.pyc' | LC_ALL=C sort | while IFS= read -r file; do
+      printf '%s\n' "$file"
+      cat "$file"
+    done
+  ) | cksum | tr -s ' ' '-'
 }
 
-trap 'release_build_lock' EXIT
-trap 'rc=$?; release_build_lock; exit $rc' INT TERM
-[ -x "$bin/pulumi" ] || { echo "[setup-languages] no Pulumi CLI in $bin: run scripts/install-pulumi.sh first" >&2 && exit 1; }
+# .tools/python-venv with `pulumi` at the CLI's version from PyPI, and this clone's Python SDK (sdk/python,
+# `pulumi_codesec`; its version is the plugin version it asks for). The SDK is installed from a copy: an
+# install from sdk/python itself, editable or not, writes its build files (pulumi_codesec.egg-info, build/)
+# into the clone. Kept while the CLI's version and sdk/python's files are the ones it was made with.
+python_venv() {
+  local python stamp want copy
+  python="$(command -v python3 || true)"
+  [ -n "$python" ] || { echo "[setup-languages] Python programs need python3 (3.9 or later) on PATH" >&2 && return 1; }
+  stamp="$venv/.codesec-made-with"
+  want="pulumi $version, sdk/python $(python_sdk_sum)"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null || true)" = "$want" ]; then
+    log "python venv ready: $venv ($want)"
+    return
+  fi
+  log "making $venv: pulumi==$version from PyPI, pulumi_codesec from sdk/python"
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  copy="$(mktemp -d)"
+  cp -R "$root/sdk/python/." "$copy/"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pulumi==$version" "$copy" ||
+    { rm -rf "$copy" && return 1; }
+  rm -rf "$copy"
+  echo "$want" >"$stamp"
+  log "python venv ready: $venv ($("$venv/bin/python" --version), $want)"
+}
+
+go_build_traps
+export GOWORK=off GOFLAGS="-mod=mod"
+require_checksum_db
 mkdir -p "$tools_bin"
-if { $want_go && [ ! -x "$bin/pulumi-language-go" ]; } || { $want_yaml && [ ! -x "$bin/pulumi-language-yaml" ]; } ||
-  { $want_python && { [ ! -x "$bin/pulumi-language-python" ] || [ ! -x "$bin/pulumi-language-python-exec" ]; }; }; then
-  acquire_build_lock
-fi
 if $want_go; then
-  build_host "$go_host_sdk" go/pulumi-language-go pulumi-language-go
-  ln -sfn "$bin/pulumi-language-go" "$tools_bin/pulumi-language-go"
+  provide pulumi-language-go build_host "$go_host_sdk" go/pulumi-language-go pulumi-language-go
 fi
 if $want_yaml; then
-  build_yaml_host
-  ln -sfn "$bin/pulumi-language-yaml" "$tools_bin/pulumi-language-yaml"
+  provide pulumi-language-yaml build_yaml_host
 fi
 if $want_python; then
-  build_host "$python_host_sdk" python/cmd/pulumi-language-python pulumi-language-python
-  install_python_exec
-  ln -sfn "$bin/pulumi-language-python" "$tools_bin/pulumi-language-python"
-  ln -sfn "$bin/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec"
-  release_build_lock
+  provide pulumi-language-python build_host "$python_host_sdk" python/cmd/pulumi-language-python pulumi-language-python
+  provide pulumi-language-python-exec install_python_exec
+  unlock
   python_venv
 fi
 log "ready: ${languages}"

@@ -33,6 +33,7 @@ bash scripts/install-actionlint.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
 # The Python, Go and YAML language hosts and the Python virtual environment, only when asked for
-# (`npm run setup -- --languages python,go,yaml`, CODESEC_LANGUAGES) or in CI: scripts/setup-languages.sh.
+# (`npm run setup -- --languages python,go,yaml`, CODESEC_LANGUAGES): scripts/setup-languages.sh. `npm test`
+# makes them itself, alongside its first phase.
 bash scripts/setup-languages.sh "$@"
 echo "[setup] done"

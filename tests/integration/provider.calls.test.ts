@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import { userRoleProvider } from "../support/dynamicProviders";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator } from "../../emulator/index";
@@ -13,6 +14,7 @@ import { useEmulator } from "../support/emulator";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
 import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator/index";
+import type * as pulumi from "@pulumi/pulumi";
 
 async function freshConnection(h: EmulatorHandle, config: Record<string, string> = {}): Promise<void> {
   const { credential } = await h.control.mintCredential({
@@ -26,6 +28,8 @@ async function freshConnection(h: EmulatorHandle, config: Record<string, string>
 function operations(h: EmulatorHandle): string[] {
   return h.control.requests().map((r) => `${r.operation}:${r.status}`);
 }
+
+const userRolesProvider = dynamicProviderOf("UserRoles") as Required<pulumi.dynamic.ResourceProvider>;
 
 describe("calls at organization scale", () => {
   const emulator = useEmulator();
@@ -75,6 +79,51 @@ describe("calls at organization scale", () => {
     const after = await userRoleProvider.read(id, { ...admin, role: "ORG_ROLE_MEMBER" });
     expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
     expect(operations(h)).to.deep.equal(["getCurrentUser:200", "updateUserRole:200", "getCurrentUser:200"]);
+  });
+
+  it("a write of another user's role keeps the caller's own: a later read of it calls nothing", async () => {
+    const h = emulator();
+    await freshConnection(h);
+    const ownId = `${h.deploymentId}/${h.sample.userId}`;
+    const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
+    const third = h.control
+      .state()
+      .users.map((u) => u.id)
+      .find((id) => id !== h.sample.userId && id !== h.sample.memberUserId)!;
+    await userRoleProvider.read(ownId, admin);
+    await userRoleProvider.create(role(h, h.sample.memberUserId));
+    await userRolesProvider.create({
+      deploymentId: h.deploymentId,
+      roles: { [h.sample.memberUserId]: "ORG_ROLE_READONLY", [third]: "ORG_ROLE_MEMBER" },
+    });
+    const after = await userRoleProvider.read(ownId, admin);
+    expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
+    expect(operations(h)).to.deep.equal([
+      "getCurrentUser:200",
+      "updateUserRole:200",
+      "updateUserRole:200",
+      "updateUserRole:200",
+    ]);
+  });
+
+  it("a UserRoles write that includes the caller's own role makes the next read ask again", async () => {
+    const h = emulator();
+    await freshConnection(h);
+    const ownId = `${h.deploymentId}/${h.sample.userId}`;
+    const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_ADMIN" as const };
+    await userRoleProvider.read(ownId, admin);
+    await userRolesProvider.create({
+      deploymentId: h.deploymentId,
+      roles: { [h.sample.memberUserId]: "ORG_ROLE_ADMIN", [h.sample.userId]: "ORG_ROLE_MEMBER" },
+    });
+    const after = await userRoleProvider.read(ownId, admin);
+    expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
+    expect(operations(h)).to.deep.equal([
+      "getCurrentUser:200",
+      "updateUserRole:200",
+      "updateUserRole:200",
+      "getCurrentUser:200",
+    ]);
   });
 
   it("diffs call nothing, with or without changes; check proves the connection once for all resources", async () => {

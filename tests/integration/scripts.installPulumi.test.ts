@@ -41,6 +41,8 @@ mods="$FAKE_GO_ROOT/mods"
 mkdir -p "$mods"
 case "$1 \${2:-}" in
   "env GOVERSION") echo go1.24.0 ;;
+  "env GOSUMDB") echo "\${GOSUMDB:-sum.golang.org}" ;;
+  "env "*) echo "\${!2:-}" ;;
   "mod download")
     module="\${!#}"
     printf 'module %s\\n\\ngo 1.24\\n' "\${module%@*}" >"$mods/go.mod"
@@ -89,7 +91,7 @@ describe("scripts/install-pulumi.sh: one CLI build at a time per cache", functio
   function clone(name: string): string {
     const dir = path.join(scratch, name);
     mkdirSync(path.join(dir, "scripts"), { recursive: true });
-    for (const script of ["install-pulumi.sh", "build-lock.sh"]) {
+    for (const script of ["install-pulumi.sh", "go-build.sh", "build-lock.sh"]) {
       copyFileSync(path.join(repoRoot, "scripts", script), path.join(dir, "scripts", script));
     }
     writeFileSync(

@@ -4,7 +4,7 @@
  */
 import { checkerFor } from "../../../api/schemaIssues";
 import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
-import { currentUserOf, forgetCurrentUser } from "../../clients";
+import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
@@ -22,13 +22,13 @@ import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:UserRole";
 
-/** Operation 1. The credentials' own role may be the one that changed: later reads ask the platform again. */
+/** Operation 1. When the user may be the credentials' own, later reads of that user ask the platform again. */
 async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {
   const client = clientOf(ctx, inputs);
   try {
     await client.updateUserRole({ deploymentId: inputs.deploymentId, userId: inputs.userId, newRole });
   } finally {
-    forgetCurrentUser(client);
+    forgetCurrentUserAfterRoleWrite(client, inputs.userId);
   }
 }
 

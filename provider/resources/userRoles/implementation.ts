@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
 import { CodeSecError } from "../../../sdk";
-import { currentUserOf, forgetCurrentUser } from "../../clients";
+import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import {
   clientOf,
   ownershipOfResource,
@@ -127,8 +127,8 @@ async function writeRoles(
   await Promise.all(writes.filter(({ userId }) => userId !== callerId).map(write));
   const own = writes.find(({ userId }) => userId === callerId);
   if (own !== undefined) await write(own);
-  // The credentials' own role may have changed: later reads ask the platform again.
-  forgetCurrentUser(client);
+  // The credentials' own role may have changed, if it was among the writes: later reads ask again.
+  for (const { userId } of writes) forgetCurrentUserAfterRoleWrite(client, userId);
   const position = new Map(writes.map(({ userId }, i) => [userId, i]));
   outcome.failed.sort((a, b) => position.get(a.userId)! - position.get(b.userId)!);
   if (outcome.gone.length > 0) {

@@ -10,7 +10,7 @@ import { cpSync, existsSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot, scratchDir } from "./harness";
 
-/** The Python the set-up's virtual environment runs: `pulumi` at the CLI's version and sdk/python (editable). */
+/** The Python the set-up's virtual environment runs: `pulumi` at the CLI's version and sdk/python (a copy, made again when it changes). */
 export const venvPython = path.join(repoRoot, ".tools/python-venv/bin/python");
 
 /** The Go module of the generated SDK (sdk/go/go.mod). */
@@ -67,7 +67,25 @@ export function goProgram(sourceDir: string): { dir: string; env: Record<string,
     env: { ...process.env, GOWORK: "off" },
   });
   // -mod=readonly: the committed go.mod and go.sum are complete, a build must not need to change them.
-  return { dir, env: { GOWORK: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" } };
+  return {
+    dir,
+    env: { GOWORK: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: goToolchainFor(path.join(dir, "go.mod")) },
+  };
+}
+
+/**
+ * The GOTOOLCHAIN a go.mod's `go` line needs, chosen as the set-up's builds choose it (use_go_for in
+ * scripts/go-build.sh): `local` when the local Go is new enough, else that release, which Go fetches
+ * through the module proxy, checked against the checksum database.
+ */
+export function goToolchainFor(goMod: string): string {
+  const script =
+    'log() { printf "%s\\n" "$*" >&2; }; source "$root/scripts/go-build.sh"; ' +
+    'use_go_for "$(go_directive "$1")"; printf %s "$GOTOOLCHAIN"';
+  return execFileSync("bash", ["-c", script, "_", goMod], {
+    encoding: "utf8",
+    env: { ...process.env, root: repoRoot, GOWORK: "off" },
+  });
 }
 
 /** A copy of a YAML program: the YAML language host reads the codesec schema from the plugin itself. */

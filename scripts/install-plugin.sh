@@ -22,7 +22,11 @@ echo "[install-plugin] built $(basename "$tarball")"
 build="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash)"
 
 if [ -d "$plugin_dir" ]; then
-  installed_info="$("$plugin_dir/pulumi-resource-codesec" --build-info 2>/dev/null || true)"
+  # Bounded where `timeout` exists (not on a bare macOS): a plugin that does not know the flag would start
+  # serving and wait for the engine.
+  bounded=()
+  if command -v timeout >/dev/null; then bounded=(timeout 10); fi
+  installed_info="$(${bounded[@]+"${bounded[@]}"} "$plugin_dir/pulumi-resource-codesec" --build-info 2>/dev/null || true)"
   installed_build="$(printf '%s' "$installed_info" | node -e '
     let text = ""; process.stdin.on("data", (c) => (text += c)).on("end", () => {
       try { process.stdout.write(String(JSON.parse(text).build ?? "")); } catch { /* no build-info */ }

@@ -5,8 +5,8 @@
 #
 #   npm run setup -- --languages python,go,yaml     (or scripts/setup-languages.sh --languages ...)
 #   CODESEC_LANGUAGES=python,go,yaml npm run setup
-#   npm test makes all three (the end-to-end suite runs a program in each), in the background while its
-#   first phase runs (scripts/test.sh): so CI's `npm run setup` makes none, and their build overlaps the tests
+#   npm test makes all three (the end-to-end suite runs a program in each), between its two phases
+#   (scripts/test.sh): so CI's `npm run setup` makes none, and a demo's set-up is not slowed by them
 #
 # A host that sits next to the CLI in use (.tools/bin/pulumi, else `pulumi` on PATH) is linked as it is:
 # official CLI releases ship the Python, Go and YAML hosts. Only a missing one is made, as follows:

@@ -14,22 +14,7 @@ fi
 bash scripts/build.sh
 rm -rf .reports/reliability
 counts="$(mktemp -d)"
-# The end-to-end suite runs Python, Go and YAML programs too: their language hosts and the Python virtual
-# environment (scripts/setup-languages.sh; once per machine, nothing to do when they exist). A cold build
-# takes minutes, so it runs in the background while the first phase runs (at the lowest priority, nice 19:
-# the tests, some of which time retries, come first),
-# and the second phase waits for it. Stopped (TERM: it stops its compile and releases its lock) when this
-# script ends first.
-languages_log="$counts/setup-languages.log"
-nice -n 19 bash scripts/setup-languages.sh --languages python,go,yaml >"$languages_log" 2>&1 &
-languages_pid=$!
-stop_languages() {
-  if [ -n "$languages_pid" ] && kill -0 "$languages_pid" 2>/dev/null; then
-    kill -TERM "$languages_pid" 2>/dev/null || true
-    wait "$languages_pid" 2>/dev/null || true
-  fi
-}
-trap 'stop_languages; rm -rf "$counts"' EXIT
+trap 'rm -rf "$counts"' EXIT
 summary() { node -r ts-node/register/transpile-only scripts/test-summary.ts "$@"; }
 
 first="unit, integration and reliability"
@@ -40,12 +25,15 @@ if [ "$first_rc" -ne 0 ]; then
   summary "$first=$counts/first.json:$first_rc" "$e2e=not-run:the first phase failed"
   exit 1
 fi
+# The end-to-end suite runs Python, Go and YAML programs too: their language hosts and the Python virtual
+# environment (scripts/setup-languages.sh; once per machine, nothing to do when they exist). A cold build
+# takes minutes. It runs here, between the phases and in the foreground, its progress printed as it goes:
+# not alongside the first phase, whose tests time retries and deadlines and would share two cores with a
+# compiler.
 languages_rc=0
 languages_start=$SECONDS
-wait "$languages_pid" || languages_rc=$?
-languages_pid=""
-cat "$languages_log"
-echo "[test] language hosts: waited $((SECONDS - languages_start)) s for scripts/setup-languages.sh (exit $languages_rc)"
+bash scripts/setup-languages.sh --languages python,go,yaml || languages_rc=$?
+echo "[test] language hosts: scripts/setup-languages.sh took $((SECONDS - languages_start)) s (exit $languages_rc)"
 if [ "$languages_rc" -ne 0 ]; then
   summary "$first=$counts/first.json:$first_rc" \
     "$e2e=not-run:the Python, Go and YAML language hosts could not be set up (scripts/setup-languages.sh exited $languages_rc; its output is above)"

@@ -61,7 +61,12 @@ export function ustarArchive(entries: readonly ArchiveEntry[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** The gzipped archive (`.tar.gz`): zlib's gzip header holds no name and mtime 0. */
+/**
+ * The gzipped archive (`.tar.gz`): zlib's gzip header holds no name and mtime 0, and its OS byte (3 on
+ * Linux, another value elsewhere) is set to 255, "unknown", so every machine writes the same bytes.
+ */
 export function gzippedUstar(entries: readonly ArchiveEntry[]): Buffer {
-  return gzipSync(ustarArchive(entries), { level: 9 });
+  const gzipped = gzipSync(ustarArchive(entries), { level: 9 });
+  gzipped[9] = 255;
+  return gzipped;
 }

@@ -155,7 +155,7 @@ describe("the example workflows' runner", () => {
         jobs: {
           job: {
             steps: [
-              { name: "slow", run: `sleep 60 & echo $! > ${pidFile}; wait`, "timeout-minutes": 0.01 },
+              { name: "slow", run: `sleep 60 & echo $! > ${pidFile}; wait`, "timeout-minutes": 0.05 },
               { name: "after", if: "${{ always() }}", run: "echo after" },
             ],
           },

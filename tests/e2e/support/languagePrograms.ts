@@ -2,7 +2,7 @@
  * Python, Go and YAML programs on the generated SDKs (sdk/python, sdk/go; YAML needs none), made ready to run through the CLI as
  * a user's would be: a copy of the program folder, its SDK from this clone, and what its language host
  * needs. The language hosts and the Python virtual environment come from the set-up
- * (`npm run setup -- --languages python,go,yaml`, scripts/setup-languages.sh; CI and npm test make them): without
+ * (`npm run setup -- --languages python,go,yaml`, scripts/setup-languages.sh; `npm test` makes them): without
  * them these throw, saying what to run, so a run without them fails instead of skipping.
  */
 import { execFileSync } from "node:child_process";
@@ -19,7 +19,7 @@ export const GO_SDK_MODULE = "github.com/pulumi-codesec/pulumi-codesec/sdk/go";
 function setUpFirst(language: string, missing: string): Error {
   return new Error(
     `${missing}: the ${language} programs need the set-up's language hosts; run ` +
-      `\`npm run setup -- --languages ${language.toLowerCase()}\` (CI's set-up makes them).`,
+      `\`npm run setup -- --languages ${language.toLowerCase()}\` (\`npm test\` makes them).`,
   );
 }
 

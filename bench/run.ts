@@ -11,7 +11,9 @@ import { apiCallFigures } from "./apiCalls";
 import { clientFigures } from "./clientComparison";
 import { emulatorCapacity } from "./emulatorCapacity";
 import { emulatorWriteCost } from "./emulatorWrites";
-import { engineFloor } from "./engineFloor";
+import { engineFloor, engineFloorFigures, nativeFigures, type SizeRun } from "./engineFloor";
+import { pluginStartup } from "./pluginStartup";
+import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { stateSize } from "./stateSize";
@@ -33,19 +35,57 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const log = (line: string) => console.error(line);
   const timings: Record<string, number> = {};
+  const sizesDone: number[] = [];
+  const engineSteps = options.sizes.map((n) => `1 engine floor, native provider, UserRoles map at N=${n}`);
+  const unfinished = [
+    "2 state size",
+    "4 client",
+    "5 emulator capacity",
+    "6 getNotificationRules",
+    "7 rate limits",
+    "8 native plugin start-up",
+    ...engineSteps,
+  ];
+  const file = resultsPath(options.smoke);
+  const results = (): BenchResults => ({
+    mode: options.smoke ? "smoke" : "full",
+    date: new Date().toISOString(),
+    machine,
+    ran: {
+      sizes: sizesDone,
+      repetitions: Object.fromEntries(sizesDone.map((n) => [`N=${n}`, options.repsFor(n)])),
+      otherRepetitions: options.reps,
+      ruleCounts: options.ruleCounts,
+      largeStoreRules: options.largeStoreRules,
+      capacitySeconds: options.capacitySeconds,
+      writeCostRules: options.writeCostRules,
+      writesPerMeasure: options.writesPerMeasure,
+      rateLimited: options.rateLimited,
+      pluginStarts: options.pluginStarts,
+      secondsPerComparison: timings,
+    },
+    wallSeconds: Math.round(secondsSince(started)),
+    figures,
+    notes,
+    unfinished,
+  });
+  // Written after every step and every size: a run stopped early still leaves what it measured.
+  const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
+  const done = (name: string) => {
+    unfinished.splice(unfinished.indexOf(name), 1);
+    save();
+  };
   const step = async (name: string, measure: () => Promise<Figure[]>) => {
     log(`[bench] ${name} ...`);
     const start = performance.now();
     figures.push(...(await measure()));
     timings[name] = Math.round(secondsSince(start));
     log(`[bench] ${name}: ${timings[name]} s`);
+    done(name);
   };
   log(`[bench] ${options.smoke ? "smoke" : "full"} run on ${machineLine(machine)}`);
 
-  await step("1 engine floor + 3 API calls", async () => {
-    const { figures: floor, calls } = await engineFloor(options, log);
-    return [...floor, ...apiCallFigures(calls)];
-  });
+  // The quicker comparisons first, then the stacks from the smallest size up.
   await step("2 state size", () => stateSize(options, log));
   await step("4 client", () => clientFigures(options));
   await step("5 emulator capacity", async () => [
@@ -54,33 +94,29 @@ async function main(): Promise<void> {
   ]);
   await step("6 getNotificationRules", () => notificationRules(options, log));
   await step("7 rate limits", () => rateLimited(options, log));
+  await step("8 native plugin start-up", () => pluginStartup(options.pluginStarts, log));
+  log(`[bench] 1 engine floor, native provider, UserRoles map ...`);
+  const engineStart = performance.now();
+  await engineFloor(options, log, (run: SizeRun) => {
+    figures.push(
+      ...engineFloorFigures(run),
+      ...apiCallFigures([
+        { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+      ]),
+      ...nativeFigures(run),
+      ...userRolesMapFigures(run),
+    );
+    sizesDone.push(run.n);
+    timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
+    log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
+    done(engineSteps[options.sizes.indexOf(run.n)]);
+  });
 
-  const results: BenchResults = {
-    mode: options.smoke ? "smoke" : "full",
-    date: new Date().toISOString(),
-    machine,
-    ran: {
-      sizes: options.sizes,
-      repetitions: Object.fromEntries(options.sizes.map((n) => [`N=${n}`, options.repsFor(n)])),
-      otherRepetitions: options.reps,
-      ruleCounts: options.ruleCounts,
-      largeStoreRules: options.largeStoreRules,
-      capacitySeconds: options.capacitySeconds,
-      writeCostRules: options.writeCostRules,
-      writesPerMeasure: options.writesPerMeasure,
-      rateLimited: options.rateLimited,
-      secondsPerComparison: timings,
-    },
-    wallSeconds: Math.round(secondsSince(started)),
-    figures,
-    notes,
-  };
-  const file = resultsPath(options.smoke);
-  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  save();
   console.log(markdownTable(figures));
   for (const note of notes) console.log(`\nNote: ${note}`);
   console.log(
-    `\n${results.mode} run, ${results.wallSeconds} s on ${machineLine(machine)}; written to ${file}`,
+    `\n${options.smoke ? "smoke" : "full"} run, ${results().wallSeconds} s on ${machineLine(machine)}; written to ${file}`,
   );
 }
 

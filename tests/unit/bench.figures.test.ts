@@ -1,7 +1,7 @@
 /** The bench suite's arithmetic and reporting: medians, paired ratios, targets, options, the rendered page. */
 import { expect } from "chai";
 import { apiCallFigures } from "../../bench/apiCalls";
-import type { PhaseCalls } from "../../bench/engineFloor";
+import type { PhaseCalls } from "../../bench/apiCalls";
 import { PHASES, type Phase } from "../../bench/support/lifecycle";
 import { benchOptions } from "../../bench/support/options";
 import { figure, markdownTable, type BenchResults } from "../../bench/support/results";

@@ -85,7 +85,9 @@ export async function emulatorCapacity(
   for (let rep = 0; rep < options.reps; rep++) {
     for (const { storage, store, key } of setups) {
       const stateFile = path.join(dir, `state-${store}.json`);
-      rmSync(stateFile, { force: true }); // seeded from the fixtures afresh
+      // Seeded from the fixtures afresh, with no journal of an earlier set-up.
+      rmSync(stateFile, { force: true });
+      rmSync(`${stateFile}.journal`, { force: true });
       const emulator = await startEmulatorProcess([
         "--fixtures",
         stores[store],

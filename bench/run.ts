@@ -5,6 +5,7 @@
  * non-zero when a comparison cannot run.
  */
 import { writeFileSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { apiCallFigures } from "./apiCalls";
@@ -27,9 +28,14 @@ export function resultsPath(smoke: boolean): string {
   return path.join(__dirname, smoke ? "results.smoke.json" : "results.json");
 }
 
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
 async function main(): Promise<void> {
   const options = benchOptions(process.argv.slice(2), process.env);
   const machine = describeMachine();
+  const loadAtStart = os.loadavg()[0];
   const started = performance.now();
   const figures: Figure[] = [];
   const notes: string[] = [];
@@ -63,6 +69,7 @@ async function main(): Promise<void> {
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
       secondsPerComparison: timings,
+      loadAverage: { start: round2(loadAtStart), end: round2(os.loadavg()[0]) },
     },
     wallSeconds: Math.round(secondsSince(started)),
     figures,

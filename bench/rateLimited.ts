@@ -50,6 +50,14 @@ export function peakPerSecond(arrivals: readonly number[]): number {
   return peak;
 }
 
+/** The line of a failed `pulumi up`'s output that says why: the map's own message, else the last error line. */
+function failureLine(message: string): string {
+  const lines = message.split("\n").map((line) => line.trim());
+  const own = lines.find((line) => /role write\(s\) failed/.test(line));
+  const errors = lines.filter((line) => line.includes("error:") && !/\d+ errors? occurred/.test(line));
+  return (own ?? errors.at(-1) ?? message.slice(0, 200)).slice(0, 300);
+}
+
 async function limitedUp(n: number, rate: number, setting: Setting, tag: string): Promise<LimitedRun> {
   const emulator: EmulatorHandle = await startEmulator({
     quiet: true,
@@ -73,11 +81,7 @@ async function limitedUp(n: number, rate: number, setting: Setting, tag: string)
     } catch (error) {
       // A failed up is a figure (entries not applied), not a failed comparison.
       const message = String(error instanceof Error ? error.message : error);
-      failure =
-        message
-          .split("\n")
-          .find((line) => line.includes("error:"))
-          ?.trim() ?? message.slice(0, 200);
+      failure = failureLine(message);
     }
     const seconds = secondsSince(start);
     const calls = counter.take();

@@ -83,8 +83,8 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "as bare keep-alive requests, paced as the client paces them by default (100 per second, 16 in flight):",
       "the least time those writes can take at that rate. Targets (issue 18, at N = 1,000; smaller sizes are",
       "published without them): `up` (create) within 2x of the API floor, the no-change preview and `up`",
-      "under 5 s. At every size: a change of 5 entries makes exactly 5 writes, and the state per entry is at",
-      "most a tenth of a `UserRole`'s entry. The map at the emulator's rate limit is in comparison 7.",
+      "under 5 s. At every size: a change of 5 entries makes exactly 5 writes; from N = 50, the state per entry",
+      "is at most a tenth of a `UserRole`'s entry. The map at the emulator's rate limit is in comparison 7.",
     ],
   },
   {

@@ -53,7 +53,10 @@ export type CountedSide = "codesec" | "native" | "map";
 /** What one stack size measured, every repetition kept. */
 export interface SizeRun {
   n: number;
+  /** Repetitions done so far (a copy is handed out after each one). */
   repetitions: number;
+  /** Repetitions planned for this size. */
+  plannedRepetitions: number;
   /** Seconds per phase per repetition, for each side. */
   times: Record<Side, Record<Phase, number[]>>;
   /** API calls per phase (of the last repetition) of the sides that call the API, and of the HTTP floor. */
@@ -65,8 +68,8 @@ export interface SizeRun {
 }
 
 /**
- * Runs every size in turn and hands each one's measures to `onSize` as soon as they are in (so that a
- * run stopped later still has them).
+ * Runs every size in turn and hands its measures to `onSize` after every repetition, all repetitions so
+ * far (so that a run stopped later still has them; `repetitions` < `plannedRepetitions` until the last).
  */
 export async function engineFloor(
   options: BenchOptions,
@@ -77,7 +80,7 @@ export async function engineFloor(
   const emulator = await startEmulator({ quiet: true, fixtures: benchFixtures({ members: largest }) });
   const counter = new ApiCallCounter(emulator.control);
   try {
-    for (const n of options.sizes) onSize(await measureSize(emulator, counter, n, options.repsFor(n), log));
+    for (const n of options.sizes) await measureSize(emulator, counter, n, options.repsFor(n), log, onSize);
   } finally {
     await emulator.close();
   }
@@ -89,7 +92,8 @@ async function measureSize(
   n: number,
   reps: number,
   log: (line: string) => void,
-): Promise<SizeRun> {
+  onRepetition: (run: SizeRun) => void,
+): Promise<void> {
   const config = (provider: Side) => ({
     ...connectionConfig(emulator.baseUrl, emulator.apiToken),
     "bench:provider": { value: provider },
@@ -100,7 +104,8 @@ async function measureSize(
   for (const side of SIDES) stacks[side] = await benchStack("roles", `${side}-n${n}`, config(side), floorEnv);
   const run: SizeRun = {
     n,
-    repetitions: reps,
+    repetitions: 0,
+    plannedRepetitions: reps,
     times: Object.fromEntries(
       SIDES.map((side) => [side, emptyPhases(() => [] as number[])]),
     ) as SizeRun["times"],
@@ -134,8 +139,9 @@ async function measureSize(
     log(
       `  N=${n} rep ${rep + 1}/${reps} API floor: ${n} bare writes at the client's default rate in ${floor.toFixed(1)} s`,
     );
+    run.repetitions = rep + 1;
+    onRepetition(structuredClone(run));
   }
-  return run;
 }
 
 /** The state bytes the UserRoles comparison needs, read once per size after the first create. */

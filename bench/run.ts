@@ -42,16 +42,25 @@ async function main(): Promise<void> {
   const log = (line: string) => console.error(line);
   const timings: Record<string, number> = {};
   const sizesDone: number[] = [];
+  const repetitionsDone: Record<string, number> = {};
+  /** BENCH_ONLY: the steps to run ("engine" for the stacks, or a quick comparison's number), else all. */
+  const only = options.only;
+  const runs = (key: string) => only === undefined || only.includes(key);
   const engineSteps = options.sizes.map((n) => `1 engine floor, native provider, UserRoles map at N=${n}`);
   const unfinished = [
-    "2 state size",
-    "4 client",
-    "5 emulator capacity",
-    "6 getNotificationRules",
-    "7 rate limits",
-    "8 native plugin start-up",
-    ...engineSteps,
+    ...[
+      ["2", "2 state size"],
+      ["4", "4 client"],
+      ["5", "5 emulator capacity"],
+      ["6", "6 getNotificationRules"],
+      ["7", "7 rate limits"],
+      ["8", "8 native plugin start-up"],
+    ]
+      .filter(([key]) => runs(key))
+      .map(([, name]) => name),
+    ...(runs("engine") ? engineSteps : []),
   ];
+  const planned = [...unfinished];
   const file = resultsPath(options.smoke);
   const results = (): BenchResults => ({
     mode: options.smoke ? "smoke" : "full",
@@ -59,7 +68,7 @@ async function main(): Promise<void> {
     machine,
     ran: {
       sizes: sizesDone,
-      repetitions: Object.fromEntries(sizesDone.map((n) => [`N=${n}`, options.repsFor(n)])),
+      repetitions: repetitionsDone,
       otherRepetitions: options.reps,
       ruleCounts: options.ruleCounts,
       largeStoreRules: options.largeStoreRules,
@@ -69,6 +78,7 @@ async function main(): Promise<void> {
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
       secondsPerComparison: timings,
+      steps: planned,
       loadAverage: { start: round2(loadAtStart), end: round2(os.loadavg()[0]) },
     },
     wallSeconds: Math.round(secondsSince(started)),
@@ -93,31 +103,51 @@ async function main(): Promise<void> {
   log(`[bench] ${options.smoke ? "smoke" : "full"} run on ${machineLine(machine)}`);
 
   // The quicker comparisons first, then the stacks from the smallest size up.
-  await step("2 state size", () => stateSize(options, log));
-  await step("4 client", () => clientFigures(options));
-  await step("5 emulator capacity", async () => [
-    ...(await emulatorCapacity(options, log)),
-    ...(await emulatorWriteCost(options, log)),
-  ]);
-  await step("6 getNotificationRules", () => notificationRules(options, log));
-  await step("7 rate limits", () => rateLimited(options, log));
-  await step("8 native plugin start-up", () => pluginStartup(options.pluginStarts, log));
-  log(`[bench] 1 engine floor, native provider, UserRoles map ...`);
-  const engineStart = performance.now();
-  await engineFloor(options, log, (run: SizeRun) => {
-    figures.push(
-      ...engineFloorFigures(run),
-      ...apiCallFigures([
-        { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
-      ]),
-      ...nativeFigures(run),
-      ...userRolesMapFigures(run),
-    );
-    sizesDone.push(run.n);
-    timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
-    log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
-    done(engineSteps[options.sizes.indexOf(run.n)]);
-  });
+  if (runs("2")) await step("2 state size", () => stateSize(options, log));
+  if (runs("4")) await step("4 client", () => clientFigures(options));
+  if (runs("5"))
+    await step("5 emulator capacity", async () => [
+      ...(await emulatorCapacity(options, log)),
+      ...(await emulatorWriteCost(options, log)),
+    ]);
+  if (runs("6")) await step("6 getNotificationRules", () => notificationRules(options, log));
+  if (runs("7")) await step("7 rate limits", () => rateLimited(options, log));
+  if (runs("8")) await step("8 native plugin start-up", () => pluginStartup(options.pluginStarts, log));
+  if (runs("engine")) {
+    log(`[bench] 1 engine floor, native provider, UserRoles map ...`);
+    const engineStart = performance.now();
+    const bySize = new Map<number, Figure[]>();
+    const quick = [...figures];
+    await engineFloor(options, log, (run: SizeRun) => {
+      // After every repetition: this size's figures from all its repetitions so far replace the last ones.
+      bySize.set(run.n, [
+        ...engineFloorFigures(run),
+        ...apiCallFigures([
+          { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+        ]),
+        ...nativeFigures(run),
+        ...userRolesMapFigures(run),
+      ]);
+      figures.splice(0, figures.length, ...quick, ...[...bySize.values()].flat());
+      if (!sizesDone.includes(run.n)) sizesDone.push(run.n);
+      repetitionsDone[`N=${run.n}`] = run.repetitions;
+      const step = engineSteps[options.sizes.indexOf(run.n)];
+      timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
+      if (run.repetitions < run.plannedRepetitions) {
+        const at = unfinished.findIndex((name) => name.startsWith(step));
+        unfinished[at] = `${step} (${run.repetitions} of ${run.plannedRepetitions} repetitions done)`;
+        save();
+        log(`[bench] N=${run.n} rep ${run.repetitions} saved`);
+      } else {
+        unfinished.splice(
+          unfinished.findIndex((name) => name.startsWith(step)),
+          1,
+        );
+        save();
+        log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
+      }
+    });
+  }
 
   save();
   console.log(markdownTable(figures));

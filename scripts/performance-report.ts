@@ -164,6 +164,66 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
   },
 ];
 
+/** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */
+function stepOf(entry: string): string {
+  return entry.replace(/ \(.*\)$/, "");
+}
+
+/**
+ * One set of results from several runs of the same tree (e.g. a run stopped early, then a run of the steps
+ * it did not finish, with BENCH_ONLY): the figures of all (a later run's figure replacing an earlier one of
+ * the same name), each step's state from the last run that planned it, the times added up, and a note
+ * that says which run measured what.
+ */
+export function mergeResults(parts: readonly BenchResults[]): BenchResults {
+  if (parts.length === 0) throw new Error("nothing to merge");
+  const figures = new Map<string, Figure>();
+  for (const part of parts) for (const f of part.figures) figures.set(`${f.comparison}\u0000${f.name}`, f);
+  const status = new Map<string, string | undefined>();
+  for (const part of parts) {
+    const ran = part.ran as { steps?: string[] };
+    const unfinished = part.unfinished ?? [];
+    for (const step of [...(ran.steps ?? []), ...unfinished.map(stepOf)]) {
+      status.set(
+        stepOf(step),
+        unfinished.find((entry) => stepOf(entry) === stepOf(step)),
+      );
+    }
+  }
+  const rans = parts.map((part) => part.ran as Record<string, unknown>);
+  const sizes = [...new Set(rans.flatMap((ran) => (ran.sizes as number[] | undefined) ?? []))];
+  const repetitions = Object.assign(
+    {},
+    ...rans.map((ran) => (ran.repetitions as Record<string, number>) ?? {}),
+  ) as Record<string, number>;
+  const loads = rans.map((ran) => ran.loadAverage as { start: number; end: number } | undefined);
+  const described = parts.map((part, i) => {
+    const ran = part.ran as { steps?: string[] };
+    const steps = (ran.steps ?? ["every step"]).map(stepOf).join("; ");
+    return `run ${i + 1} of ${part.date.slice(0, 16).replace("T", " ")} UTC (${runMinutes(part)} minutes): ${steps}`;
+  });
+  return {
+    mode: parts.every((part) => part.mode === "full") ? "full" : "smoke",
+    date: parts.at(-1)!.date,
+    machine: parts[0].machine,
+    ran: {
+      ...rans[0],
+      sizes,
+      repetitions,
+      loadAverage: { start: loads[0]?.start ?? Number.NaN, end: loads.at(-1)?.end ?? Number.NaN },
+      runs: parts.map((part) => ({ date: part.date, wallSeconds: part.wallSeconds, ran: part.ran })),
+    },
+    wallSeconds: parts.reduce((sum, part) => sum + part.wallSeconds, 0),
+    figures: [...figures.values()],
+    notes: [
+      `These results combine ${parts.length} runs of the same tree, one after the other on the same machine; ` +
+        `each comparison's sides ran within one run: ${described.join("; ")}.`,
+      ...parts.flatMap((part) => part.notes),
+    ],
+    unfinished: [...status.values()].filter((entry): entry is string => entry !== undefined),
+  };
+}
+
 /** The page for `results`. */
 export function performanceReport(results: BenchResults): string {
   const withTarget = results.figures.filter((f) => f.target);
@@ -197,9 +257,10 @@ export function performanceReport(results: BenchResults): string {
   ];
   if (unfinished.length > 0) {
     lines.push(
-      `**This run did not finish**: it was stopped after ${runMinutes(results)} minutes, before ${unfinished.join("; ")}. ` +
-        "Those parts have no figures on this page; every figure below comes from the parts that finished, " +
-        "written as each one did.",
+      `**This run did not finish**: it was stopped after ${runMinutes(results)} minutes, before it had done ` +
+        `${unfinished.join("; ")}. What it did not measure has no figures on this page (a size with fewer ` +
+        "repetitions than planned shows those it did, and says how many); every figure below comes from " +
+        "what was measured, written as it was.",
       "",
     );
   }
@@ -272,8 +333,17 @@ export function performanceReport(results: BenchResults): string {
 }
 
 if (require.main === module) {
-  const source = process.argv[2] ?? path.join(root, "bench", "results.json");
-  const results = JSON.parse(readFileSync(source, "utf8")) as BenchResults;
-  writeFileSync(path.join(root, "docs", "performance.md"), performanceReport(results));
-  console.log(`docs/performance.md written from ${path.relative(root, source)}`);
+  const args = process.argv.slice(2);
+  if (args[0] === "--merge") {
+    // `--merge A.json B.json ...`: bench/results.json from several runs of this tree (see mergeResults).
+    const parts = args.slice(1).map((file) => JSON.parse(readFileSync(file, "utf8")) as BenchResults);
+    const target = path.join(root, "bench", "results.json");
+    writeFileSync(target, JSON.stringify(mergeResults(parts), null, 2) + "\n");
+    console.log(`bench/results.json written from ${args.slice(1).join(", ")}`);
+  } else {
+    const source = args[0] ?? path.join(root, "bench", "results.json");
+    const results = JSON.parse(readFileSync(source, "utf8")) as BenchResults;
+    writeFileSync(path.join(root, "docs", "performance.md"), performanceReport(results));
+    console.log(`docs/performance.md written from ${path.relative(root, source)}`);
+  }
 }

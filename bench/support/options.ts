@@ -27,6 +27,11 @@ export interface BenchOptions {
   rateLimited: { resources: number; rate: number };
   /** Starts of the native plugin measured. */
   pluginStarts: number;
+  /**
+   * BENCH_ONLY: the steps to run, "engine" (the stacks: comparisons 1, 3, 8 and 9) or the number of a
+   * quicker comparison (2, 4, 5, 6, 7, 8 for the plugin's start-up); all when unset.
+   */
+  only?: string[];
 }
 
 function numberList(text: string, name: string): number[] {
@@ -37,6 +42,17 @@ function numberList(text: string, name: string): number[] {
     );
   }
   return values;
+}
+
+const STEPS = ["engine", "2", "4", "5", "6", "7", "8"];
+
+function onlySteps(text: string): string[] {
+  const steps = text.split(",").map((part) => part.trim());
+  const unknown = steps.filter((step) => !STEPS.includes(step));
+  if (unknown.length > 0 || steps.length === 0) {
+    throw new Error(`BENCH_ONLY must list steps among ${STEPS.join(", ")}, got ${JSON.stringify(text)}`);
+  }
+  return steps;
 }
 
 function positiveInteger(text: string, name: string): number {
@@ -74,5 +90,6 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     writesPerMeasure: smoke ? 20 : 200,
     rateLimited: smoke ? { resources: 50, rate: 10 } : { resources: 1000, rate: 50 },
     pluginStarts: smoke ? 3 : 15,
+    ...(env.BENCH_ONLY ? { only: onlySteps(env.BENCH_ONLY) } : {}),
   };
 }

@@ -13,7 +13,7 @@ import {
   type BenchResults,
 } from "../../bench/support/results";
 import { median, pairedRatio, pairedRatios, summarized } from "../../bench/support/stats";
-import { performanceReport } from "../../scripts/performance-report";
+import { mergeResults, performanceReport } from "../../scripts/performance-report";
 
 describe("bench: statistics", () => {
   it("takes the median of an odd and an even count", () => {
@@ -210,10 +210,55 @@ describe("bench: docs/performance.md", () => {
       unfinished: ["1 engine floor, native provider, UserRoles map at N=1000"],
     });
     expect(page).to.contain("**This run did not finish**");
-    expect(page).to.contain("before 1 engine floor, native provider, UserRoles map at N=1000");
+    expect(page).to.contain("before it had done 1 engine floor, native provider, UserRoles map at N=1000");
     expect(page).to.contain("**1.00x (0.95x to 1.20x, 3 reps)**");
     expect(page).to.contain("not met: the median is inside the target, the spread crosses it");
     expect(page).to.contain("## 9. UserRoles map");
     expect(page).to.contain("No figures: not measured in this run.");
+  });
+
+  it("merges a run stopped early with a run of what it did not finish", () => {
+    const machine = { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" };
+    const f = (name: string, value: number) =>
+      figure({ comparison: "1 engine floor", name, value, unit: "x" });
+    const n1000 = "1 engine floor, native provider, UserRoles map at N=1000";
+    const first: BenchResults = {
+      mode: "full",
+      date: "2026-11-26T00:00:00.000Z",
+      machine,
+      ran: {
+        sizes: [200],
+        repetitions: { "N=200": 3 },
+        steps: ["2 state size", n1000],
+        loadAverage: { start: 9, end: 8 },
+      },
+      wallSeconds: 1800,
+      figures: [f("N=200 refresh", 1), f("shared", 1)],
+      notes: [],
+      unfinished: [n1000],
+    };
+    const second: BenchResults = {
+      mode: "full",
+      date: "2026-11-26T01:00:00.000Z",
+      machine,
+      ran: { sizes: [1000], repetitions: { "N=1000": 2 }, steps: [n1000], loadAverage: { start: 7, end: 6 } },
+      wallSeconds: 2400,
+      figures: [f("N=1000 refresh", 2), f("shared", 2)],
+      notes: ["later"],
+      unfinished: [`${n1000} (2 of 3 repetitions done)`],
+    };
+    const merged = mergeResults([first, second]);
+    expect(merged.wallSeconds).to.equal(4200);
+    expect(merged.figures.map((x) => [x.name, x.value])).to.deep.equal([
+      ["N=200 refresh", 1],
+      ["shared", 2],
+      ["N=1000 refresh", 2],
+    ]);
+    expect(merged.unfinished).to.deep.equal([`${n1000} (2 of 3 repetitions done)`]);
+    expect((merged.ran as { sizes: number[] }).sizes).to.deep.equal([200, 1000]);
+    expect(merged.notes[0]).to.match(/combine 2 runs of the same tree/);
+    expect(merged.notes).to.include("later");
+    const done = mergeResults([first, { ...second, unfinished: [] }]);
+    expect(done.unfinished).to.deep.equal([]);
   });
 });

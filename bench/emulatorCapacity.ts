@@ -14,7 +14,7 @@ import { startEmulatorProcess, type EmulatorProcess } from "./support/emulatorPr
 import { benchFixtures, benchUserId, writeFixtureFile } from "./support/fixtures";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
-import { median, pairedRatio } from "./support/stats";
+import { median, pairedRatios, summarized } from "./support/stats";
 
 const COMPARISON = "5 emulator capacity";
 const CONCURRENCY = 16;
@@ -120,7 +120,7 @@ export async function emulatorCapacity(
         figure({
           comparison: COMPARISON,
           name: `${route}, ${storage === "memory" ? "in memory" : "--state"}, large store / small`,
-          value: pairedRatio(large, small),
+          ...summarized(pairedRatios(large, small)),
           unit: "x",
           target: { op: ">=", value: 0.9 },
           detail:

@@ -190,7 +190,7 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
       );
     }
   }
-  const rans = parts.map((part) => part.ran as Record<string, unknown>);
+  const rans = parts.map((part) => part.ran);
   const sizes = [...new Set(rans.flatMap((ran) => (ran.sizes as number[] | undefined) ?? []))];
   const repetitions = Object.assign(
     {},
@@ -198,9 +198,11 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
   ) as Record<string, number>;
   const loads = rans.map((ran) => ran.loadAverage as { start: number; end: number } | undefined);
   const described = parts.map((part, i) => {
-    const ran = part.ran as { steps?: string[] };
-    const steps = (ran.steps ?? ["every step"]).map(stepOf).join("; ");
-    return `run ${i + 1} of ${part.date.slice(0, 16).replace("T", " ")} UTC (${runMinutes(part)} minutes): ${steps}`;
+    // What the run measured: the steps it timed (a stack size by its N).
+    const timed = Object.keys((part.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
+    const partial = (part.unfinished ?? []).filter((entry) => entry !== stepOf(entry));
+    const measured = [...timed, ...partial.map((entry) => `partly: ${entry}`)].join(", ") || "nothing";
+    return `run ${i + 1}, ${part.date.slice(0, 16).replace("T", " ")} UTC, ${runMinutes(part)} minutes, measured ${measured}`;
   });
   return {
     mode: parts.every((part) => part.mode === "full") ? "full" : "smoke",

@@ -4,6 +4,7 @@
  * committed full results) and prints the figures as a markdown table. Asserts nothing about speed; exits
  * non-zero when a comparison cannot run.
  */
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -28,6 +29,23 @@ export function resultsPath(smoke: boolean): string {
   return path.join(__dirname, smoke ? "results.smoke.json" : "results.json");
 }
 
+/** The commit the run measures, with "+changes" when the work tree differs from it. */
+function treeCommit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync(
+      "git",
+      ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results*.json"],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
@@ -36,6 +54,7 @@ async function main(): Promise<void> {
   const options = benchOptions(process.argv.slice(2), process.env);
   const machine = describeMachine();
   const loadAtStart = os.loadavg()[0];
+  const commit = treeCommit();
   const started = performance.now();
   const figures: Figure[] = [];
   const notes: string[] = [];
@@ -79,6 +98,7 @@ async function main(): Promise<void> {
       pluginStarts: options.pluginStarts,
       secondsPerComparison: timings,
       steps: planned,
+      commit,
       loadAverage: { start: round2(loadAtStart), end: round2(os.loadavg()[0]) },
     },
     wallSeconds: Math.round(secondsSince(started)),

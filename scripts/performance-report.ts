@@ -202,7 +202,11 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
     const timed = Object.keys((part.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
     const partial = (part.unfinished ?? []).filter((entry) => entry !== stepOf(entry));
     const measured = [...timed, ...partial.map((entry) => `partly: ${entry}`)].join(", ") || "nothing";
-    return `run ${i + 1}, ${part.date.slice(0, 16).replace("T", " ")} UTC, ${runMinutes(part)} minutes, measured ${measured}`;
+    const commit = (part.ran as { commit?: string }).commit;
+    return (
+      `run ${i + 1}, ${part.date.slice(0, 16).replace("T", " ")} UTC, ${runMinutes(part)} minutes` +
+      `${commit ? ` (commit ${commit})` : ""}, measured ${measured}`
+    );
   });
   return {
     mode: parts.every((part) => part.mode === "full") ? "full" : "smoke",

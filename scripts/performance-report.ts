@@ -263,7 +263,7 @@ export function performanceReport(results: BenchResults): string {
   ];
   if (unfinished.length > 0) {
     lines.push(
-      `**This run did not finish**: it was stopped after ${runMinutes(results)} minutes, before it had done ` +
+      `**This run did not finish**: after ${runMinutes(results)} minutes of running it had not done ` +
         `${unfinished.join("; ")}. What it did not measure has no figures on this page (a size with fewer ` +
         "repetitions than planned shows those it did, and says how many); every figure below comes from " +
         "what was measured, written as it was.",

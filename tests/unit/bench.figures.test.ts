@@ -210,7 +210,7 @@ describe("bench: docs/performance.md", () => {
       unfinished: ["1 engine floor, native provider, UserRoles map at N=1000"],
     });
     expect(page).to.contain("**This run did not finish**");
-    expect(page).to.contain("before it had done 1 engine floor, native provider, UserRoles map at N=1000");
+    expect(page).to.contain("it had not done 1 engine floor, native provider, UserRoles map at N=1000");
     expect(page).to.contain("**1.00x (0.95x to 1.20x, 3 reps)**");
     expect(page).to.contain("not met: the median is inside the target, the spread crosses it");
     expect(page).to.contain("## 9. UserRoles map");

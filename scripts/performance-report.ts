@@ -164,6 +164,12 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
   },
 ];
 
+/** When a run started ("2026-11-26 00:07"): its results' date is when they were last written. */
+function startOf(results: BenchResults): string {
+  const start = new Date(Date.parse(results.date) - results.wallSeconds * 1000);
+  return start.toISOString().slice(0, 16).replace("T", " ");
+}
+
 /** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */
 function stepOf(entry: string): string {
   return entry.replace(/ \(.*\)$/, "");
@@ -204,7 +210,7 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
     const measured = [...timed, ...partial.map((entry) => `partly: ${entry}`)].join(", ") || "nothing";
     const commit = (part.ran as { commit?: string }).commit;
     return (
-      `run ${i + 1}, ${part.date.slice(0, 16).replace("T", " ")} UTC, ${runMinutes(part)} minutes` +
+      `run ${i + 1}, from ${startOf(part)} UTC, ${runMinutes(part)} minutes` +
       `${commit ? ` (commit ${commit})` : ""}, measured ${measured}`
     );
   });

@@ -7,7 +7,7 @@
  * no-change up: the credential check is kept there on purpose (it is what makes a rotated or wrong token
  * fail before any write, docs/credentials.md), so the target is that one read.
  */
-import type { PhaseCalls } from "./engineFloor";
+import type { CallCounts } from "./support/apiCallCounter";
 import { updatedCount, type Phase } from "./support/lifecycle";
 import { figure, type Figure, type Target } from "./support/results";
 
@@ -31,15 +31,32 @@ function targetOf(phase: Phase, n: number): Target {
   }
 }
 
-/** One figure per size and phase: the calls ours made (the HTTP floor's in the detail). */
+/** API calls per phase of one stack size: the dynamic UserRoles, the native ones, and the HTTP floor. */
+export interface PhaseCalls {
+  n: number;
+  codesec: Record<Phase, CallCounts>;
+  native?: Record<Phase, CallCounts>;
+  http: Record<Phase, CallCounts>;
+}
+
+function byOperation(calls: CallCounts): string {
+  return (
+    Object.entries(calls.byOperation)
+      .map(([operation, count]) => `${operation} ${count}`)
+      .join(", ") || "none"
+  );
+}
+
+/**
+ * One figure per size and phase: the calls the dynamic UserRoles made (the HTTP floor's in the detail);
+ * and, with the native provider's counts, the native calls held to the same targets (issue 15: the same
+ * calls as the dynamic provider).
+ */
 export function apiCallFigures(all: readonly PhaseCalls[]): Figure[] {
   const figures: Figure[] = [];
-  for (const { n, codesec, http } of all) {
+  for (const { n, codesec, native, http } of all) {
     for (const phase of Object.keys(codesec) as Phase[]) {
       const calls = codesec[phase];
-      const byOperation = Object.entries(calls.byOperation)
-        .map(([operation, count]) => `${operation} ${count}`)
-        .join(", ");
       figures.push(
         figure({
           comparison: COMPARISON,
@@ -47,7 +64,21 @@ export function apiCallFigures(all: readonly PhaseCalls[]): Figure[] {
           value: calls.total,
           unit: "calls",
           target: targetOf(phase, n),
-          detail: `${byOperation || "none"}; HTTP floor ${http[phase].total}`,
+          detail: `${byOperation(calls)}; HTTP floor ${http[phase].total}`,
+        }),
+      );
+    }
+    if (!native) continue;
+    for (const phase of Object.keys(native) as Phase[]) {
+      const calls = native[phase];
+      figures.push(
+        figure({
+          comparison: COMPARISON,
+          name: `N=${n} ${phase}, native provider`,
+          value: calls.total,
+          unit: "calls",
+          target: targetOf(phase, n),
+          detail: `${byOperation(calls)}; dynamic ${codesec[phase].total}`,
         }),
       );
     }

@@ -2,13 +2,20 @@
  * Comparison 4, the client against a bare keep-alive `node:http` loop on the same emulator routes, and
  * the cold load of the package's entry points. The measurements are the sdk's (`measureClientSpeed()` in
  * bench/clientSpeed.ts, `measureModuleLoad()` in bench/moduleLoad.ts); this module turns them into figures
- * with their targets: the client (every check kept, a limiter that never waits) at >= 0.9x the bare loop,
- * and each provider entry (`pulumi-codesec/dynamic`, `pulumi-codesec/dynamic/UserRole`) loading in <= 50 ms.
+ * with their targets. The headline is the client as users get it, with its default limiter (100 requests
+ * per second, 16 in flight: the platform's documented limit per credential, docs/api-behaviour.md, so
+ * that a large stack does not set off a storm of 429s): its rate against the bare loop (no target: the
+ * cap is by design), and against its own cap (target >= 0.9x: the limiter delivers the rate it promises).
+ * Beside it, the client tuned to never wait (`requestsPerSecond` 100,000, 1,000 in flight): the client's
+ * own cost, every check kept, at >= 0.9x the bare loop. And each provider entry (`pulumi-codesec/dynamic`,
+ * `pulumi-codesec/dynamic/UserRole`) loading in <= 50 ms.
  */
 import { measureClientSpeed } from "./clientSpeed";
 import { measureModuleLoad, type ModuleLoadResult } from "./moduleLoad";
 import type { BenchOptions } from "./support/options";
+import { DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
 import { figure, type Figure } from "./support/results";
+import { pairedRatios, summarized } from "./support/stats";
 
 const COMPARISON = "4 client";
 
@@ -18,18 +25,32 @@ export async function clientFigures(options: BenchOptions): Promise<Figure[]> {
       ? { requests: 300, limitedRequests: 20, repetitions: 1 }
       : { repetitions: Math.max(options.reps, 3) },
   );
-  const figures = speed.figures.map((f) =>
+  const cap = DEFAULT_REQUESTS_PER_SECOND;
+  const figures = speed.figures.flatMap((f) => [
     figure({
       comparison: COMPARISON,
-      name: `client / bare loop, ${f.route}, concurrency ${f.concurrency}`,
-      value: f.ratio,
+      name: `default client / bare loop, ${f.route}, concurrency ${f.concurrency}`,
+      ...summarized(pairedRatios(f.defaultLimiterRates, f.bareRates)),
+      unit: "x",
+      detail: `default client ${f.defaultLimiterRps.toFixed(0)} req/s (capped at ${cap} by design), bare ${f.bareRps.toFixed(0)} req/s`,
+    }),
+    figure({
+      comparison: COMPARISON,
+      name: `default client / its cap of ${cap} req/s, ${f.route}, concurrency ${f.concurrency}`,
+      ...summarized(f.defaultLimiterRates.map((rps) => rps / cap)),
       unit: "x",
       target: { op: ">=", value: 0.9 },
-      detail:
-        `client ${f.clientRps.toFixed(0)} req/s, bare ${f.bareRps.toFixed(0)} req/s (median of ${speed.repetitions} ` +
-        `x ${speed.requests}); with the default limiter ${f.defaultLimiterRps.toFixed(0)} req/s`,
+      detail: `${f.defaultLimiterRates.map((rps) => rps.toFixed(0)).join(", ")} req/s`,
     }),
-  );
+    figure({
+      comparison: COMPARISON,
+      name: `tuned client (limiter never waits) / bare loop, ${f.route}, concurrency ${f.concurrency}`,
+      ...summarized(f.ratios),
+      unit: "x",
+      target: { op: ">=", value: 0.9 },
+      detail: `client ${f.clientRps.toFixed(0)} req/s, bare ${f.bareRps.toFixed(0)} req/s (medians of ${speed.repetitions} x ${speed.requests} requests)`,
+    }),
+  ]);
   return [...figures, ...moduleLoadFigures(measureModuleLoad({ runs: options.smoke ? 3 : 9 }))];
 }
 

@@ -41,6 +41,10 @@ export interface ClientSpeedFigure {
   /** The client with the default limiter (100 requests per second): capped by design. */
   defaultLimiterRps: number;
   defaultLimiterRatio: number;
+  /** Every repetition's rate of the client with the default limiter, in order. */
+  defaultLimiterRates: number[];
+  /** Every repetition's bare rate, in order. */
+  bareRates: number[];
 }
 
 export interface ClientSpeedResult {
@@ -177,6 +181,8 @@ export async function measureClientSpeed(options: ClientSpeedOptions = {}): Prom
         ratios,
         defaultLimiterRps: median(capped),
         defaultLimiterRatio: median(capped.map((rps, rep) => rps / bare[rep])),
+        defaultLimiterRates: capped,
+        bareRates: bare,
       };
     });
     return { requests, repetitions, figures };

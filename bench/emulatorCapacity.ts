@@ -14,7 +14,7 @@ import { startEmulatorProcess, type EmulatorProcess } from "./support/emulatorPr
 import { benchFixtures, benchUserId, writeFixtureFile } from "./support/fixtures";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
-import { median, pairedRatio } from "./support/stats";
+import { median, pairedRatios, summarized } from "./support/stats";
 
 const COMPARISON = "5 emulator capacity";
 const CONCURRENCY = 16;
@@ -85,7 +85,9 @@ export async function emulatorCapacity(
   for (let rep = 0; rep < options.reps; rep++) {
     for (const { storage, store, key } of setups) {
       const stateFile = path.join(dir, `state-${store}.json`);
-      rmSync(stateFile, { force: true }); // seeded from the fixtures afresh
+      // Seeded from the fixtures afresh, with no journal of an earlier set-up.
+      rmSync(stateFile, { force: true });
+      rmSync(`${stateFile}.journal`, { force: true });
       const emulator = await startEmulatorProcess([
         "--fixtures",
         stores[store],
@@ -118,7 +120,7 @@ export async function emulatorCapacity(
         figure({
           comparison: COMPARISON,
           name: `${route}, ${storage === "memory" ? "in memory" : "--state"}, large store / small`,
-          value: pairedRatio(large, small),
+          ...summarized(pairedRatios(large, small)),
           unit: "x",
           target: { op: ">=", value: 0.9 },
           detail:

@@ -1,25 +1,41 @@
 /**
- * Comparison 1, the engine floor: a stack of N codesec.UserRoles against the same stack of N no-op
- * dynamic resources (the engine's own cost) and of N dynamic resources making the same HTTP calls with a
- * bare keep-alive request (the engine plus the unavoidable calls), through the real Pulumi CLI, phase by
- * phase. The three stacks run interleaved (ours, noop, http, ours, noop, http, ...) and each ratio is the
- * median of the per-repetition ratios. Also records the API calls of every phase (comparison 3).
+ * Comparison 1, the engine floor, through the real Pulumi CLI, phase by phase, for each stack size N:
+ *
+ * - `codesec`: N dynamic codesec.UserRoles (the package);
+ * - `native`: N codesec.UserRoles of the generated SDK on the native plugin (issue 15);
+ * - `noop`: the no-op floor, N dynamic resources that call nothing (bench/floors/noop.js): the engine's own
+ *   cost, which no provider of N resources can go below;
+ * - `http`: the HTTP floor, N dynamic resources making the same calls with a bare keep-alive request
+ *   (bench/floors/http.js): the engine plus the calls, made the cheapest way;
+ * - `map`: one dynamic codesec.UserRoles of the N users (issue 18), followed by its API floor: the N
+ *   writes sent bare, paced at the client's default rate (100 per second, 16 in flight).
+ *
+ * Both floors are stored by Pulumi as a one-line require, like our stub, so no side pays for a larger
+ * checkpoint than ours. The sides run interleaved (codesec, native, noop, http, map, codesec, ...) and
+ * every ratio is taken per repetition (paired), then reported as the median with its spread. Also counts
+ * the API calls of every phase (comparison 3) and the state bytes of a UserRole and of the map.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator/index";
+import { startEmulator, type EmulatorHandle } from "../emulator/index";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
 import { ApiCallCounter, type CallCounts } from "./support/apiCallCounter";
-import { benchFixtures } from "./support/fixtures";
+import { pacedLoop } from "./support/bareLoop";
+import { BENCH_DEPLOYMENT, benchFixtures, benchUserId } from "./support/fixtures";
 import { PHASES, runLifecycle, type Phase } from "./support/lifecycle";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
-import { benchStack, connectionConfig } from "./support/stacks";
-import { median, pairedRatio } from "./support/stats";
+import { benchStack, connectionConfig, entryBytes, storedResources } from "./support/stacks";
+import { median, pairedRatios, summarized } from "./support/stats";
 
 const COMPARISON = "1 engine floor";
+const NATIVE = "8 native provider";
 const TARGET = { op: "<=", value: 1.1 } as const;
+/** Issue 15: the native provider at or below 0.9x the dynamic one on these phases, at N >= 200. */
+const NATIVE_TARGET = { op: "<=", value: 0.9 } as const;
+const NATIVE_TARGET_PHASES: Phase[] = ["preview (create)", "preview, no change", "up, no change", "refresh"];
 
 /** Which floor each phase is held against: no calls are needed to plan, so planning phases face the no-op floor. */
-const FLOOR_OF: Record<Phase, "noop" | "http"> = {
+export const FLOOR_OF: Record<Phase, "noop" | "http"> = {
   "preview (create)": "noop",
   "up (create)": "http",
   "preview, no change": "noop",
@@ -29,94 +45,202 @@ const FLOOR_OF: Record<Phase, "noop" | "http"> = {
   destroy: "http",
 };
 
-type Side = "codesec" | "noop" | "http";
-const SIDES: Side[] = ["codesec", "noop", "http"];
+export type Side = "codesec" | "native" | "noop" | "http" | "map";
+export const SIDES: Side[] = ["codesec", "native", "noop", "http", "map"];
+/** The sides whose API calls are counted. */
+export type CountedSide = "codesec" | "native" | "map";
 
-/** API calls per phase of one stack size, for each side that calls the API. */
-export interface PhaseCalls {
+/** What one stack size measured, every repetition kept. */
+export interface SizeRun {
   n: number;
-  codesec: Record<Phase, CallCounts>;
-  http: Record<Phase, CallCounts>;
+  /** Repetitions done so far (a copy is handed out after each one). */
+  repetitions: number;
+  /** Repetitions planned for this size. */
+  plannedRepetitions: number;
+  /** Seconds per phase per repetition, for each side. */
+  times: Record<Side, Record<Phase, number[]>>;
+  /** API calls per phase (of the last repetition) of the sides that call the API, and of the HTTP floor. */
+  calls: Record<CountedSide | "http", Record<Phase, CallCounts>>;
+  /** Seconds of the map's API floor (N bare writes at the client's default rate), per repetition. */
+  apiFloorSeconds: number[];
+  /** Checkpoint bytes after the first create: one UserRole's entry (median), and the whole map's entry. */
+  stateBytes: { userRole: number; map: number };
 }
 
-export interface EngineFloorResult {
-  figures: Figure[];
-  calls: PhaseCalls[];
-}
-
+/**
+ * Runs every size in turn and hands its measures to `onSize` after every repetition, all repetitions so
+ * far (so that a run stopped later still has them; `repetitions` < `plannedRepetitions` until the last).
+ */
 export async function engineFloor(
   options: BenchOptions,
   log: (line: string) => void,
-): Promise<EngineFloorResult> {
+  onSize: (run: SizeRun) => void,
+): Promise<void> {
   const largest = Math.max(...options.sizes);
   const emulator = await startEmulator({ quiet: true, fixtures: benchFixtures({ members: largest }) });
   const counter = new ApiCallCounter(emulator.control);
-  const figures: Figure[] = [];
-  const calls: PhaseCalls[] = [];
   try {
-    for (const n of options.sizes) {
-      const stacks: Record<Side, Stack> = {
-        codesec: await benchStack("roles", `codesec-n${n}`, {
-          ...connectionConfig(emulator.baseUrl, emulator.apiToken),
-          "bench:provider": { value: "codesec" },
-          "bench:count": { value: String(n) },
-        }),
-        noop: await benchStack("roles", `noop-n${n}`, {
-          "bench:provider": { value: "noop" },
-          "bench:count": { value: String(n) },
-        }),
-        http: await benchStack(
-          "roles",
-          `http-n${n}`,
-          { "bench:provider": { value: "http" }, "bench:count": { value: String(n) } },
-          { BENCH_BASE_URL: emulator.baseUrl, BENCH_TOKEN: emulator.apiToken },
-        ),
-      };
-      const times: Record<Side, Record<Phase, number[]>> = {
-        codesec: emptyPhases(() => []),
-        noop: emptyPhases(() => []),
-        http: emptyPhases(() => []),
-      };
-      const phaseCalls: PhaseCalls = {
-        n,
-        codesec: emptyPhases(noCalls),
-        http: emptyPhases(noCalls),
-      };
-      const reps = options.repsFor(n);
-      for (let rep = 0; rep < reps; rep++) {
-        for (const side of SIDES) {
-          counter.take(); // whatever ran before this lifecycle is not its own
-          const took = await runLifecycle(stacks[side], n, (phase) => {
-            const counted = counter.take();
-            if (side !== "noop") phaseCalls[side][phase] = counted;
-          });
-          for (const phase of PHASES) times[side][phase].push(took[phase]);
-          log(
-            `  N=${n} rep ${rep + 1}/${reps} ${side}: ${PHASES.map((p) => took[p].toFixed(1)).join(" / ")} s`,
-          );
-        }
-      }
-      calls.push(phaseCalls);
-      for (const phase of PHASES) {
-        const floor = FLOOR_OF[phase];
-        const ours = times.codesec[phase];
-        const theirs = times[floor][phase];
-        figures.push(
-          figure({
-            comparison: COMPARISON,
-            name: `N=${n} ${phase}, ours / ${floor === "noop" ? "no-op" : "HTTP"} floor`,
-            value: pairedRatio(ours, theirs),
-            unit: "x",
-            target: TARGET,
-            detail: `ours ${median(ours).toFixed(2)} s, floor ${median(theirs).toFixed(2)} s (median of ${reps})`,
-          }),
-        );
-      }
-    }
+    for (const n of options.sizes) await measureSize(emulator, counter, n, options.repsFor(n), log, onSize);
   } finally {
     await emulator.close();
   }
-  return { figures, calls };
+}
+
+async function measureSize(
+  emulator: EmulatorHandle,
+  counter: ApiCallCounter,
+  n: number,
+  reps: number,
+  log: (line: string) => void,
+  onRepetition: (run: SizeRun) => void,
+): Promise<void> {
+  const config = (provider: Side) => ({
+    ...connectionConfig(emulator.baseUrl, emulator.apiToken),
+    "bench:provider": { value: provider },
+    "bench:count": { value: String(n) },
+  });
+  const floorEnv = { BENCH_BASE_URL: emulator.baseUrl, BENCH_TOKEN: emulator.apiToken };
+  const stacks = {} as Record<Side, Stack>;
+  for (const side of SIDES) stacks[side] = await benchStack("roles", `${side}-n${n}`, config(side), floorEnv);
+  const run: SizeRun = {
+    n,
+    repetitions: 0,
+    plannedRepetitions: reps,
+    times: Object.fromEntries(
+      SIDES.map((side) => [side, emptyPhases(() => [] as number[])]),
+    ) as SizeRun["times"],
+    calls: {
+      codesec: emptyPhases(noCalls),
+      native: emptyPhases(noCalls),
+      map: emptyPhases(noCalls),
+      http: emptyPhases(noCalls),
+    },
+    apiFloorSeconds: [],
+    stateBytes: { userRole: Number.NaN, map: Number.NaN },
+  };
+  for (let rep = 0; rep < reps; rep++) {
+    for (const side of SIDES) {
+      counter.take(); // whatever ran before this lifecycle is not its own
+      const took = await runLifecycle(
+        stacks[side],
+        n,
+        (phase) => {
+          const counted = counter.take();
+          if (side !== "noop") run.calls[side][phase] = counted;
+          if (rep === 0 && phase === "up (create)") measureState(stacks[side], side, run);
+        },
+        side === "map",
+      );
+      for (const phase of PHASES) run.times[side][phase].push(took[phase]);
+      log(`  N=${n} rep ${rep + 1}/${reps} ${side}: ${PHASES.map((p) => took[p].toFixed(1)).join(" / ")} s`);
+    }
+    const floor = await mapApiFloor(emulator, n);
+    run.apiFloorSeconds.push(floor);
+    log(
+      `  N=${n} rep ${rep + 1}/${reps} API floor: ${n} bare writes at the client's default rate in ${floor.toFixed(1)} s`,
+    );
+    run.repetitions = rep + 1;
+    onRepetition(structuredClone(run));
+  }
+}
+
+/** The state bytes the UserRoles comparison needs, read once per size after the first create. */
+function measureState(stack: Stack, side: Side, run: SizeRun): void {
+  if (side !== "codesec" && side !== "map") return;
+  const stored = storedResources(stack);
+  if (side === "codesec") {
+    run.stateBytes.userRole = median(stored.filter((r) => r.type.endsWith(":UserRole")).map(entryBytes));
+  } else {
+    const map = stored.find((r) => r.type.endsWith(":UserRoles"));
+    if (!map) throw new Error("the map stack stored no UserRoles");
+    run.stateBytes.map = entryBytes(map);
+  }
+}
+
+/**
+ * The API floor of the map's create: the same N writes (operation 1, each changing a role: every member
+ * is ORG_ROLE_MEMBER after a destroy) sent bare, paced as the client paces them by default. Then the
+ * members are set back, untimed.
+ */
+async function mapApiFloor(emulator: EmulatorHandle, n: number): Promise<number> {
+  const writes = (role: string) => ({
+    baseUrl: emulator.baseUrl,
+    token: emulator.apiToken,
+    method: "PATCH",
+    path: "/",
+    vary: (i: number) => ({
+      path: `/api/agent/deployments/${BENCH_DEPLOYMENT}/users/${benchUserId(i)}/roles`,
+      body: { deploymentId: BENCH_DEPLOYMENT, userId: benchUserId(i), newRole: role },
+    }),
+  });
+  const pace = { perSecond: DEFAULT_REQUESTS_PER_SECOND, inFlight: DEFAULT_MAX_IN_FLIGHT };
+  const timed = await pacedLoop(writes("ORG_ROLE_ADMIN"), pace, n);
+  const back = await pacedLoop(writes("ORG_ROLE_MEMBER"), { perSecond: 1e6, inFlight: 16 }, n);
+  for (const result of [timed, back]) {
+    if ((result.statuses["200"] ?? 0) !== n)
+      throw new Error(`API floor: answers other than 200: ${JSON.stringify(result.statuses)}`);
+  }
+  return timed.seconds;
+}
+
+function floorName(floor: "noop" | "http"): string {
+  return floor === "noop" ? "no-op floor" : "HTTP floor";
+}
+
+/** Comparison 1's figures of one size: the dynamic UserRoles against the floor of each phase. */
+export function engineFloorFigures(run: SizeRun): Figure[] {
+  return PHASES.map((phase) => {
+    const floor = FLOOR_OF[phase];
+    const ours = run.times.codesec[phase];
+    const theirs = run.times[floor][phase];
+    return figure({
+      comparison: COMPARISON,
+      name: `N=${run.n} ${phase}, ours / ${floorName(floor)}`,
+      ...summarized(pairedRatios(ours, theirs)),
+      unit: "x",
+      target: TARGET,
+      detail: `ours ${median(ours).toFixed(2)} s, floor ${median(theirs).toFixed(2)} s (medians of ${run.repetitions})`,
+    });
+  });
+}
+
+/**
+ * Issue 15's figures of one size: the native provider against the dynamic one (target <= 0.9x on the
+ * planning phases and refresh at N >= 200) and against the floor of each phase (the dynamic one's target).
+ */
+export function nativeFigures(run: SizeRun): Figure[] {
+  const figures: Figure[] = [];
+  for (const phase of PHASES) {
+    const native = run.times.native[phase];
+    const dynamic = run.times.codesec[phase];
+    const targeted = run.n >= 200 && NATIVE_TARGET_PHASES.includes(phase);
+    figures.push(
+      figure({
+        comparison: NATIVE,
+        name: `N=${run.n} ${phase}, native / dynamic`,
+        ...summarized(pairedRatios(native, dynamic)),
+        unit: "x",
+        ...(targeted ? { target: NATIVE_TARGET } : {}),
+        detail: `native ${median(native).toFixed(2)} s, dynamic ${median(dynamic).toFixed(2)} s (medians of ${run.repetitions})`,
+      }),
+    );
+  }
+  for (const phase of PHASES) {
+    const floor = FLOOR_OF[phase];
+    const native = run.times.native[phase];
+    const theirs = run.times[floor][phase];
+    figures.push(
+      figure({
+        comparison: NATIVE,
+        name: `N=${run.n} ${phase}, native / ${floorName(floor)}`,
+        ...summarized(pairedRatios(native, theirs)),
+        unit: "x",
+        target: TARGET,
+        detail: `native ${median(native).toFixed(2)} s, floor ${median(theirs).toFixed(2)} s (medians of ${run.repetitions})`,
+      }),
+    );
+  }
+  return figures;
 }
 
 function emptyPhases<T>(make: () => T): Record<Phase, T> {

@@ -4,14 +4,18 @@
  * committed full results) and prints the figures as a markdown table. Asserts nothing about speed; exits
  * non-zero when a comparison cannot run.
  */
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { apiCallFigures } from "./apiCalls";
 import { clientFigures } from "./clientComparison";
 import { emulatorCapacity } from "./emulatorCapacity";
 import { emulatorWriteCost } from "./emulatorWrites";
-import { engineFloor } from "./engineFloor";
+import { engineFloor, engineFloorFigures, nativeFigures, type SizeRun } from "./engineFloor";
+import { pluginStartup } from "./pluginStartup";
+import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { stateSize } from "./stateSize";
@@ -25,43 +29,65 @@ export function resultsPath(smoke: boolean): string {
   return path.join(__dirname, smoke ? "results.smoke.json" : "results.json");
 }
 
+/** The commit the run measures, with "+changes" when the work tree differs from it. */
+function treeCommit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync(
+      "git",
+      ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results*.json"],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
 async function main(): Promise<void> {
   const options = benchOptions(process.argv.slice(2), process.env);
   const machine = describeMachine();
+  const loadAtStart = os.loadavg()[0];
+  const commit = treeCommit();
   const started = performance.now();
   const figures: Figure[] = [];
   const notes: string[] = [];
   const log = (line: string) => console.error(line);
   const timings: Record<string, number> = {};
-  const step = async (name: string, measure: () => Promise<Figure[]>) => {
-    log(`[bench] ${name} ...`);
-    const start = performance.now();
-    figures.push(...(await measure()));
-    timings[name] = Math.round(secondsSince(start));
-    log(`[bench] ${name}: ${timings[name]} s`);
-  };
-  log(`[bench] ${options.smoke ? "smoke" : "full"} run on ${machineLine(machine)}`);
-
-  await step("1 engine floor + 3 API calls", async () => {
-    const { figures: floor, calls } = await engineFloor(options, log);
-    return [...floor, ...apiCallFigures(calls)];
-  });
-  await step("2 state size", () => stateSize(options, log));
-  await step("4 client", () => clientFigures(options));
-  await step("5 emulator capacity", async () => [
-    ...(await emulatorCapacity(options, log)),
-    ...(await emulatorWriteCost(options, log)),
-  ]);
-  await step("6 getNotificationRules", () => notificationRules(options, log));
-  await step("7 rate limits", () => rateLimited(options, log));
-
-  const results: BenchResults = {
+  const sizesDone: number[] = [];
+  const repetitionsDone: Record<string, number> = {};
+  /** BENCH_ONLY: the steps to run ("engine" for the stacks, or a quick comparison's number), else all. */
+  const only = options.only;
+  const runs = (key: string) => only === undefined || only.includes(key);
+  const engineSteps = options.sizes.map((n) => `1 engine floor, native provider, UserRoles map at N=${n}`);
+  const unfinished = [
+    ...[
+      ["2", "2 state size"],
+      ["4", "4 client"],
+      ["5", "5 emulator capacity"],
+      ["6", "6 getNotificationRules"],
+      ["7", "7 rate limits"],
+      ["8", "8 native plugin start-up"],
+    ]
+      .filter(([key]) => runs(key))
+      .map(([, name]) => name),
+    ...(runs("engine") ? engineSteps : []),
+  ];
+  const planned = [...unfinished];
+  const file = resultsPath(options.smoke);
+  const results = (): BenchResults => ({
     mode: options.smoke ? "smoke" : "full",
     date: new Date().toISOString(),
     machine,
     ran: {
-      sizes: options.sizes,
-      repetitions: Object.fromEntries(options.sizes.map((n) => [`N=${n}`, options.repsFor(n)])),
+      sizes: sizesDone,
+      repetitions: repetitionsDone,
       otherRepetitions: options.reps,
       ruleCounts: options.ruleCounts,
       largeStoreRules: options.largeStoreRules,
@@ -69,18 +95,85 @@ async function main(): Promise<void> {
       writeCostRules: options.writeCostRules,
       writesPerMeasure: options.writesPerMeasure,
       rateLimited: options.rateLimited,
+      pluginStarts: options.pluginStarts,
       secondsPerComparison: timings,
+      steps: planned,
+      commit,
+      loadAverage: { start: round2(loadAtStart), end: round2(os.loadavg()[0]) },
     },
     wallSeconds: Math.round(secondsSince(started)),
     figures,
     notes,
+    unfinished,
+  });
+  // Written after every step and every size: a run stopped early still leaves what it measured.
+  const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
+  const done = (name: string) => {
+    unfinished.splice(unfinished.indexOf(name), 1);
+    save();
   };
-  const file = resultsPath(options.smoke);
-  writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  const step = async (name: string, measure: () => Promise<Figure[]>) => {
+    log(`[bench] ${name} ...`);
+    const start = performance.now();
+    figures.push(...(await measure()));
+    timings[name] = Math.round(secondsSince(start));
+    log(`[bench] ${name}: ${timings[name]} s`);
+    done(name);
+  };
+  log(`[bench] ${options.smoke ? "smoke" : "full"} run on ${machineLine(machine)}`);
+
+  // The quicker comparisons first, then the stacks from the smallest size up.
+  if (runs("2")) await step("2 state size", () => stateSize(options, log));
+  if (runs("4")) await step("4 client", () => clientFigures(options));
+  if (runs("5"))
+    await step("5 emulator capacity", async () => [
+      ...(await emulatorCapacity(options, log)),
+      ...(await emulatorWriteCost(options, log)),
+    ]);
+  if (runs("6")) await step("6 getNotificationRules", () => notificationRules(options, log));
+  if (runs("7")) await step("7 rate limits", () => rateLimited(options, log));
+  if (runs("8")) await step("8 native plugin start-up", () => pluginStartup(options.pluginStarts, log));
+  if (runs("engine")) {
+    log(`[bench] 1 engine floor, native provider, UserRoles map ...`);
+    const engineStart = performance.now();
+    const bySize = new Map<number, Figure[]>();
+    const quick = [...figures];
+    await engineFloor(options, log, (run: SizeRun) => {
+      // After every repetition: this size's figures from all its repetitions so far replace the last ones.
+      bySize.set(run.n, [
+        ...engineFloorFigures(run),
+        ...apiCallFigures([
+          { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+        ]),
+        ...nativeFigures(run),
+        ...userRolesMapFigures(run),
+      ]);
+      figures.splice(0, figures.length, ...quick, ...[...bySize.values()].flat());
+      if (!sizesDone.includes(run.n)) sizesDone.push(run.n);
+      repetitionsDone[`N=${run.n}`] = run.repetitions;
+      const step = engineSteps[options.sizes.indexOf(run.n)];
+      timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
+      if (run.repetitions < run.plannedRepetitions) {
+        const at = unfinished.findIndex((name) => name.startsWith(step));
+        unfinished[at] = `${step} (${run.repetitions} of ${run.plannedRepetitions} repetitions done)`;
+        save();
+        log(`[bench] N=${run.n} rep ${run.repetitions} saved`);
+      } else {
+        unfinished.splice(
+          unfinished.findIndex((name) => name.startsWith(step)),
+          1,
+        );
+        save();
+        log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
+      }
+    });
+  }
+
+  save();
   console.log(markdownTable(figures));
   for (const note of notes) console.log(`\nNote: ${note}`);
   console.log(
-    `\n${results.mode} run, ${results.wallSeconds} s on ${machineLine(machine)}; written to ${file}`,
+    `\n${options.smoke ? "smoke" : "full"} run, ${results().wallSeconds} s on ${machineLine(machine)}; written to ${file}`,
   );
 }
 

@@ -81,3 +81,36 @@ export async function bareLoop(
   const seconds = (performance.now() - start) / 1000;
   return { requests: sent, seconds, perSecond: sent / seconds, statuses };
 }
+
+/**
+ * Sends `requests` requests paced as the client's limiter paces them: the n-th (0-based) starts no
+ * earlier than n / `perSecond` seconds after the first, with at most `inFlight` at once. The API floor
+ * of a batch of writes at a rate limit: the least time the same requests can take at that rate.
+ */
+export async function pacedLoop(
+  request: BareRequest,
+  pace: { perSecond: number; inFlight: number },
+  requests: number,
+): Promise<LoopResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: pace.inFlight });
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  const start = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(pace.inFlight, requests) }, async () => {
+        while (next < requests) {
+          const n = next++;
+          const wait = start + (n * 1000) / pace.perSecond - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          const status = await send(agent, request, n);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return { requests, seconds, perSecond: requests / seconds, statuses };
+}

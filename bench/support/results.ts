@@ -22,8 +22,20 @@ export interface Figure {
   /** The raw figures behind it (medians of both sides, repetitions). */
   detail?: string;
   target?: Target;
-  /** Whether `value` respects `target` (absent without a target). */
+  /**
+   * The lowest and highest of the repetitions' values, when the figure is the median of several (a paired
+   * ratio per repetition, a rate per repetition...).
+   */
+  spread?: { low: number; high: number };
+  /** How many repetitions the value and spread come from. */
+  repetitions?: number;
+  /**
+   * Whether the figure respects `target` (absent without a target): with a spread, only when the whole
+   * spread does (every repetition), so that a rerun on a quiet machine gives the same verdict.
+   */
   met?: boolean;
+  /** With a spread and a target: whether the median alone respects the target (met, or the spread crosses it). */
+  medianMet?: boolean;
 }
 
 /** The machine a run measured. */
@@ -47,15 +59,30 @@ export interface BenchResults {
   figures: Figure[];
   /** Comparisons that could not run in full, and why. */
   notes: string[];
+  /**
+   * The steps of the run not finished when these results were written (results are written after every
+   * step and every stack size, so that a run stopped early still publishes what it measured); absent or
+   * empty for a whole run.
+   */
+  unfinished?: string[];
 }
 
 /** A figure with `met` filled in from its target. */
-export function figure(fields: Omit<Figure, "met">): Figure {
+export function figure(fields: Omit<Figure, "met" | "medianMet">): Figure {
   if (!fields.target || !Number.isFinite(fields.value)) return { ...fields };
   const { op, value } = fields.target;
-  const met =
-    op === "<=" ? fields.value <= value : op === ">=" ? fields.value >= value : fields.value === value;
-  return { ...fields, met };
+  const respects = (x: number) => (op === "<=" ? x <= value : op === ">=" ? x >= value : x === value);
+  const medianMet = respects(fields.value);
+  if (!fields.spread) return { ...fields, met: medianMet };
+  const met = medianMet && respects(fields.spread.low) && respects(fields.spread.high);
+  return { ...fields, met, medianMet };
+}
+
+/** "met", "not met", or "not met (median inside the target, spread crosses it)". */
+export function verdictOf(f: Pick<Figure, "met" | "medianMet">): string {
+  if (f.met === undefined) return "";
+  if (f.met) return "met";
+  return f.medianMet ? "not met: the median is inside the target, the spread crosses it" : "not met";
 }
 
 function formatNumber(value: number, unit: string): string {
@@ -67,9 +94,13 @@ function formatNumber(value: number, unit: string): string {
   return `${value.toFixed(value >= 100 ? 0 : 2)} ${unit}`;
 }
 
-/** A figure's value as the table shows it. */
-export function formatValue(f: Pick<Figure, "value" | "unit">): string {
-  return formatNumber(f.value, f.unit);
+/** A figure's value as the table shows it, with its spread: "1.02x (0.97-1.08x, 3 reps)". */
+export function formatValue(f: Pick<Figure, "value" | "unit" | "spread" | "repetitions">): string {
+  const value = formatNumber(f.value, f.unit);
+  if (!f.spread || !Number.isFinite(f.value) || (f.repetitions ?? 0) < 2) return value;
+  const low = formatNumber(f.spread.low, f.unit);
+  const high = formatNumber(f.spread.high, f.unit);
+  return `${value} (${low} to ${high}, ${f.repetitions ?? "?"} reps)`;
 }
 
 /** A figure's target as the table shows it ("" without one). */
@@ -85,7 +116,7 @@ function cell(text: string): string {
 export function markdownTable(figures: readonly Figure[]): string {
   const lines = ["| comparison | figure | measured | target | met | detail |", "|---|---|---|---|---|---|"];
   for (const f of figures) {
-    const met = f.met === undefined ? "" : f.met ? "yes" : "**no**";
+    const met = f.met === undefined ? "" : f.met ? "yes" : f.medianMet ? "**no** (spread)" : "**no**";
     lines.push(
       `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(f.detail ?? "")} |`,
     );

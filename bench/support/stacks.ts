@@ -6,14 +6,20 @@
 import type { ConfigMap, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { createStack, prepareProgram } from "../../tests/e2e/support/harness";
+import { cpSync } from "node:fs";
+import { createStack, nativePluginEnv, scratchDir, useModules } from "../../tests/e2e/support/harness";
+import { benchModules } from "./modules";
 
 /** The programs under bench/programs. */
 export type BenchProgram = "roles" | "kinds";
 
+/** Where each stack's folder goes: one scratch folder for the run, so their state files sit side by side. */
+let stacksDir: string | undefined;
+
 /**
  * A fresh copy of `program` (its own folder, so its own state) as stack `name`, with `config` set and
- * `env` added to the CLI's environment (which the program and its dynamic providers inherit).
+ * `env` added to the CLI's environment (which the program and its dynamic providers inherit), with the
+ * native plugin's launcher on PATH and the bench's node_modules (./modules.ts).
  */
 export async function benchStack(
   program: BenchProgram,
@@ -21,8 +27,12 @@ export async function benchStack(
   config: ConfigMap,
   env: Record<string, string> = {},
 ): Promise<Stack> {
-  const dir = prepareProgram(path.join(__dirname, "..", "programs", program));
-  return createStack(dir, name, config, env);
+  stacksDir ??= scratchDir("bench-stacks");
+  const dir = scratchDir(`${program}-${name}`, stacksDir);
+  cpSync(path.join(__dirname, "..", "programs", program), dir, { recursive: true });
+  useModules(dir, benchModules());
+  // The native plugin (pulumi-resource-codesec) on PATH for every stack: only the native side starts it.
+  return createStack(dir, name, config, { ...nativePluginEnv(), ...env });
 }
 
 /** Config of a codesec connection: the emulator's base URL and its token, stored as a secret. */

@@ -1,12 +1,19 @@
 /** The bench suite's arithmetic and reporting: medians, paired ratios, targets, options, the rendered page. */
 import { expect } from "chai";
 import { apiCallFigures } from "../../bench/apiCalls";
-import type { PhaseCalls } from "../../bench/engineFloor";
+import type { PhaseCalls } from "../../bench/apiCalls";
 import { PHASES, type Phase } from "../../bench/support/lifecycle";
 import { benchOptions } from "../../bench/support/options";
-import { figure, markdownTable, type BenchResults } from "../../bench/support/results";
-import { median, pairedRatio } from "../../bench/support/stats";
-import { performanceReport } from "../../scripts/performance-report";
+import { peakPerSecond } from "../../bench/rateLimited";
+import {
+  figure,
+  formatValue,
+  markdownTable,
+  verdictOf,
+  type BenchResults,
+} from "../../bench/support/results";
+import { median, pairedRatio, pairedRatios, summarized } from "../../bench/support/stats";
+import { mergeResults, performanceReport } from "../../scripts/performance-report";
 
 describe("bench: statistics", () => {
   it("takes the median of an odd and an even count", () => {
@@ -21,6 +28,15 @@ describe("bench: statistics", () => {
   });
 });
 
+describe("bench: offered rate", () => {
+  it("counts the most arrivals within any one second", () => {
+    expect(peakPerSecond([])).to.equal(0);
+    // 0, 100, 900 fall within one second; 1000 starts the next window with 100 and 900.
+    expect(peakPerSecond([1000, 0, 100, 900, 2500])).to.equal(3);
+    expect(peakPerSecond([0, 999, 1998])).to.equal(2);
+  });
+});
+
 describe("bench: figures against targets", () => {
   it("marks a figure met or not by its target's operator, and leaves one without target unmarked", () => {
     const base = { comparison: "c", name: "n", unit: "x" };
@@ -29,6 +45,35 @@ describe("bench: figures against targets", () => {
     expect(figure({ ...base, value: 0.8, target: { op: ">=", value: 0.9 } }).met).to.equal(false);
     expect(figure({ ...base, value: 0, target: { op: "==", value: 0 } }).met).to.equal(true);
     expect(figure({ ...base, value: 3 })).to.not.have.property("met");
+  });
+
+  it("meets a target only when every repetition does, and says when the median alone would", () => {
+    const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.1 } } as const;
+    const inside = figure({ ...base, value: 1.0, spread: { low: 0.9, high: 1.05 }, repetitions: 3 });
+    expect([inside.met, inside.medianMet]).to.deep.equal([true, true]);
+    const crosses = figure({ ...base, value: 1.0, spread: { low: 0.9, high: 1.2 }, repetitions: 3 });
+    expect([crosses.met, crosses.medianMet]).to.deep.equal([false, true]);
+    expect(verdictOf(crosses)).to.match(/spread crosses/);
+    const outside = figure({ ...base, value: 1.3, spread: { low: 1.2, high: 1.4 }, repetitions: 3 });
+    expect([outside.met, outside.medianMet]).to.deep.equal([false, false]);
+    expect(verdictOf(outside)).to.equal("not met");
+    const atLeast = figure({
+      ...base,
+      target: { op: ">=", value: 0.9 },
+      value: 1,
+      spread: { low: 0.85, high: 1.1 },
+    });
+    expect(atLeast.met).to.equal(false);
+    expect(formatValue(crosses)).to.equal("1.00x (0.90x to 1.20x, 3 reps)");
+  });
+
+  it("summarizes repetitions as their median, lowest and highest", () => {
+    expect(summarized([1.2, 0.9, 1.0])).to.deep.equal({
+      value: 1.0,
+      spread: { low: 0.9, high: 1.2 },
+      repetitions: 3,
+    });
+    expect(pairedRatios([2, 3, 4], [1, 3, 0])).to.deep.equal([2, 1]);
   });
 
   it("prints one table row per figure, escaping pipes", () => {
@@ -69,13 +114,21 @@ describe("bench: API call targets", () => {
 });
 
 describe("bench: options", () => {
-  it("runs the smoke size with one repetition, and the full sizes with fewer repetitions at N = 1,000", () => {
+  it("runs the smoke size with one repetition, and every full size with at least 3", () => {
     const smoke = benchOptions(["--smoke"], {});
     expect(smoke.sizes).to.deep.equal([10]);
     expect(smoke.repsFor(10)).to.equal(1);
     const full = benchOptions([], {});
     expect(full.sizes).to.deep.equal([50, 200, 1000]);
-    expect(full.repsFor(1000)).to.be.lessThan(full.repsFor(200));
+    for (const n of full.sizes) expect(full.repsFor(n)).to.be.at.least(3);
+    expect(full.reps).to.be.at.least(3);
+  });
+
+  it("sets the rate-limited run above its limit in both modes (the limiter must have something to do)", () => {
+    for (const options of [benchOptions([], {}), benchOptions(["--smoke"], {})]) {
+      const { resources, rate } = options.rateLimited;
+      expect(resources / rate, "seconds the run needs at the limit").to.be.at.least(5);
+    }
   });
 
   it("takes sizes and repetitions from BENCH_SIZES and BENCH_REPS, and refuses bad values and arguments", () => {
@@ -123,11 +176,89 @@ describe("bench: docs/performance.md", () => {
     };
     const page = performanceReport(results);
     expect(page).to.contain("2 x Test CPU, 8 GiB, Linux 6, Node v22.0.0, Pulumi v3.259.0");
-    expect(page).to.contain("- 1 engine floor: N=50 refresh: **1.30x**, target <= 1.10x (**not met**)");
-    expect(page).to.contain(
-      "- 2 state size: UserRole __provider: **900 bytes**, target <= 1,024 bytes (met)",
-    );
+    expect(page).to.contain("- N=50 refresh: **1.30x**, target <= 1.10x (**not met**)");
+    expect(page).to.contain("- UserRole __provider: **900 bytes**, target <= 1,024 bytes (met)");
     expect(page).to.contain("1 of 2 figures with a target meet it.");
     expect(page).to.contain("- something could not run");
+    // Each figure under its comparison's section, which says what the floor is.
+    const engine = page.indexOf("## 1. Engine floor");
+    expect(engine).to.be.greaterThan(0);
+    expect(page.indexOf("- N=50 refresh:")).to.be.greaterThan(engine);
+    expect(page).to.match(/No-op floor/);
+    expect(page).to.not.match(/did not finish/);
+  });
+
+  it("says which parts a run stopped early did not measure, and the spread behind a verdict", () => {
+    const page = performanceReport({
+      mode: "full",
+      date: "2026-11-23T12:00:00.000Z",
+      machine: { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" },
+      ran: { sizes: [50], repetitions: { "N=50": 3 } },
+      wallSeconds: 600,
+      figures: [
+        figure({
+          comparison: "1 engine floor",
+          name: "N=50 refresh, ours / HTTP floor",
+          value: 1.0,
+          unit: "x",
+          target: { op: "<=", value: 1.1 },
+          spread: { low: 0.95, high: 1.2 },
+          repetitions: 3,
+        }),
+      ],
+      notes: [],
+      unfinished: ["1 engine floor, native provider, UserRoles map at N=1000"],
+    });
+    expect(page).to.contain("**This run did not finish**");
+    expect(page).to.contain("it had not done 1 engine floor, native provider, UserRoles map at N=1000");
+    expect(page).to.contain("**1.00x (0.95x to 1.20x, 3 reps)**");
+    expect(page).to.contain("not met: the median is inside the target, the spread crosses it");
+    expect(page).to.contain("## 9. UserRoles map");
+    expect(page).to.contain("No figures: not measured in this run.");
+  });
+
+  it("merges a run stopped early with a run of what it did not finish", () => {
+    const machine = { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" };
+    const f = (name: string, value: number) =>
+      figure({ comparison: "1 engine floor", name, value, unit: "x" });
+    const n1000 = "1 engine floor, native provider, UserRoles map at N=1000";
+    const first: BenchResults = {
+      mode: "full",
+      date: "2026-11-26T00:00:00.000Z",
+      machine,
+      ran: {
+        sizes: [200],
+        repetitions: { "N=200": 3 },
+        steps: ["2 state size", n1000],
+        loadAverage: { start: 9, end: 8 },
+      },
+      wallSeconds: 1800,
+      figures: [f("N=200 refresh", 1), f("shared", 1)],
+      notes: [],
+      unfinished: [n1000],
+    };
+    const second: BenchResults = {
+      mode: "full",
+      date: "2026-11-26T01:00:00.000Z",
+      machine,
+      ran: { sizes: [1000], repetitions: { "N=1000": 2 }, steps: [n1000], loadAverage: { start: 7, end: 6 } },
+      wallSeconds: 2400,
+      figures: [f("N=1000 refresh", 2), f("shared", 2)],
+      notes: ["later"],
+      unfinished: [`${n1000} (2 of 3 repetitions done)`],
+    };
+    const merged = mergeResults([first, second]);
+    expect(merged.wallSeconds).to.equal(4200);
+    expect(merged.figures.map((x) => [x.name, x.value])).to.deep.equal([
+      ["N=200 refresh", 1],
+      ["shared", 2],
+      ["N=1000 refresh", 2],
+    ]);
+    expect(merged.unfinished).to.deep.equal([`${n1000} (2 of 3 repetitions done)`]);
+    expect((merged.ran as { sizes: number[] }).sizes).to.deep.equal([200, 1000]);
+    expect(merged.notes[0]).to.match(/combine 2 runs of the same tree/);
+    expect(merged.notes).to.include("later");
+    const done = mergeResults([first, { ...second, unfinished: [] }]);
+    expect(done.unfinished).to.deep.equal([]);
   });
 });

@@ -23,10 +23,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildSync, version as esbuildVersion, type BuildOptions } from "esbuild";
 import { gzippedUstar } from "./ustar";
+import { SCHEMA_PATH, packageVersion as versionIn } from "./schema";
 
 const root = path.resolve(__dirname, "..");
 const ENTRY = "provider/native/main.ts";
-const SCHEMA_FILE = "provider/cmd/pulumi-resource-codesec/schema.json";
 const TSCONFIG = "tsconfig.json";
 export const PLUGIN_NAME = "pulumi-resource-codesec";
 
@@ -50,8 +50,9 @@ const BUNDLE_OPTIONS: BuildOptions = {
   logLevel: "error",
 };
 
+/** The package's version, which the plugin, the schema and every generated SDK carry. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  return versionIn(root);
 }
 
 /**
@@ -64,7 +65,7 @@ export function treeBuildHash(): string {
   const hash = createHash("sha256");
   hash.update(`version ${packageVersion()}\n`);
   hash.update(`esbuild ${esbuildVersion} ${JSON.stringify(BUNDLE_OPTIONS)}\n`);
-  hash.update(readFileSync(path.join(root, SCHEMA_FILE)));
+  hash.update(readFileSync(path.join(root, SCHEMA_PATH)));
   // What esbuild reads besides the sources (tsconfig.json's compiler options), and the launcher's text.
   hash.update(`\n${TSCONFIG}\n`);
   hash.update(readFileSync(path.join(root, TSCONFIG)));
@@ -77,11 +78,11 @@ export function treeBuildHash(): string {
 }
 
 /** Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash. */
-export function bundlePlugin(outfile: string): { build: string } {
+function bundlePlugin(outfile: string): { build: string } {
   const build = treeBuildHash();
   const embedded = {
     version: packageVersion(),
-    schema: readFileSync(path.join(root, SCHEMA_FILE), "utf8"),
+    schema: readFileSync(path.join(root, SCHEMA_PATH), "utf8"),
     build,
   };
   buildSync({

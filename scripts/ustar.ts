@@ -48,7 +48,7 @@ function header(entry: ArchiveEntry): Buffer {
 }
 
 /** The uncompressed ustar archive of `entries`, in their order. */
-export function ustarArchive(entries: readonly ArchiveEntry[]): Buffer {
+function ustarArchive(entries: readonly ArchiveEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const entry of entries) {
     parts.push(header(entry), entry.content);

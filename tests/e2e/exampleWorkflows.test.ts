@@ -36,6 +36,7 @@ import {
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
+import { satisfies } from "../../scripts/examples-check";
 import { createStack, installProgramCopy, repoRoot, requirePulumiCli, scratchDir } from "./support/harness";
 import {
   readWorkflow,
@@ -113,16 +114,6 @@ function commentsIn(records: string): Comment[] {
     .map((file) => JSON.parse(readFileSync(path.join(records, file), "utf8")) as Comment);
 }
 
-/** Whether a `^x.y.z` range accepts the version (the form the workflows use for the CLI). */
-function caretAccepts(range: string, version: string): boolean {
-  const want = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range);
-  const have = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
-  if (!want || !have) throw new Error(`cannot compare ${version} with ${range}`);
-  const [w, h] = [want.slice(1).map(Number), have.slice(1).map(Number)];
-  if (h[0] !== w[0]) return false;
-  return h[1] > w[1] || (h[1] === w[1] && h[2] >= w[2]);
-}
-
 /** The run's text a secret must never reach: every step's output, the summary and the comments. */
 function everythingPrinted(job: JobResult, comments: Comment[] = []): string {
   return [
@@ -173,9 +164,10 @@ describe("the example workflows' shell steps, as written, against the emulator a
       "pulumi/actions": (inputs) => {
         expect(inputs.command, "pulumi/actions only installs the CLI (no command)").to.equal(undefined);
         const range = inputs["pulumi-version"];
-        expect(caretAccepts(range, cliVersion), `pulumi-version ${range} accepts ${cliVersion}`).to.equal(
-          true,
-        );
+        expect(
+          satisfies(cliVersion.replace(/^v/, ""), range),
+          `pulumi-version ${range} accepts ${cliVersion}`,
+        ).to.equal(true);
         // What an official CLI does for a `runtime: nodejs` pack, this CLI does with the set-up's launcher.
         const policy = path.join(workspace, "policy");
         if (existsSync(path.join(policy, "PulumiPolicy.yaml"))) useLauncherRuntime(policy);
@@ -521,7 +513,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 1]);
       expect(job.conclusion).to.equal("failure");
       expect(drift.summary).to.match(/^### ❗ codesec drift check failed/);
-      expect(drift.summary).to.match(/401|unauthori[sz]ed|token/i);
+      expect(drift.summary).to.match(/401|unauthori[sz]ed/i);
       expect(drift.stderr, "the tail of the refresh's log").to.match(/error/i);
       expect(
         drift.summary.split(ROTATION_ADVICE).length - 1,

@@ -1,0 +1,22 @@
+// Secret inputs with a value the native provider's checks refuse, so that a test can see that the failure
+// never prints the value: e2e:mode "badCode" gives an ScmApp a one-time code with a stray newline or space;
+// "badToken" gives an explicit Provider a token with one. Driven by tests/e2e/nativeSecretCheck.test.ts.
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const codesec = require("@pulumi-codesec/codesec");
+
+const cfg = new pulumi.Config("e2e");
+const mode = cfg.require("mode");
+const provider = new codesec.Provider("org", {
+  baseUrl: cfg.require("baseUrl"),
+  token: mode === "badToken" ? cfg.requireSecret("badValue") : cfg.requireSecret("token"),
+});
+new codesec.ScmApp(
+  "github",
+  {
+    deploymentId: "1001",
+    requestId: "apprq-1001-a",
+    code: mode === "badCode" ? cfg.requireSecret("badValue") : cfg.requireSecret("code"),
+  },
+  { provider },
+);

@@ -16,7 +16,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 MARKER=".installed-by-codesec-clone"
 version="$(node -p 'require("./package.json").version')"
-plugin_dir="${PULUMI_HOME:-$HOME/.pulumi}/plugins/resource-codesec-v$version"
+# Where the CLI puts it: $PULUMI_HOME, else .pulumi in the account's home directory as the system's user
+# database gives it (the CLI asks for that, not for $HOME: they differ when HOME was changed).
+plugin_dir="${PULUMI_HOME:-$(node -p 'require("node:os").userInfo().homedir')/.pulumi}/plugins/resource-codesec-v$version"
 tarball="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --out release)"
 echo "[install-plugin] built $(basename "$tarball")"
 build="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash)"

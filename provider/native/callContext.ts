@@ -50,11 +50,7 @@ export async function withCallContext<T>(
     throw new StatusError({ name: "Error", message: CANCELLED, code: grpc.status.CANCELLED });
   }
   if (call.plansOnly !== true && plugin.unknownConfig.length > 0) {
-    throw new StatusError({
-      name: "Error",
-      message: configNotKnown(plugin.unknownConfig, call.name),
-      code: grpc.status.FAILED_PRECONDITION,
-    });
+    throw new ConfigNotKnownError(plugin.unknownConfig, call.name);
   }
   const timeoutSeconds = call.timeoutSeconds;
   const urn = call.urn;
@@ -79,13 +75,21 @@ export async function withCallContext<T>(
   }
 }
 
-/** The refusal of a call that would reach the platform with a setting not known yet. */
-export function configNotKnown(settings: readonly string[], name: string): string {
-  return (
-    `pulumi-codesec: the provider's configuration (${settings.join(", ")}) is not known until apply, so ` +
-    `${name} cannot run yet: nothing is sent to the platform without it. It comes from another resource's ` +
-    `output not computed yet; run \`pulumi up\` so that resource exists, then run this again.`
-  );
+/**
+ * The refusal of a call that would reach the platform with a setting not known yet: FAILED_PRECONDITION
+ * for a resource's call; Invoke answers it as a failure (functionHandlers.ts).
+ */
+export class ConfigNotKnownError extends StatusError {
+  constructor(settings: readonly string[], name: string) {
+    super({
+      name: "Error",
+      message:
+        `pulumi-codesec: the provider's configuration (${settings.join(", ")}) is not known until apply, so ` +
+        `${name} cannot run yet: nothing is sent to the platform without it. It comes from another ` +
+        "resource's output not computed yet; run `pulumi up` so that resource exists, then run this again.",
+      code: grpc.status.FAILED_PRECONDITION,
+    });
+  }
 }
 
 /**

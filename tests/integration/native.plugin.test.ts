@@ -742,6 +742,19 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
+    it("a function on it after Cancel answers CANCELLED, as every other call does", async () => {
+      const h = emulator();
+      await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
+      await plugin().cancel(new Empty());
+      const error = await rejection(
+        plugin().invoke(
+          new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+        ),
+      );
+      expect(error.code).to.equal(grpc.status.CANCELLED);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("a Read, Create or Delete on it is refused, naming the setting, with no request", async () => {
       const h = emulator();
       await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });

@@ -125,8 +125,12 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
       ? connection.fields[field]
       : (CLIENT_SETTING_KEYS as Record<string, string>)[field];
   if (setting === undefined) return error;
-  // The client's message names its option; say which setting holds it.
-  return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
+  // The client's message names its option; say which setting holds it (and whose, a Provider's input).
+  const named =
+    connection.provider === undefined || !(field in connection.fields)
+      ? setting
+      : `${connection.provider} ${setting}`;
+  return new CodeSecConnectionError(setting, `${named}: ${error.message}`);
 }
 
 /** A read of the credentials' own user, and its answer once it has one. */

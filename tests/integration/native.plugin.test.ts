@@ -18,6 +18,7 @@ import {
   Empty,
   props,
   provider,
+  providerUrn,
   rejection,
   secret,
   struct,
@@ -352,6 +353,74 @@ describe("native plugin: the ResourceProvider service", () => {
         }
       }
     }
+  });
+
+  describe("credential messages name where the configuration comes from", () => {
+    const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+    /**
+     * A token the platform does not know (its shape is good, so only the credential check refuses it); one
+     * per test, as the check is made once per connection per process.
+     */
+    const unknownToken = (test: string) => `cst_1001_admin_${test}00000000`;
+
+    async function checkReason(h: EmulatorHandle, config: Record<string, unknown>, name: string) {
+      await configure(plugin(), config, name);
+      const error = await rejection(plugin().check(checkRequest("UserRole", userRole)));
+      h.control.clearRequests();
+      return error.details;
+    }
+
+    it("an explicit Provider resource's credentials are named as that provider's inputs, not stack config", async () => {
+      const h = emulator();
+      const token = unknownToken("explicit");
+      const reason = await checkReason(h, { baseUrl: h.baseUrl, token: secret(token) }, "org2");
+      expect(reason).to.include(
+        'could not use the credentials from provider "org2" (codesec.Provider resource inputs) at',
+      );
+      expect(reason).not.to.include("stack config (codesec:baseUrl");
+      expect(reason).not.to.include(token);
+    });
+
+    it("the default provider's credentials are named as the stack config keys", async () => {
+      const h = emulator();
+      const reason = await checkReason(
+        h,
+        { baseUrl: h.baseUrl, token: secret(unknownToken("default")) },
+        "default_0_5_0",
+      );
+      expect(reason).to.include(
+        "could not use the credentials from stack config (codesec:baseUrl and codesec:token) at",
+      );
+    });
+
+    it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
+      const h = emulator();
+      const reasons = async (name: string, config: Record<string, unknown>) =>
+        (
+          await plugin().checkConfig(
+            new provider.CheckRequest()
+              .setUrn(providerUrn(name))
+              .setName(name)
+              .setType("pulumi:providers:codesec")
+              .setNews(struct(config))
+              .setOlds(struct({})),
+          )
+        )
+          .getFailuresList()
+          .map((f) => [f.getProperty(), f.getReason()]);
+      const explicit = await reasons("org2", { baseUrl: h.baseUrl });
+      expect(explicit).to.have.length(1);
+      expect(explicit[0][1]).to.match(
+        /^provider "org2" \(codesec\.Provider resource inputs\) sets baseUrl but not token: /,
+      );
+      expect(explicit[0][1]).not.to.include("codesec:token");
+      const badUrl = await reasons("org2", { baseUrl: "ftp://nowhere", token: h.apiToken });
+      expect(badUrl.map(([property]) => property)).to.deep.equal(["baseUrl"]);
+      expect(badUrl[0][1]).to.match(/^provider "org2" \(codesec\.Provider resource inputs\) baseUrl: /);
+      const byDefault = await reasons("default_0_5_0", { baseUrl: h.baseUrl });
+      expect(byDefault[0][1]).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
   });
 
   describe("Diff: per-property kinds from each field's onChange", () => {

@@ -322,14 +322,18 @@ function checkToken(value: unknown): string {
       `token must be a non-empty string, got ${value === null ? "null" : typeof value}`,
     );
   }
-  // Trailing newlines from `$(cat token-file)` are common and harmless to drop.
+  // The one rule for every way a token arrives (this client, both providers, stack config or a Provider's
+  // input): whitespace around it, such as the trailing newline a token file ends with, is dropped; any
+  // inside it is refused here, before a request, rather than sent for the platform to answer 401.
   const token = value.trim();
   if (token === "") throw new CodeSecInputError("token", "token must be a non-empty string");
   // API tokens and JWTs are printable ASCII; anything else cannot travel in an HTTP header.
   if (/[^\x21-\x7e]/.test(token)) {
     throw new CodeSecInputError(
       "token",
-      "token must contain only printable ASCII characters (no whitespace or control characters)",
+      "token must contain only printable ASCII characters, with no whitespace or control character inside " +
+        "it (whitespace around it, such as a file's trailing newline, is dropped): set it again exactly as " +
+        "the platform issued it",
     );
   }
   return token;

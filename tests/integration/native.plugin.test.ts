@@ -423,6 +423,70 @@ describe("native plugin: the ResourceProvider service", () => {
     });
   });
 
+  describe("a token's whitespace: one rule for the plugin, the dynamic provider and the client", () => {
+    const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+
+    it("whitespace inside a token is refused at CheckConfig and Check by both providers, saying what to do", async () => {
+      const h = emulator();
+      // The emulator's own token with a space inside: a request would be a 401; nothing is sent.
+      const token = `${h.apiToken.slice(0, 8)} ${h.apiToken.slice(8)}`;
+      const expected =
+        "codesec:token: token must contain only printable ASCII characters, with no whitespace or control " +
+        "character inside it (whitespace around it, such as a file's trailing newline, is dropped): set it " +
+        "again exactly as the platform issued it";
+      const dynamic = await dynamicCheckError({ "codesec:baseUrl": h.baseUrl, "codesec:token": token });
+      expect(dynamic).to.equal(expected);
+      const checked = await plugin().checkConfig(checkConfigRequest({ baseUrl: h.baseUrl, token }));
+      expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).to.deep.equal([
+        ["", expected],
+      ]);
+      await configure(plugin(), { baseUrl: h.baseUrl, token: secret(token) }, "org2");
+      const error = await rejection(plugin().check(checkRequest("UserRole", userRole)));
+      expect(error.details).to.equal(
+        expected.replace("codesec:token:", 'provider "org2" (codesec.Provider resource inputs) token:'),
+      );
+      for (const text of [dynamic, ...checked.getFailuresList().map((f) => f.getReason()), error.details]) {
+        expect(text).not.to.include(h.apiToken.slice(8));
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("whitespace around a token (a file's trailing newline) is dropped by both providers: the token works", async () => {
+      const h = emulator();
+      const { credential } = await h.control.mintCredential({
+        deploymentId: h.deploymentId,
+        userId: h.sample.userId,
+        kind: "apiToken",
+      });
+      for (const token of [`${credential}\n`, ` ${credential}\r\n`]) {
+        expect(await dynamicCheckError({ "codesec:baseUrl": h.baseUrl, "codesec:token": token })).to.equal(
+          undefined,
+        );
+        const checked = await plugin().checkConfig(checkConfigRequest({ baseUrl: h.baseUrl, token }));
+        expect(checked.getFailuresList()).to.deep.equal([]);
+      }
+      await configure(plugin(), { baseUrl: h.baseUrl, token: secret(`${credential}\n`) }, "org2");
+      const response = await plugin().check(checkRequest("UserRole", userRole));
+      expect(response.getFailuresList()).to.deep.equal([]);
+      const reads = h.control.requests().map((r) => `${r.method} ${r.operation} ${r.status}`);
+      expect(reads).to.include("GET getCurrentUser 200");
+      expect(reads.filter((r) => !r.endsWith(" 200"))).to.deep.equal([]);
+    });
+
+    /** The dynamic provider's refusal of a UserRole's check under this stack config, if any. */
+    async function dynamicCheckError(config: Record<string, string>): Promise<string | undefined> {
+      await configureStack(config);
+      try {
+        const checked = await userRoleProvider.check({} as never, userRole as never);
+        return checked.failures?.[0]?.reason;
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await configureStack({});
+      }
+    }
+  });
+
   describe("Diff: per-property kinds from each field's onChange", () => {
     const SAME_PLATFORM = (h: EmulatorHandle) => ({
       ...emulatorConfig(h),

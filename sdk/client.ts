@@ -17,6 +17,7 @@ import type { ProvisionResult } from "../api/schemas/provisioning";
 import type { Branch, Scan } from "../api/schemas/scans";
 import type { ScmApp, SubscribeScmWebhookResponse } from "../api/schemas/scm";
 import type { CurrentUser, JoinableOrganizationsResponse } from "../api/schemas/users";
+import type { DeadlineLabel } from "./failureErrors";
 import { Transport } from "./transport";
 
 /** Per-attempt timeout: connecting, sending, the headers and the whole body. */
@@ -43,6 +44,12 @@ export interface CodeSecClientOptions {
   timeoutMs?: number;
   /** Bound in ms of a whole call (attempts, backoff and Retry-After waits). Default 30000. */
   deadlineMs?: number;
+  /**
+   * How messages name the deadline, when something other than `deadlineMs` chose it: `limit`, the limit
+   * reached (`the resource's customTimeouts (31 s for this step)`), and `raise`, what to raise. Default:
+   * messages name `deadlineMs` (client option, stack config `codesec:deadlineMs`).
+   */
+  deadlineLabel?: DeadlineLabel;
   /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */
   retries?: number;
   /** Cap in ms of each backoff wait; a longer `Retry-After` fails the call at once. Default 10000. */
@@ -75,6 +82,7 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
   "requestsPerSecond",
   "maxInFlight",
   "rateLimiter",
+  "deadlineLabel",
 ];
 
 /**
@@ -137,6 +145,7 @@ export class CodeSecClient {
       token: checkToken(options.token),
       timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
       deadlineMs: checkNumber("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, 1, MAX_TIMER_MS),
+      deadlineLabel: checkDeadlineLabel(options.deadlineLabel),
       retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
       maxRetryDelayMs: checkNumber(
         "maxRetryDelayMs",
@@ -337,6 +346,19 @@ function checkToken(value: unknown): string {
     );
   }
   return token;
+}
+
+function checkDeadlineLabel(value: unknown): DeadlineLabel | undefined {
+  if (value === undefined) return undefined;
+  const label = value as Partial<Record<keyof DeadlineLabel, unknown>> | null;
+  const isLine = (text: unknown) => typeof text === "string" && text.trim() !== "" && !/[\r\n]/.test(text);
+  if (label === null || typeof label !== "object" || !isLine(label.limit) || !isLine(label.raise)) {
+    throw new CodeSecInputError(
+      "deadlineLabel",
+      "deadlineLabel must be an object { limit, raise } of two non-empty lines of text",
+    );
+  }
+  return { limit: label.limit as string, raise: label.raise as string };
 }
 
 function checkUserAgent(value: unknown): string {

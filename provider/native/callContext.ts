@@ -5,7 +5,8 @@
  *
  * Timeouts: the engine passes a Create, Update or Delete the resource's `customTimeouts` for that step,
  * in seconds; it bounds the whole call (every request, retry and wait) in place of `codesec:deadlineMs`
- * when that is unset (whatever the step's length, even over the 30 s default) or longer.
+ * when that is unset (whatever the step's length, even over the 30 s default) or longer; the client's
+ * messages then name them (providerContext.ts connectionOf gives the client that label).
  *
  * Cancellation: after the engine's Cancel, no new call starts: each answers at once that the run was
  * cancelled. Calls already under way are not cut short (a write cut in the middle leaves its outcome
@@ -13,7 +14,7 @@
  * which bounds everything it does; the engine waits for them, then stops the plugin.
  */
 import * as grpc from "@grpc/grpc-js";
-import { callDeadline, type ProviderContext } from "../providerContext";
+import type { ProviderContext } from "../providerContext";
 import type { PluginState } from "./pluginState";
 import { StatusError } from "./rpcErrors";
 
@@ -67,9 +68,6 @@ export async function withCallContext<T>(
   };
   try {
     return await step(ctx);
-  } catch (error) {
-    if (callDeadline(ctx).source === "customTimeouts") throw namingCustomTimeouts(error, timeoutSeconds!);
-    throw error;
   } finally {
     await Promise.all(messages);
   }
@@ -90,27 +88,4 @@ export class ConfigNotKnownError extends StatusError {
       code: grpc.status.FAILED_PRECONDITION,
     });
   }
-}
-
-/**
- * The client's deadline messages name `deadlineMs` and `codesec:deadlineMs` (sdk/failureErrors.ts); when
- * the step's customTimeouts set the deadline (codesec:deadlineMs unset or longer), they name that instead:
- * it is what the user set and what to raise.
- */
-function namingCustomTimeouts(error: unknown, timeoutSeconds: number): unknown {
-  if (!(error instanceof Error) || !reachedDeadline(error)) return error;
-  const limit = `the resource's customTimeouts (${timeoutSeconds} s for this step)`;
-  error.message = error.message
-    .replace(/\(deadlineMs \d+ ms, stack config codesec:deadlineMs\)/g, `(${limit})`)
-    .replace(/past the call's deadline \(deadlineMs \d+ ms\)/g, `past the call's deadline (${limit})`)
-    .replace(/client option deadlineMs, stack config codesec:deadlineMs/g, "the resource's customTimeouts");
-  return error;
-}
-
-/** Whether the client's deadline ended `error`, or the client error it explains (its `cause`). */
-function reachedDeadline(error: unknown): boolean {
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
-    if ((at as { deadlineReached?: unknown }).deadlineReached === true) return true;
-  }
-  return false;
 }

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { writes } from "../support/emulator";
 import {
   createStack,
   installedPluginEnv,
@@ -83,10 +83,7 @@ describe("native provider: a check failure on a secret input never prints it", f
           expect(code, what).not.to.equal(0);
           expect(output, what).to.match(problem, output);
           expect(output, what).not.to.include(secretPart);
-          const writes = emulator.control
-            .requests()
-            .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]));
-          expect(writes, what).to.deep.equal([]);
+          expect(writes(emulator), what).to.deep.equal([]);
         }
       }
     });

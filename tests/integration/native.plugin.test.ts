@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { userRoleProvider } from "../support/dynamicProviders";
-import { useEmulator } from "../support/emulator";
+import { useEmulator, writes } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 import {
   configure,
@@ -37,20 +37,14 @@ import {
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { clientFor } from "../../provider/clients";
 import type { EmulatorHandle } from "../../emulator/index";
-import { isMutating, OPERATIONS } from "../../api/operations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const Kind = provider.PropertyDiff.Kind;
 /** A secret-looking value no answer may quote. */
 const MARK = "otc-SECRETMARK-Kx4Vm1Rc";
 
-/** The emulator's requests to operations that change something (operation 10's POST only reads). */
-function writes(h: EmulatorHandle): string[] {
-  return h.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.method} ${r.path}`);
-}
+/** The emulator's requests to operations that change something, as `method path`. */
+const writesOf = (h: EmulatorHandle) => writes(h, (r) => `${r.method} ${r.path}`);
 
 /** The provider configuration of the emulator's sample organization. */
 function emulatorConfig(h: EmulatorHandle): Record<string, unknown> {
@@ -633,7 +627,7 @@ describe("native plugin: the ResourceProvider service", () => {
           .setOlds(created.getProperties())
           .setNews(struct({ ...inputs, role: "ORG_ROLE_MEMBER" })),
       );
-      expect(writes(h)).to.deep.equal([
+      expect(writesOf(h)).to.deep.equal([
         "PATCH /api/agent/deployments/1001/users/502/roles",
         "PATCH /api/agent/deployments/1001/users/502/roles",
       ]);
@@ -657,7 +651,7 @@ describe("native plugin: the ResourceProvider service", () => {
         userId: "501",
         role: "ORG_ROLE_ADMIN",
       });
-      expect(writes(h)).to.deep.equal([]);
+      expect(writesOf(h)).to.deep.equal([]);
     });
 
     it("imports a connected SCM app by its id, without its one-time code", async () => {
@@ -677,7 +671,7 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(error.details).to.include("cannot be looked up by id or imported");
       expect(error.details).to.include("user 502 is not that user");
       expect(error.details).not.to.match(/\n\s+at /);
-      expect(writes(h)).to.deep.equal([]);
+      expect(writesOf(h)).to.deep.equal([]);
     });
 
     for (const kind of RESOURCE_KIND_NAMES) {
@@ -794,7 +788,7 @@ describe("native plugin: the ResourceProvider service", () => {
         });
         const direct = await definition.invoke(client, args as never);
         expect(props(response.getReturn()).values).to.deep.equal(JSON.parse(JSON.stringify(direct)));
-        expect(writes(h)).to.deep.equal([]);
+        expect(writesOf(h)).to.deep.equal([]);
       });
     }
 

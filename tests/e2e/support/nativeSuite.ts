@@ -15,7 +15,7 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
-import { OPERATIONS, isMutating } from "../../../api/operations";
+import { roleOf, writes } from "../../support/emulator";
 import { packageVersion, treeBuildHash } from "../../../scripts/plugin-release";
 import {
   createStack,
@@ -114,13 +114,6 @@ export interface NativeScenario {
   programRunLimitMs?: number;
 }
 
-function writes(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.operation}:${r.status}`);
-}
-
 /** Every API call since the last clearRequests, as `operation` counts (sorted by name). */
 function calls(emulator: EmulatorHandle, step?: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -132,10 +125,6 @@ function calls(emulator: EmulatorHandle, step?: string): Record<string, number> 
   if (process.env.CODESEC_E2E_PRINT_CALLS === "1")
     console.log(`      calls of ${step}: ${JSON.stringify(sorted)}`);
   return sorted;
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string, deploymentId = "1001"): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles[deploymentId];
 }
 
 /** Defines the scenario's mocha suite for one language. */

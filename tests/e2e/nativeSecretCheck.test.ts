@@ -12,9 +12,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { writes } from "../support/emulator";
 import {
-  createStack,
-  installedPluginEnv,
-  installNativePlugin,
+  createNativeStack,
   packedNativeSdk,
   prepareProgram,
   requirePulumiCli,
@@ -30,17 +28,11 @@ describe("native provider: a check failure on a secret input never prints it", f
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     emulator = await startEmulator({ quiet: true });
-    stack = await createStack(
-      prepareProgram(PROGRAM, { tarball: packedNativeSdk() }),
-      "secret-check",
-      {
-        "e2e:baseUrl": { value: emulator.baseUrl },
-        "e2e:token": { value: emulator.apiToken, secret: true },
-        "e2e:code": { value: emulator.sample.scmAppCode, secret: true },
-      },
-      installedPluginEnv(),
-    );
-    installNativePlugin(stack);
+    stack = await createNativeStack(prepareProgram(PROGRAM, { tarball: packedNativeSdk() }), "secret-check", {
+      "e2e:baseUrl": { value: emulator.baseUrl },
+      "e2e:token": { value: emulator.apiToken, secret: true },
+      "e2e:code": { value: emulator.sample.scmAppCode, secret: true },
+    });
   });
 
   after(async () => {

@@ -869,19 +869,6 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
-    it("a function on it after Cancel answers CANCELLED, as every other call does", async () => {
-      const h = emulator();
-      await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
-      await plugin().cancel(new Empty());
-      const error = await rejection(
-        plugin().invoke(
-          new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
-        ),
-      );
-      expect(error.code).to.equal(grpc.status.CANCELLED);
-      expect(h.control.requests()).to.deep.equal([]);
-    });
-
     it("a Read, Create or Delete on it is refused, naming the setting, with no request", async () => {
       const h = emulator();
       await configure(plugin(), { baseUrl: h.baseUrl, token: UNKNOWN_VALUE });
@@ -982,17 +969,23 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(error.details).not.to.include(h.sample.scmAppCode);
     });
 
-    it("after Cancel, no new call starts", async () => {
-      const h = emulator();
-      await configure(plugin(), emulatorConfig(h));
-      await plugin().cancel(new Empty());
-      const error = await rejection(
-        plugin().invoke(
-          new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
-        ),
-      );
-      expect(error.code).to.equal(grpc.status.CANCELLED);
-      expect(h.control.requests()).to.deep.equal([]);
-    });
+    for (const [configuration, configOf] of [
+      ["known", (h: EmulatorHandle) => emulatorConfig(h)],
+      // Cancel is answered first, as by every other call, not the configuration's refusal.
+      ["not known until apply", (h: EmulatorHandle) => ({ baseUrl: h.baseUrl, token: UNKNOWN_VALUE })],
+    ] as const) {
+      it(`after Cancel, no new call starts (a configuration ${configuration})`, async () => {
+        const h = emulator();
+        await configure(plugin(), configOf(h));
+        await plugin().cancel(new Empty());
+        const error = await rejection(
+          plugin().invoke(
+            new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+          ),
+        );
+        expect(error.code).to.equal(grpc.status.CANCELLED);
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+    }
   });
 });

@@ -18,11 +18,9 @@ import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { roleOf, writes } from "../../support/emulator";
 import { packageVersion, treeBuildHash } from "../../../scripts/plugin-release";
 import {
-  createStack,
+  createNativeStack,
   exportStackAsStored,
   installedNativePluginDir,
-  installNativePlugin,
-  installedPluginEnv,
   requirePulumiCli,
   runPulumi,
   scratchDir,
@@ -140,12 +138,11 @@ export function describeNativeProgram(scenario: NativeScenario): void {
     before(async function () {
       this.timeout(timeLimitFor(2));
       console.log(`      using ${requirePulumiCli()}`);
-      // The plugin as a user installs it: this tree's release archive in the stack's PULUMI_HOME, any
-      // pulumi-resource-codesec on PATH ignored.
-      const pluginEnv = installedPluginEnv();
       emulator = await startEmulator({ quiet: true });
       const program = scenario.prepare();
-      stack = await createStack(
+      // The plugin as a user installs it: this tree's release archive in the stack's PULUMI_HOME, any
+      // pulumi-resource-codesec on PATH ignored.
+      stack = await createNativeStack(
         program.dir,
         "native",
         {
@@ -159,9 +156,8 @@ export function describeNativeProgram(scenario: NativeScenario): void {
           "e2e:appCode": { value: emulator.sample.scmAppCode, secret: true },
           "e2e:memberRole": { value: "ORG_ROLE_READONLY" },
         },
-        { ...pluginEnv, ...program.env },
+        program.env,
       );
-      installNativePlugin(stack);
     });
 
     after(async () => {

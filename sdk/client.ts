@@ -350,15 +350,16 @@ function checkToken(value: unknown): string {
 
 function checkDeadlineLabel(value: unknown): DeadlineLabel | undefined {
   if (value === undefined) return undefined;
-  const label = value as Partial<Record<keyof DeadlineLabel, unknown>> | null;
-  const isLine = (text: unknown) => typeof text === "string" && text.trim() !== "" && !/[\r\n]/.test(text);
-  if (label === null || typeof label !== "object" || !isLine(label.limit) || !isLine(label.raise)) {
-    throw new CodeSecInputError(
-      "deadlineLabel",
-      "deadlineLabel must be an object { limit, raise } of two non-empty lines of text",
-    );
+  const isLine = (text: unknown): text is string =>
+    typeof text === "string" && text.trim() !== "" && !/[\r\n]/.test(text);
+  if (value !== null && typeof value === "object") {
+    const { limit, raise } = value as Record<string, unknown>;
+    if (isLine(limit) && isLine(raise)) return { limit, raise };
   }
-  return { limit: label.limit as string, raise: label.raise as string };
+  throw new CodeSecInputError(
+    "deadlineLabel",
+    "deadlineLabel must be an object { limit, raise } of two non-empty lines of text",
+  );
 }
 
 function checkUserAgent(value: unknown): string {

@@ -4,7 +4,14 @@
  * credential check per connection. Client settings come from stack config keys under `codesec:`.
  */
 import { createHash } from "node:crypto";
-import { CodeSecClient, CodeSecError, CodeSecInputError, normalizeBaseUrl, RateLimiter } from "../sdk";
+import {
+  CodeSecClient,
+  CodeSecError,
+  CodeSecInputError,
+  normalizeBaseUrl,
+  RateLimiter,
+  type DeadlineLabel,
+} from "../sdk";
 import type { CurrentUser } from "../api/schemas/users";
 import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
 
@@ -87,7 +94,11 @@ function sharedLimiter(baseUrl: string, settings: ClientSettings): RateLimiter {
  * (base URL, token, ranges) are the only rules, so preview and apply agree; a failure names the
  * setting it came from (`codesec:connections.org2.baseUrl`, `codesec:timeoutMs`, ...).
  */
-export function clientFor(connection: ResolvedConnection, settings: ClientSettings = {}): CodeSecClient {
+export function clientFor(
+  connection: ResolvedConnection,
+  settings: ClientSettings = {},
+  deadlineLabel?: DeadlineLabel,
+): CodeSecClient {
   // The key uses the values the client will use (so `http://x` and `http://x/` are one connection); the
   // token is part of it, but only as a digest.
   let baseUrl: string;
@@ -97,7 +108,7 @@ export function clientFor(connection: ResolvedConnection, settings: ClientSettin
     throw settingError(error, connection);
   }
   const digest = createHash("sha256").update(connection.token.trim()).digest("hex");
-  const key = JSON.stringify([baseUrl, digest, settings]);
+  const key = JSON.stringify([baseUrl, digest, settings, deadlineLabel]);
   let client = clients.get(key);
   if (!client) {
     const { requestsPerSecond, maxInFlight, ...options } = settings;
@@ -107,6 +118,7 @@ export function clientFor(connection: ResolvedConnection, settings: ClientSettin
         token: connection.token,
         userAgent: USER_AGENT,
         ...options,
+        ...(deadlineLabel === undefined ? {} : { deadlineLabel }),
         rateLimiter: sharedLimiter(baseUrl, { requestsPerSecond, maxInFlight }),
       });
     } catch (error) {
@@ -125,8 +137,12 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
       ? connection.fields[field]
       : (CLIENT_SETTING_KEYS as Record<string, string>)[field];
   if (setting === undefined) return error;
-  // The client's message names its option; say which setting holds it.
-  return new CodeSecConnectionError(setting, `${setting}: ${error.message}`);
+  // The client's message names its option; say which setting holds it (and whose, a Provider's input).
+  const named =
+    connection.provider === undefined || !(field in connection.fields)
+      ? setting
+      : `${connection.provider} ${setting}`;
+  return new CodeSecConnectionError(setting, `${named}: ${error.message}`);
 }
 
 /** A read of the credentials' own user, and its answer once it has one. */

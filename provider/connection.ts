@@ -51,8 +51,44 @@ export const ConnectionInput = Type.Union([ConnectionName, ConnectionObject], {
 /** A connection name (preferred) or, deprecated, explicit credentials. */
 export type ConnectionInput = Static<typeof ConnectionInput>;
 
-/** Reads one namespaced stack config key (`codesec:token`); undefined when unset. */
-export type ConfigLookup = (key: string) => string | undefined;
+/**
+ * Where a provider's configuration comes from, as messages name it: the default provider's stack config
+ * (`codesec:token`, set with `pulumi config set`), or an explicit Provider resource's inputs (`token`).
+ */
+export interface ConfigOrigin {
+  /** `stack config`, or `provider "org2" (codesec.Provider resource inputs)`. */
+  readonly label: string;
+  /** A namespaced key (`codesec:token`) as the user sets it here: itself, or the input `token`. */
+  readonly setting: (key: string) => string;
+  /** What to do to set the token here. */
+  readonly howToSetToken: string;
+  /** Whether the settings are a Provider resource's inputs (their names alone do not say whose). */
+  readonly providerInputs: boolean;
+}
+
+/** The default provider's configuration: stack config keys under `codesec:`. */
+export const STACK_CONFIG: ConfigOrigin = {
+  label: "stack config",
+  setting: (key) => key,
+  howToSetToken: `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
+  providerInputs: false,
+};
+
+/** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
+export function providerInputsOrigin(name: string): ConfigOrigin {
+  return {
+    label: `provider ${JSON.stringify(name)} (codesec.Provider resource inputs)`,
+    setting: (key) => key.replace(/^codesec:/, ""),
+    howToSetToken: `set the token input of provider ${JSON.stringify(name)}`,
+    providerInputs: true,
+  };
+}
+
+/**
+ * Reads one namespaced configuration key (`codesec:token`); undefined when unset. `origin` says where the
+ * keys come from, for messages; without it, stack config.
+ */
+export type ConfigLookup = ((key: string) => string | undefined) & { readonly origin?: ConfigOrigin };
 
 /** Credentials resolved from one source, with where each field came from (for messages). */
 export interface ResolvedConnection extends Connection {
@@ -60,6 +96,8 @@ export interface ResolvedConnection extends Connection {
   readonly source: string;
   /** The setting each field came from, e.g. `{ baseUrl: "codesec:connections.org2.baseUrl", ... }`. */
   readonly fields: { readonly baseUrl: string; readonly token: string };
+  /** The Provider resource whose inputs `fields` are (`provider "org2" (...)`), when they are one's. */
+  readonly provider?: string;
 }
 
 /** A connection (or a client setting) that cannot be used; `field` names the setting at fault. */
@@ -101,14 +139,18 @@ export function resolveConnection(
       `connection must be ${ConnectionInput.description}, got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
     );
   }
+  const origin = config.origin ?? STACK_CONFIG;
   const fromConfig = pair(
-    { baseUrl: CONFIG_BASE_URL, token: CONFIG_TOKEN },
+    { baseUrl: origin.setting(CONFIG_BASE_URL), token: origin.setting(CONFIG_TOKEN) },
     config(CONFIG_BASE_URL),
     config(CONFIG_TOKEN),
-    "stack config",
-    `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
+    origin.label,
+    origin.howToSetToken,
   );
-  if (fromConfig) return fromConfig;
+  if (fromConfig)
+    return origin.providerInputs
+      ? { ...fromConfig, source: origin.label, provider: origin.label }
+      : fromConfig;
   const fromEnv = pair(
     { baseUrl: ENV_BASE_URL, token: ENV_TOKEN },
     env[ENV_BASE_URL],

@@ -44,8 +44,16 @@ export function connectionOf(
   const connection = resolveConnection(props.connection, ctx.config);
   const settings = clientSettingsFrom(ctx.config);
   const deadline = deadlineOf(ctx.deadlineMs, settings.deadlineMs);
-  if (deadline.source === "customTimeouts") settings.deadlineMs = deadline.deadlineMs;
-  return { connection, client: clientFor(connection, settings) };
+  if (deadline.source !== "customTimeouts") return { connection, client: clientFor(connection, settings) };
+  // The step's customTimeouts chose the deadline: the client's messages name them, what the user set.
+  const label = {
+    limit: `the resource's customTimeouts (${deadline.deadlineMs / 1000} s for this step)`,
+    raise: "the resource's customTimeouts",
+  };
+  return {
+    connection,
+    client: clientFor(connection, { ...settings, deadlineMs: deadline.deadlineMs }, label),
+  };
 }
 
 /** Which setting bounds a call: the step's customTimeouts, `codesec:deadlineMs`, or the client's default. */
@@ -65,17 +73,6 @@ export function deadlineOf(
   }
   if (configuredMs !== undefined) return { deadlineMs: configuredMs, source: "codesec:deadlineMs" };
   return { deadlineMs: DEFAULT_DEADLINE_MS, source: "default" };
-}
-
-/** The deadline of a call with this context ({@link deadlineOf}); a malformed setting counts as unset. */
-export function callDeadline(ctx: ProviderContext): { deadlineMs: number; source: DeadlineSource } {
-  let configuredMs: number | undefined;
-  try {
-    configuredMs = clientSettingsFrom(ctx.config).deadlineMs;
-  } catch {
-    configuredMs = undefined;
-  }
-  return deadlineOf(ctx.deadlineMs, configuredMs);
 }
 
 /** The client for a resource (one per connection and settings in this process). */

@@ -20,8 +20,8 @@ link="$root/.tools/bin/pulumi-gen-codesec"
 
 log() { printf '[build-generator] %s\n' "$*"; }
 warn() { printf '[build-generator] WARNING: %s\n' "$*" >&2; }
-# shellcheck source=build-lock.sh
-source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
+# shellcheck source=go-build.sh
+source "$root/scripts/go-build.sh" # ensure_go, and (build-lock.sh) acquire_build_lock, release_build_lock
 
 sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; }
 
@@ -64,10 +64,7 @@ if [ -x "$exe" ]; then
   exit 0
 fi
 
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
-  export PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
+if ! ensure_go; then
   warn "no Go toolchain: pulumi-gen-codesec is not built, so \`npm run generate\` and \`npm run lint\` will fail." \
     "Install Go (https://go.dev/dl/) and run \`npm run setup\` again."
   exit 0

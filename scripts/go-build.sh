@@ -1,12 +1,24 @@
 # shellcheck shell=bash
 # What the scripts that build Go programs into the set-up's cache share (install-pulumi.sh,
-# setup-languages.sh): progress lines during a long step, the traps that stop it, the Go environment
+# setup-languages.sh; ensure_go, the look-up of Go, every script that runs Go): progress lines during a long step, the traps that stop it, the Go environment
 # (checksum database on, the toolchain a go.mod asks for), reading `go mod download -json` and go.mod
 # files, and building a package as the tool of a wrapper module. Source it after setting `root`,
 # `cache_root`, `lock` and `progress_every` and defining `log`; it sources build-lock.sh.
 
 # shellcheck source=build-lock.sh
 source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
+
+# ---- finding Go -----------------------------------------------------------------------------------
+
+# The one place the scripts look for Go: the `go` on PATH, else that of Go's official tarball, which
+# installs to /usr/local/go without touching PATH (then put first on PATH). Answers 1 when there is no
+# Go: each script says what that means for it (a warning, a fallback, or a failure naming what needs Go).
+ensure_go() {
+  if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+    export PATH="/usr/local/go/bin:$PATH"
+  fi
+  command -v go >/dev/null 2>&1
+}
 
 # ---- progress and the end of the script -----------------------------------------------------------
 

@@ -7,9 +7,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version=v1.7.7
 cache="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}/actionlint-$version"
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
+# shellcheck source=go-build.sh
+source "$root/scripts/go-build.sh" # ensure_go
 if [ ! -x "$cache/actionlint" ]; then
-  command -v go >/dev/null 2>&1 || {
+  ensure_go || {
     echo "[install-actionlint] no Go: install actionlint $version yourself (https://github.com/rhysd/actionlint)" >&2
     exit 1
   }

@@ -19,9 +19,11 @@ version="$(node -p 'require("./package.json").version')"
 # Where the CLI puts it: $PULUMI_HOME, else .pulumi in the account's home directory as the system's user
 # database gives it (the CLI asks for that, not for $HOME: they differ when HOME was changed).
 plugin_dir="${PULUMI_HOME:-$(node -p 'require("node:os").userInfo().homedir')/.pulumi}/plugins/resource-codesec-v$version"
-tarball="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --out release)"
-echo "[install-plugin] built $(basename "$tarball")"
-build="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash)"
+# One run, one bundle: it prints the archive's path and the build hash its bundle carries (tab-separated).
+release="$(node -r ts-node/register/transpile-only scripts/plugin-release.ts --out release)"
+tarball="${release%%$'\t'*}"
+build="${release#*$'\t'}"
+echo "[install-plugin] built $(basename "$tarball") ($build)"
 
 if [ -d "$plugin_dir" ]; then
   # Bounded where `timeout` exists (not on a bare macOS): a plugin that does not know the flag would start

@@ -115,11 +115,7 @@ for candidate in "$tools_bin/pulumi" "$(command -v pulumi 2>/dev/null || true)";
 done
 
 # ---- 3. no way to build it ----------------------------------------------------------------------
-# Go's official tarball installs to /usr/local/go without touching PATH: look there too.
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
-  export PATH="/usr/local/go/bin:$PATH"
-fi
-if ! command -v go >/dev/null 2>&1; then
+if ! ensure_go; then
   if [ -n "$fallback_cli" ]; then
     warn "no Go to build a language host: using $fallback_cli as is (only Automation API inline programs will run)"
     link_into_tools "$fallback_cli"

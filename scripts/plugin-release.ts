@@ -13,7 +13,8 @@
  * measured and not taken: docs/native-provider.md, "Packaging".
  *
  *   node -r ts-node/register/transpile-only scripts/plugin-release.ts [--out <dir>] [--os linux|darwin] [--arch amd64|arm64]
- *     writes the archive (default: release/, this platform) and prints its path
+ *     writes the archive (default: release/, this platform) and prints its path and the build hash its
+ *     bundle carries, separated by a tab (the bundle is made once: its one esbuild run gives the hash too)
  *   node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash
  *     prints the hash of the tree's sources that a bundle built now would carry
  */
@@ -21,7 +22,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { buildSync, version as esbuildVersion, type BuildOptions } from "esbuild";
+import { buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from "esbuild";
 import { gzippedUstar } from "./ustar";
 import { SCHEMA_PATH, packageVersion as versionIn } from "./schema";
 
@@ -50,6 +51,15 @@ const BUNDLE_OPTIONS: BuildOptions = {
   logLevel: "error",
 };
 
+/**
+ * Runs esbuild with the bundle's options, saying so on stderr (`[plugin-release] esbuild: ...`): a set-up
+ * bundles the plugin once, and tests count these lines to keep it so.
+ */
+function esbuild(options: BuildOptions, why: string): ReturnType<typeof buildSync> {
+  process.stderr.write(`[plugin-release] esbuild: ${ENTRY} (${why})\n`);
+  return buildSync({ ...BUNDLE_OPTIONS, ...options });
+}
+
 /** The package's version, which the plugin, the schema and every generated SDK carry. */
 export function packageVersion(): string {
   return versionIn(root);
@@ -61,7 +71,12 @@ export function packageVersion(): string {
  * content, node_modules included), as esbuild resolves them.
  */
 export function treeBuildHash(): string {
-  const { metafile } = buildSync({ ...BUNDLE_OPTIONS, write: false, metafile: true });
+  const { metafile } = esbuild({ write: false, metafile: true }, "the inputs of the build hash");
+  return buildHashOf(metafile!);
+}
+
+/** The build hash (see treeBuildHash) of a bundle esbuild made of `metafile`'s inputs. */
+function buildHashOf(metafile: Metafile): string {
   const hash = createHash("sha256");
   hash.update(`version ${packageVersion()}\n`);
   hash.update(`esbuild ${esbuildVersion} ${JSON.stringify(BUNDLE_OPTIONS)}\n`);
@@ -70,27 +85,52 @@ export function treeBuildHash(): string {
   hash.update(`\n${TSCONFIG}\n`);
   hash.update(readFileSync(path.join(root, TSCONFIG)));
   hash.update(`\nlauncher\n${launcher(packageVersion())}`);
-  for (const input of Object.keys(metafile.inputs).sort()) {
+  // The bundle's own run lists its define as an input (`<define:CODESEC_PLUGIN_BUILD>`): what it embeds, not
+  // a file of the tree.
+  const files = Object.keys(metafile.inputs).filter((input) => !input.startsWith("<define:"));
+  for (const input of files.sort()) {
     hash.update(`\n${input}\n`);
     hash.update(readFileSync(path.join(root, input)));
   }
   return `sha256:${hash.digest("hex")}`;
 }
 
-/** Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash. */
+/**
+ * Stands in for the build hash while the bundle is made: the hash is of the files esbuild read, known
+ * only once it has read them, so the one run carries this and the hash then takes its place (the same
+ * length, in the banner and the embedded build info).
+ */
+const BUILD_PLACEHOLDER = `sha256:${"build-hash-".repeat(6).slice(0, 64)}`;
+
+/**
+ * Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash, from one
+ * esbuild run: its metafile gives the inputs the hash is made of.
+ */
 function bundlePlugin(outfile: string): { build: string } {
-  const build = treeBuildHash();
   const embedded = {
     version: packageVersion(),
     schema: readFileSync(path.join(root, SCHEMA_PATH), "utf8"),
-    build,
+    build: BUILD_PLACEHOLDER,
   };
-  buildSync({
-    ...BUNDLE_OPTIONS,
-    outfile,
-    define: { CODESEC_PLUGIN_BUILD: JSON.stringify(embedded) },
-    banner: { js: `// ${PLUGIN_NAME} ${embedded.version} (${build}), bundled by scripts/plugin-release.ts` },
-  });
+  const { metafile, outputFiles } = esbuild(
+    {
+      outfile,
+      write: false,
+      metafile: true,
+      define: { CODESEC_PLUGIN_BUILD: JSON.stringify(embedded) },
+      banner: {
+        js: `// ${PLUGIN_NAME} ${embedded.version} (${BUILD_PLACEHOLDER}), bundled by scripts/plugin-release.ts`,
+      },
+    },
+    "the bundle",
+  );
+  const build = buildHashOf(metafile!);
+  const text = outputFiles!.find((file) => file.path === path.resolve(outfile))!.text;
+  const parts = text.split(BUILD_PLACEHOLDER);
+  if (parts.length !== 3) {
+    throw new Error(`the bundle carries the build placeholder ${parts.length - 1} times, not twice`);
+  }
+  writeFileSync(outfile, parts.join(build));
   return { build };
 }
 
@@ -186,10 +226,10 @@ if (require.main === module) {
     process.stdout.write(`${treeBuildHash()}\n`);
   } else {
     const host = hostPlatform();
-    const { tarball } = releaseTarball(option(args, "--out") ?? path.join(root, "release"), {
+    const { tarball, build } = releaseTarball(option(args, "--out") ?? path.join(root, "release"), {
       os: option(args, "--os") ?? host.os,
       arch: option(args, "--arch") ?? host.arch,
     });
-    process.stdout.write(`${tarball}\n`);
+    process.stdout.write(`${tarball}\t${build}\n`);
   }
 }

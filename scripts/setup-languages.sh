@@ -72,8 +72,7 @@ for language in ${languages//,/ }; do
 done
 if ! $want_go && ! $want_python && ! $want_yaml; then exit 0; fi
 
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
-command -v go >/dev/null 2>&1 || { echo "[setup-languages] the language hosts are built with Go: install it (https://go.dev/dl/)" >&2 && exit 1; }
+ensure_go || { echo "[setup-languages] the language hosts are built with Go: install it (https://go.dev/dl/)" >&2 && exit 1; }
 
 # The CLI in use: the one install-pulumi.sh linked into .tools/bin (its own build, or an official CLI it
 # found on PATH), else one on PATH (a set-up with CODESEC_SKIP_PULUMI=1).

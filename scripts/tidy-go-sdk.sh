@@ -13,12 +13,11 @@ lock="$cache_root/.build-lock.pid"
 progress_every=30
 log() { printf '[tidy-go-sdk] %s\n' "$*" >&2; }
 # shellcheck source=go-build.sh
-source "$root/scripts/go-build.sh" # require_checksum_db, use_go_for, json_field, go_directive
+source "$root/scripts/go-build.sh" # ensure_go, require_checksum_db, use_go_for, json_field, go_directive
 
 dir="${1:?usage: tidy-go-sdk.sh <generated Go SDK folder>}"
 sdkmod=github.com/pulumi/pulumi/sdk/v3
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
-command -v go >/dev/null 2>&1 || { log "the Go SDK's go.mod and go.sum are made with Go: install it (https://go.dev/dl/)" && exit 1; }
+ensure_go || { log "the Go SDK's go.mod and go.sum are made with Go: install it (https://go.dev/dl/)" && exit 1; }
 export GOWORK=off GOFLAGS=-mod=mod
 require_checksum_db
 

@@ -17,6 +17,7 @@ import type { ProvisionResult } from "../api/schemas/provisioning";
 import type { Branch, Scan } from "../api/schemas/scans";
 import type { ScmApp, SubscribeScmWebhookResponse } from "../api/schemas/scm";
 import type { CurrentUser, JoinableOrganizationsResponse } from "../api/schemas/users";
+import type { DeadlineLabel } from "./failureErrors";
 import { Transport } from "./transport";
 
 /** Per-attempt timeout: connecting, sending, the headers and the whole body. */
@@ -43,6 +44,12 @@ export interface CodeSecClientOptions {
   timeoutMs?: number;
   /** Bound in ms of a whole call (attempts, backoff and Retry-After waits). Default 30000. */
   deadlineMs?: number;
+  /**
+   * How messages name the deadline, when something other than `deadlineMs` chose it: `limit`, the limit
+   * reached (`the resource's customTimeouts (31 s for this step)`), and `raise`, what to raise. Default:
+   * messages name `deadlineMs` (client option, stack config `codesec:deadlineMs`).
+   */
+  deadlineLabel?: DeadlineLabel;
   /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */
   retries?: number;
   /** Cap in ms of each backoff wait; a longer `Retry-After` fails the call at once. Default 10000. */
@@ -75,6 +82,7 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
   "requestsPerSecond",
   "maxInFlight",
   "rateLimiter",
+  "deadlineLabel",
 ];
 
 /**
@@ -137,6 +145,7 @@ export class CodeSecClient {
       token: checkToken(options.token),
       timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
       deadlineMs: checkNumber("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, 1, MAX_TIMER_MS),
+      deadlineLabel: checkDeadlineLabel(options.deadlineLabel),
       retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
       maxRetryDelayMs: checkNumber(
         "maxRetryDelayMs",
@@ -322,17 +331,35 @@ function checkToken(value: unknown): string {
       `token must be a non-empty string, got ${value === null ? "null" : typeof value}`,
     );
   }
-  // Trailing newlines from `$(cat token-file)` are common and harmless to drop.
+  // The one rule for every way a token arrives (this client, both providers, stack config or a Provider's
+  // input): whitespace around it, such as the trailing newline a token file ends with, is dropped; any
+  // inside it is refused here, before a request, rather than sent for the platform to answer 401.
   const token = value.trim();
   if (token === "") throw new CodeSecInputError("token", "token must be a non-empty string");
   // API tokens and JWTs are printable ASCII; anything else cannot travel in an HTTP header.
   if (/[^\x21-\x7e]/.test(token)) {
     throw new CodeSecInputError(
       "token",
-      "token must contain only printable ASCII characters (no whitespace or control characters)",
+      "token must contain only printable ASCII characters, with no whitespace or control character inside " +
+        "it (whitespace around it, such as a file's trailing newline, is dropped): set it again exactly as " +
+        "the platform issued it",
     );
   }
   return token;
+}
+
+function checkDeadlineLabel(value: unknown): DeadlineLabel | undefined {
+  if (value === undefined) return undefined;
+  const isLine = (text: unknown): text is string =>
+    typeof text === "string" && text.trim() !== "" && !/[\r\n]/.test(text);
+  if (value !== null && typeof value === "object") {
+    const { limit, raise } = value as Record<string, unknown>;
+    if (isLine(limit) && isLine(raise)) return { limit, raise };
+  }
+  throw new CodeSecInputError(
+    "deadlineLabel",
+    "deadlineLabel must be an object { limit, raise } of two non-empty lines of text",
+  );
 }
 
 function checkUserAgent(value: unknown): string {

@@ -26,6 +26,28 @@ export type CallFailure =
   | Extract<HttpOutcome, { kind: "timeout" | "network" | "truncated" }>
   | { kind: "unusable"; status: number; headers: AnswerHeaders; problem: string };
 
+/**
+ * How messages name a call's deadline when something other than the `deadlineMs` option chose it (the
+ * native provider passes a resource's customTimeouts as the deadline): `limit` names the limit that was
+ * reached (`the resource's customTimeouts (31 s for this step)`), `raise` what to raise to allow more
+ * (`the resource's customTimeouts`). Without one, messages name `deadlineMs` and `codesec:deadlineMs`.
+ */
+export interface DeadlineLabel {
+  readonly limit: string;
+  readonly raise: string;
+}
+
+/** The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and stack config. */
+function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
+  const label = ctx.options.deadlineLabel;
+  if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };
+  return {
+    limit: `deadlineMs ${ctx.options.deadlineMs} ms, stack config codesec:deadlineMs`,
+    value: `deadlineMs ${ctx.options.deadlineMs} ms`,
+    raise: "client option deadlineMs, stack config codesec:deadlineMs",
+  };
+}
+
 /** Why the retries stopped early, when they did. */
 export type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
 
@@ -38,7 +60,12 @@ export interface FailureContext {
   /** The last attempt's timeout (the option, or less when the deadline was nearer). */
   timeoutMs: number;
   /** The client options, for messages. */
-  options: { timeoutMs: number; deadlineMs: number; maxRetryDelayMs: number };
+  options: {
+    timeoutMs: number;
+    deadlineMs: number;
+    maxRetryDelayMs: number;
+    deadlineLabel?: DeadlineLabel | undefined;
+  };
   /** When the last attempt's answer arrived (for `retryAt`). */
   receivedAt: number;
 }
@@ -193,19 +220,17 @@ function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string
     );
   }
   if (stop?.kind === "pastDeadline") {
+    const deadline = deadlineWords(ctx);
     return (
-      ` ${asked}, past the call's deadline (deadlineMs ${ctx.options.deadlineMs} ms). Run again after that time, ` +
-      `or raise the deadline: client option deadlineMs, stack config codesec:deadlineMs.`
+      ` ${asked}, past the call's deadline (${deadline.value}). Run again after that time, ` +
+      `or raise the deadline: ${deadline.raise}.`
     );
   }
   return ` ${asked}; run again after that time.`;
 }
 
 function deadlineSentence(ctx: FailureContext): string {
-  return (
-    `The call's deadline was reached (deadlineMs ${ctx.options.deadlineMs} ms, stack config ` +
-    `codesec:deadlineMs), so it was not tried again.`
-  );
+  return `The call's deadline was reached (${deadlineWords(ctx).limit}), so it was not tried again.`;
 }
 
 /** The request may have reached the platform, and repeating it is not harmless: say so, and how to check. */
@@ -224,7 +249,7 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       deadlineReached = ctx.timeoutMs < ctx.options.timeoutMs;
       happened = deadlineReached
         ? `no complete answer arrived within ${ctx.timeoutMs} ms, the time left before the call's deadline ` +
-          `(deadlineMs ${ctx.options.deadlineMs} ms, stack config codesec:deadlineMs)`
+          `(${deadlineWords(ctx).limit})`
         : `no complete answer arrived within ${ctx.timeoutMs} ms (timeoutMs)`;
       break;
     case "network":

@@ -12,6 +12,7 @@ export {
   MAX_RETRIES,
   type CodeSecClientOptions,
 } from "./client";
+export type { DeadlineLabel } from "./failureErrors";
 export { normalizeBaseUrl } from "./baseUrl";
 export {
   BURST_WINDOW_MS,

@@ -10,6 +10,7 @@ import {
   outcomeUnknownError,
   retryAfterOf,
   type CallFailure,
+  type DeadlineLabel,
   type FailureContext,
 } from "./failureErrors";
 import { requestTarget, sendHttpAttempt, type HttpOutcome, type RequestTarget } from "./http";
@@ -28,6 +29,8 @@ export interface TransportConfig {
   timeoutMs: number;
   /** The whole call: attempts, backoff and Retry-After waits. */
   deadlineMs: number;
+  /** How messages name the deadline, when something other than `deadlineMs` chose it. */
+  deadlineLabel?: DeadlineLabel | undefined;
   /** Extra attempts after the first, where the retry class allows one. */
   retries: number;
   /** Cap of each backoff wait; a longer Retry-After fails the call at once. */

@@ -5,7 +5,8 @@
  *
  * Timeouts: the engine passes a Create, Update or Delete the resource's `customTimeouts` for that step,
  * in seconds; it bounds the whole call (every request, retry and wait) in place of `codesec:deadlineMs`
- * when that is unset (whatever the step's length, even over the 30 s default) or longer.
+ * when that is unset (whatever the step's length, even over the 30 s default) or longer; the client's
+ * messages then name them (providerContext.ts connectionOf gives the client that label).
  *
  * Cancellation: after the engine's Cancel, no new call starts: each answers at once that the run was
  * cancelled. Calls already under way are not cut short (a write cut in the middle leaves its outcome
@@ -13,7 +14,7 @@
  * which bounds everything it does; the engine waits for them, then stops the plugin.
  */
 import * as grpc from "@grpc/grpc-js";
-import { callDeadline, type ProviderContext } from "../providerContext";
+import type { ProviderContext } from "../providerContext";
 import type { PluginState } from "./pluginState";
 import { StatusError } from "./rpcErrors";
 
@@ -50,11 +51,7 @@ export async function withCallContext<T>(
     throw new StatusError({ name: "Error", message: CANCELLED, code: grpc.status.CANCELLED });
   }
   if (call.plansOnly !== true && plugin.unknownConfig.length > 0) {
-    throw new StatusError({
-      name: "Error",
-      message: configNotKnown(plugin.unknownConfig, call.name),
-      code: grpc.status.FAILED_PRECONDITION,
-    });
+    throw new ConfigNotKnownError(plugin.unknownConfig, call.name);
   }
   const timeoutSeconds = call.timeoutSeconds;
   const urn = call.urn;
@@ -71,42 +68,24 @@ export async function withCallContext<T>(
   };
   try {
     return await step(ctx);
-  } catch (error) {
-    if (callDeadline(ctx).source === "customTimeouts") throw namingCustomTimeouts(error, timeoutSeconds!);
-    throw error;
   } finally {
     await Promise.all(messages);
   }
 }
 
-/** The refusal of a call that would reach the platform with a setting not known yet. */
-export function configNotKnown(settings: readonly string[], name: string): string {
-  return (
-    `pulumi-codesec: the provider's configuration (${settings.join(", ")}) is not known until apply, so ` +
-    `${name} cannot run yet: nothing is sent to the platform without it. It comes from another resource's ` +
-    `output not computed yet; run \`pulumi up\` so that resource exists, then run this again.`
-  );
-}
-
 /**
- * The client's deadline messages name `deadlineMs` and `codesec:deadlineMs` (sdk/failureErrors.ts); when
- * the step's customTimeouts set the deadline (codesec:deadlineMs unset or longer), they name that instead:
- * it is what the user set and what to raise.
+ * The refusal of a call that would reach the platform with a setting not known yet: FAILED_PRECONDITION
+ * for a resource's call; Invoke answers it as a failure (functionHandlers.ts).
  */
-function namingCustomTimeouts(error: unknown, timeoutSeconds: number): unknown {
-  if (!(error instanceof Error) || !reachedDeadline(error)) return error;
-  const limit = `the resource's customTimeouts (${timeoutSeconds} s for this step)`;
-  error.message = error.message
-    .replace(/\(deadlineMs \d+ ms, stack config codesec:deadlineMs\)/g, `(${limit})`)
-    .replace(/past the call's deadline \(deadlineMs \d+ ms\)/g, `past the call's deadline (${limit})`)
-    .replace(/client option deadlineMs, stack config codesec:deadlineMs/g, "the resource's customTimeouts");
-  return error;
-}
-
-/** Whether the client's deadline ended `error`, or the client error it explains (its `cause`). */
-function reachedDeadline(error: unknown): boolean {
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
-    if ((at as { deadlineReached?: unknown }).deadlineReached === true) return true;
+export class ConfigNotKnownError extends StatusError {
+  constructor(settings: readonly string[], name: string) {
+    super({
+      name: "Error",
+      message:
+        `pulumi-codesec: the provider's configuration (${settings.join(", ")}) is not known until apply, so ` +
+        `${name} cannot run yet: nothing is sent to the platform without it. It comes from another ` +
+        "resource's output not computed yet; run `pulumi up` so that resource exists, then run this again.",
+      code: grpc.status.FAILED_PRECONDITION,
+    });
   }
-  return false;
 }

@@ -11,8 +11,11 @@ import {
   CodeSecConnectionError,
   MissingCredentialsError,
   connectionNames,
+  providerInputsOrigin,
   resolveConnection,
+  STACK_CONFIG,
   type ConfigLookup,
+  type ConfigOrigin,
 } from "../connection";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, type ClientSettings } from "../clients";
 import { checkFailure, type CheckFailure } from "../checkFailures";
@@ -31,14 +34,28 @@ export const SECRET_CONFIG_NAMES = Object.entries(ProviderConfig.properties)
   .filter(([, schema]) => isSecretSchema(schema))
   .map(([name]) => name);
 
-/** The provider's inputs (`{ token: ... }`) as the kinds read configuration: text by `codesec:<name>`. */
-export function configLookup(inputs: Props): ConfigLookup {
-  return (key) => {
+/**
+ * The provider's inputs (`{ token: ... }`) as the kinds read configuration: text by `codesec:<name>`,
+ * with where they come from (`origin`, for messages).
+ */
+export function configLookup(inputs: Props, origin: ConfigOrigin = STACK_CONFIG): ConfigLookup {
+  const lookup = (key: string) => {
     if (!key.startsWith(`${NAMESPACE}:`)) return undefined;
     const value = inputs[key.slice(NAMESPACE.length + 1)];
     if (value === undefined || value === null) return undefined;
     return typeof value === "string" ? value : JSON.stringify(value);
   };
+  return Object.assign(lookup, { origin });
+}
+
+/**
+ * Where the configuration of the provider with this URN comes from: the default provider's is stack
+ * config (the engine names it `default` or `default_<version>...`, as Pulumi's IsDefaultProvider reads
+ * it), an explicit Provider resource's is its inputs. An engine that sends no URN: stack config.
+ */
+export function configOriginOf(urn: string | undefined): ConfigOrigin {
+  const name = urn === undefined || urn === "" ? "" : urn.split("::").slice(3).join("::");
+  return name === "" || name.startsWith("default") ? STACK_CONFIG : providerInputsOrigin(name);
 }
 
 /** Configure's `variables` (`codesec:config:<name>` -> text) as inputs, for an engine that sends no `args`. */
@@ -57,11 +74,15 @@ export function inputsFromVariables(variables: Iterable<[string, string]>): Prop
  * connection (stack config or provider inputs, else the environment), which may be missing when named
  * connections are defined (resources then name theirs).
  */
-export function configFailures(news: Props, env: NodeJS.ProcessEnv = process.env): CheckFailure[] {
+export function configFailures(
+  news: Props,
+  env: NodeJS.ProcessEnv = process.env,
+  origin: ConfigOrigin = STACK_CONFIG,
+): CheckFailure[] {
   const known = Object.fromEntries(
     Object.entries(news).filter(([name, value]) => CONFIG_NAMES.has(name) && !containsUnknown(value)),
   );
-  const config = configLookup(known);
+  const config = configLookup(known, origin);
   const failures: CheckFailure[] = [];
   const attempt = (check: () => void) => {
     try {
@@ -85,7 +106,8 @@ export function configFailures(news: Props, env: NodeJS.ProcessEnv = process.env
   const standIns: Props = {};
   if (containsUnknown(news.baseUrl)) standIns.baseUrl = STAND_IN_BASE_URL;
   if (containsUnknown(news.token)) standIns.token = STAND_IN_TOKEN;
-  const defaultConfig = Object.keys(standIns).length > 0 ? configLookup({ ...known, ...standIns }) : config;
+  const defaultConfig =
+    Object.keys(standIns).length > 0 ? configLookup({ ...known, ...standIns }, origin) : config;
   const namesMayExist = names.length > 0 || containsUnknown(news.connections);
   attempt(() => {
     try {

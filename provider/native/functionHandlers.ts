@@ -10,7 +10,7 @@ import { functionArguments } from "../functions/arguments";
 import type { FunctionDefinition } from "../functions/definition";
 import { FUNCTION_DEFINITIONS } from "../functions/definitions";
 import { clientOf } from "../providerContext";
-import { configNotKnown, withCallContext } from "./callContext";
+import { ConfigNotKnownError, withCallContext } from "./callContext";
 import type { PluginState } from "./pluginState";
 import { fromStruct, toStruct } from "./properties";
 import { provider } from "./protocol";
@@ -45,17 +45,18 @@ export function functionHandlers(plugin: PluginState) {
         response.addFailures(new provider.CheckFailure().setProperty(property).setReason(error.message));
         return response;
       }
-      // A provider configured with a setting still unknown (an explicit Provider at preview): nothing to
-      // call with. The engine usually answers such an invoke itself; this is the plugin's own answer.
-      if (plugin.unknownConfig.length > 0) {
-        response.addFailures(
-          new provider.CheckFailure().setReason(configNotKnown(plugin.unknownConfig, definition.name)),
+      let result: Awaited<ReturnType<typeof definition.invoke>>;
+      try {
+        result = await withCallContext(plugin, { urn: "", name: definition.name }, (ctx) =>
+          definition.invoke(clientOf(ctx, {}), input as never),
         );
+      } catch (error) {
+        // A provider configured with a setting still unknown (an explicit Provider at preview): nothing to
+        // call with. The engine usually answers such an invoke itself; this is the plugin's own answer.
+        if (!(error instanceof ConfigNotKnownError)) throw error;
+        response.addFailures(new provider.CheckFailure().setReason(error.message));
         return response;
       }
-      const result = await withCallContext(plugin, { urn: "", name: definition.name }, (ctx) =>
-        definition.invoke(clientOf(ctx, {}), input as never),
-      );
       // A result computed from a secret argument stays secret.
       response.setReturn(toStruct(result, () => args.secrets.size > 0));
       return response;

@@ -10,6 +10,7 @@ import {
   configChanges,
   configFailures,
   configLookup,
+  configOriginOf,
   inputsFromVariables,
   SECRET_CONFIG_NAMES,
 } from "./configuration";
@@ -50,7 +51,7 @@ export function resourceProviderService(plugin: PluginState): IResourceProviderS
       const response = new provider.CheckResponse();
       // The credentials are stored as secrets, however they were set.
       response.setInputs(toStruct(news, (name) => SECRET_CONFIG_NAMES.includes(name)));
-      for (const failure of configFailures(news)) {
+      for (const failure of configFailures(news, process.env, configOriginOf(request.getUrn()))) {
         response.addFailures(
           new provider.CheckFailure().setProperty(failure.property).setReason(failure.reason),
         );
@@ -84,7 +85,7 @@ export function resourceProviderService(plugin: PluginState): IResourceProviderS
       const inputs = request.hasArgs()
         ? fromStruct(request.getArgs()).values
         : inputsFromVariables(request.getVariablesMap().entries());
-      plugin.config = configLookup(inputs);
+      plugin.config = configLookup(inputs, configOriginOf(request.getUrn()));
       // At preview, an explicit Provider's input from another resource's output arrives as the engine's
       // unknown placeholder: a setting to wait for, never a value (no request carries it).
       plugin.unknownConfig = Object.keys(inputs).filter((name) => containsUnknown(inputs[name]));

@@ -37,7 +37,15 @@ import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
 import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
 import { satisfies } from "../../scripts/examples-check";
-import { createStack, installProgramCopy, repoRoot, requirePulumiCli, scratchDir } from "./support/harness";
+import {
+  createStack,
+  E2E_PASSPHRASE,
+  installProgramCopy,
+  repoRoot,
+  requirePulumiCli,
+  scratchDir,
+  stackStateOf,
+} from "./support/harness";
 import {
   readWorkflow,
   runJob,
@@ -49,7 +57,6 @@ import {
 import { setUpPolicyTools, useLauncherRuntime, type PolicyTools } from "./support/policyLauncher";
 
 const EXAMPLES = path.join(repoRoot, "examples");
-const PASSPHRASE = "codesec-e2e-passphrase";
 const GITHUB_TOKEN = "ghs_standInTokenOfTheWorkflowRun0123456789";
 const REPOSITORY = "acme/infra";
 const PR_NUMBER = 42;
@@ -125,7 +132,7 @@ function everythingPrinted(job: JobResult, comments: Comment[] = []): string {
 /** None of the run's secrets (the platform token it used, the passphrase, the GitHub token) is printed. */
 function expectNoSecretPrinted(job: JobResult, token: string, comments: Comment[] = []): void {
   const printed = everythingPrinted(job, comments);
-  for (const [name, secret] of Object.entries({ token, PASSPHRASE, GITHUB_TOKEN })) {
+  for (const [name, secret] of Object.entries({ token, E2E_PASSPHRASE, GITHUB_TOKEN })) {
     expect(printed.includes(secret), `${name} printed`).to.equal(false);
   }
 }
@@ -179,10 +186,13 @@ describe("the example workflows' shell steps, as written, against the emulator a
     };
   }
 
-  /** A runner: its home, its temp folder, the image's PATH (gh) and the repository's vars and secrets. */
+  /**
+   * A runner: its home, its temp folder, the image's PATH (gh) and the repository's vars and secrets (the
+   * state of `stack`: its backend and passphrase, as the harness made them).
+   */
   function runner(
     workspace: string,
-    backend: string,
+    stack: Stack,
     standIns: Record<string, ActionStandIn>,
     github: Record<string, unknown>,
     ghRecords: string,
@@ -197,8 +207,12 @@ describe("the example workflows' shell steps, as written, against the emulator a
       runnerTemp: path.join(root, "temp"),
       home: path.join(root, "home"),
       path: [image],
-      vars: { CODESEC_BASE_URL: emulator.baseUrl, PULUMI_BACKEND_URL: `file://${backend}` },
-      secrets: { CODESEC_TOKEN: token, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, GITHUB_TOKEN },
+      vars: { CODESEC_BASE_URL: emulator.baseUrl, PULUMI_BACKEND_URL: stackStateOf(stack).backendUrl },
+      secrets: {
+        CODESEC_TOKEN: token,
+        PULUMI_CONFIG_PASSPHRASE: stackStateOf(stack).passphrase,
+        GITHUB_TOKEN,
+      },
       github: { repository: REPOSITORY, ...github },
       actions: standIns,
       extraEnv: { TMPDIR: process.env.TMPDIR ?? "/tmp" },
@@ -216,7 +230,6 @@ describe("the example workflows' shell steps, as written, against the emulator a
     const workflow = readWorkflow(workflowFile);
     const env = workflow.env as Record<string, string>;
     let checkout: string;
-    let backend: string;
     let stack: Stack;
     let checkedOut = false;
 
@@ -243,8 +256,6 @@ describe("the example workflows' shell steps, as written, against the emulator a
           CODESEC_TOKEN: emulator.apiToken,
         },
       );
-      backend = path.join(checkout, "examples/pr-preview-pulumi/backend");
-      expect(existsSync(backend), "the backend createStack made").to.equal(true);
       emulator.control.reset();
       await stack.up();
     });
@@ -257,7 +268,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
         "preview",
         runner(
           checkout,
-          backend,
+          stack,
           actions(checkout, () => (checkedOut = true)),
           github,
           records,
@@ -393,7 +404,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
     const workflow = readWorkflow(workflowFile);
     const env = workflow.env as Record<string, string>;
     let checkout: string;
-    let backend: string;
+    let stack: Stack;
     const schedule = { event_name: "schedule", event: { schedule: "17 6 * * 1-5" } };
 
     before(async function () {
@@ -410,7 +421,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       );
       // The org-config stack, applied (credentials from the environment, as the workflow passes them).
       const orgDir = path.join(checkout, env.ORG_CONFIG_DIR);
-      const stack = await createStack(
+      stack = await createStack(
         orgDir,
         env.ORG_STACK,
         {},
@@ -419,7 +430,6 @@ describe("the example workflows' shell steps, as written, against the emulator a
           CODESEC_TOKEN: emulator.apiToken,
         },
       );
-      backend = path.join(`${orgDir}-pulumi`, "backend");
       emulator.control.reset();
       await stack.up();
     });
@@ -430,7 +440,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
         "drift-check",
         runner(
           checkout,
-          backend,
+          stack,
           actions(checkout, () => undefined),
           schedule,
           scratchDir("gh-records"),

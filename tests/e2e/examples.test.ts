@@ -7,7 +7,7 @@ import { expect } from "chai";
 import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { roleOf, writes } from "../support/emulator";
 import { readFileSync } from "node:fs";
 import {
   createStack,
@@ -20,11 +20,6 @@ import {
 } from "./support/harness";
 
 const EXAMPLES = path.join(repoRoot, "examples");
-const MUTATING = new Set(
-  Object.entries(OPERATIONS)
-    .filter(([, op]) => isMutating(op))
-    .map(([key]) => key),
-);
 
 function valuesOf(outputs: OutputMap): Record<string, unknown> {
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
@@ -43,17 +38,6 @@ describe("examples through the real Pulumi CLI", function () {
   /** Everything the engine printed, for the secrets check. */
   const printed: string[] = [];
   const onOutput = (out: string) => printed.push(out);
-
-  function mutatingCalls(): string[] {
-    return emulator.control
-      .requests()
-      .filter((r) => r.operation !== null && MUTATING.has(r.operation))
-      .map((r) => `${r.operation}:${r.status}`);
-  }
-
-  function roleOf(userId: string): string | undefined {
-    return emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
-  }
 
   function credentials(): ConfigMap {
     return {
@@ -111,7 +95,7 @@ describe("examples through the real Pulumi CLI", function () {
     it("preview plans the six resources with the default config, calling no mutating operation", async () => {
       const preview = await stack.preview({ onOutput });
       expect(preview.changeSummary).to.deep.equal({ create: 7 });
-      expect(mutatingCalls()).to.deep.equal([]);
+      expect(writes(emulator)).to.deep.equal([]);
     });
 
     it("up applies roles, workflow, webhooks and the adopted SCM app, and exports the data sources", async () => {
@@ -125,7 +109,7 @@ describe("examples through the real Pulumi CLI", function () {
         "502": "ORG_ROLE_ADMIN",
         "503": "ORG_ROLE_MEMBER",
       });
-      expect([roleOf("501"), roleOf("502"), roleOf("503")]).to.deep.equal([
+      expect([roleOf(emulator, "501"), roleOf(emulator, "502"), roleOf(emulator, "503")]).to.deep.equal([
         "ORG_ROLE_ADMIN",
         "ORG_ROLE_ADMIN",
         "ORG_ROLE_MEMBER",
@@ -142,7 +126,7 @@ describe("examples through the real Pulumi CLI", function () {
         baseUrl: "https://scm.example.test",
       });
       expect(
-        mutatingCalls().filter((c) => c.startsWith("completeScmAppRequest")),
+        writes(emulator).filter((c) => c.startsWith("completeScmAppRequest")),
         "adopted",
       ).to.deep.equal([]);
       expect(out.currentUser).to.deep.equal({ id: "501", login: "ada-admin", orgRole: "ORG_ROLE_ADMIN" });
@@ -160,7 +144,7 @@ describe("examples through the real Pulumi CLI", function () {
       emulator.control.clearRequests();
       const clean = await stack.preview({ onOutput, refresh: true, expectNoChanges: true });
       expect(clean.changeSummary).to.deep.equal({ same: 7 });
-      expect(mutatingCalls()).to.deep.equal([]);
+      expect(writes(emulator)).to.deep.equal([]);
 
       emulator.control.setUserRole("501", { deploymentId: emulator.deploymentId, role: "ORG_ROLE_READONLY" });
       try {
@@ -196,7 +180,7 @@ describe("examples through the real Pulumi CLI", function () {
     it("destroy demotes the users with roleOnDestroy and leaves the admin's own role", async () => {
       const destroy = await stack.destroy({ onOutput });
       expect(destroy.summary.resourceChanges).to.deep.equal({ delete: 7 });
-      expect([roleOf("501"), roleOf("502"), roleOf("503")]).to.deep.equal([
+      expect([roleOf(emulator, "501"), roleOf(emulator, "502"), roleOf(emulator, "503")]).to.deep.equal([
         "ORG_ROLE_ADMIN",
         "ORG_ROLE_MEMBER",
         "ORG_ROLE_READONLY",
@@ -241,7 +225,7 @@ describe("examples through the real Pulumi CLI", function () {
       const rules = report.notificationRules as { total: number; withProblems: { id: number }[] };
       expect(rules.total).to.equal(7);
       expect(rules.withProblems.map((r) => r.id)).to.deep.equal([4, 5]);
-      expect(mutatingCalls()).to.deep.equal([]);
+      expect(writes(emulator)).to.deep.equal([]);
     });
 
     it("with failOnProblems true (the default), the run fails naming every problem", async () => {
@@ -298,7 +282,10 @@ describe("examples through the real Pulumi CLI", function () {
         max: "ORG_ROLE_ADMIN",
         rita: "ORG_ROLE_MEMBER",
       });
-      expect([roleOf("502"), roleOf("503")]).to.deep.equal(["ORG_ROLE_ADMIN", "ORG_ROLE_MEMBER"]);
+      expect([roleOf(emulator, "502"), roleOf(emulator, "503")]).to.deep.equal([
+        "ORG_ROLE_ADMIN",
+        "ORG_ROLE_MEMBER",
+      ]);
     });
 
     it("the preview --diff a reviewer reads shows a role change as an update and a new user as a replacement", async () => {
@@ -316,14 +303,17 @@ describe("examples through the real Pulumi CLI", function () {
         .and.match(/role\s*:\s*"ORG_ROLE_ADMIN" => "ORG_ROLE_READONLY"/)
         .and.match(/\+-pulumi-nodejs:dynamic\/codesec:UserRole: \(replace\)/)
         .and.match(/userId\s*:\s*"503" => "504"/);
-      expect(mutatingCalls()).to.deep.equal([]);
+      expect(writes(emulator)).to.deep.equal([]);
       await stack.removeConfig("team");
     });
 
     it("destroy demotes to roleOnDestroy", async () => {
       const destroy = await stack.destroy({ onOutput });
       expect(destroy.summary.resourceChanges).to.deep.equal({ delete: 3 });
-      expect([roleOf("502"), roleOf("503")]).to.deep.equal(["ORG_ROLE_MEMBER", "ORG_ROLE_READONLY"]);
+      expect([roleOf(emulator, "502"), roleOf(emulator, "503")]).to.deep.equal([
+        "ORG_ROLE_MEMBER",
+        "ORG_ROLE_READONLY",
+      ]);
     });
   });
 });

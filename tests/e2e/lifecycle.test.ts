@@ -3,7 +3,8 @@ import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating, type OperationKey } from "../../api/operations";
+import type { OperationKey } from "../../api/operations";
+import { roleOf, writes } from "../support/emulator";
 import {
   createStack,
   existsSync,
@@ -23,25 +24,9 @@ import { pinnedLegacyStub, pinnedShortStub } from "../support/serializeStub";
 import type { ResourceKind } from "../../provider/dynamic";
 
 const PROGRAM = path.join(__dirname, "programs/lifecycle");
-const MUTATING = new Set(
-  Object.entries(OPERATIONS)
-    .filter(([, op]) => isMutating(op))
-    .map(([key]) => key),
-);
-
-function mutatingCalls(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && MUTATING.has(r.operation))
-    .map((r) => `${r.operation}:${r.status}`);
-}
 
 function callsOf(emulator: EmulatorHandle, operation: OperationKey): number {
   return emulator.control.requests().filter((r) => r.operation === operation).length;
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
 }
 
 function baseConfig(emulator: EmulatorHandle): ConfigMap {
@@ -122,11 +107,11 @@ describe("lifecycle through the real Pulumi CLI", function () {
     emulator.control.clearRequests();
     const result = await stack.preview({ onOutput, expectNoChanges: true });
     expect(result.changeSummary).to.deep.equal({ same: 5 });
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
+    expect(writes(emulator)).to.deep.equal([]);
     // An up with no changes calls none either.
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).to.deep.equal({ same: 5 });
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
+    expect(writes(emulator)).to.deep.equal([]);
   });
 
   it("a role change is an update of exactly that resource, with one call to operation 1", async () => {
@@ -137,10 +122,10 @@ describe("lifecycle through the real Pulumi CLI", function () {
     expect(preview.stdout)
       .to.match(/~ pulumi-nodejs:dynamic\/codesec:UserRole: \(update\)/)
       .and.match(/role\s*:\s*"ORG_ROLE_READONLY" => "ORG_ROLE_ADMIN"/);
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
+    expect(writes(emulator)).to.deep.equal([]);
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).to.deep.equal({ same: 4, update: 1 });
-    expect(mutatingCalls(emulator)).to.deep.equal(["updateUserRole:200"]);
+    expect(writes(emulator)).to.deep.equal(["updateUserRole:200"]);
     expect(callsOf(emulator, "updateUserRole")).to.equal(1);
     expect(roleOf(emulator, emulator.sample.memberUserId)).to.equal("ORG_ROLE_ADMIN");
   });
@@ -154,7 +139,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     expect(preview.stdout)
       .to.match(/\+-pulumi-nodejs:dynamic\/codesec:UserRole: \(replace\)/)
       .and.match(/\+-pulumi-nodejs:dynamic\/codesec:ScmWebhookSubscription: \(replace\)/);
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
+    expect(writes(emulator)).to.deep.equal([]);
     await stack.setAllConfig(baseConfig(emulator));
     await stack.setConfig("e2e:memberRole", { value: "ORG_ROLE_ADMIN" });
   });
@@ -166,7 +151,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     await stack.preview({ onOutput }).catch((e: Error) => (error = e));
     expect(error, "preview must fail").to.be.an("error");
     expect(String(error)).to.include("role must be one of ORG_ROLE_ADMIN");
-    expect(mutatingCalls(emulator)).to.deep.equal([]);
+    expect(writes(emulator)).to.deep.equal([]);
     await stack.setConfig("e2e:memberRole", { value: "ORG_ROLE_ADMIN" });
   });
 
@@ -191,7 +176,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     emulator.control.clearRequests();
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).to.deep.include({ create: 1 });
-    expect(mutatingCalls(emulator).filter((c) => c.startsWith("completeScmAppRequest"))).to.deep.equal([]);
+    expect(writes(emulator).filter((c) => c.startsWith("completeScmAppRequest"))).to.deep.equal([]);
     const legacy = await stateResource(stack, "legacy");
     expect(legacy.id).to.equal(`${emulator.deploymentId}/apprq-1001-done`);
     expect(legacy.outputs?.slug).to.equal("codesec-acme-legacy");
@@ -289,7 +274,7 @@ describe("upgrade to a build with a different implementation", function () {
       emulator.control.clearRequests();
       const preview = await stack.preview({ expectNoChanges: true });
       expect(preview.changeSummary).to.deep.equal({ same: 5 });
-      expect(mutatingCalls(emulator)).to.deep.equal([]);
+      expect(writes(emulator)).to.deep.equal([]);
       expect(readFileSync(marker, "utf8"), "the new build's implementation ran the diff").to.match(
         /UserRole diff/,
       );

@@ -1,18 +1,18 @@
 /**
  * Check failures on the native provider's secret inputs, through the real CLI on the installed plugin: an
- * ScmApp's one-time code and an explicit Provider's token, each with a value the checks refuse (a stray
- * newline or leading space). `pulumi preview` and `pulumi up` fail (the code at the kind's check, the token
- * at the credential check the platform answers), never print the value, and write nothing.
+ * ScmApp's one-time code and an explicit Provider's token, each with a value the checks refuse. `pulumi
+ * preview` and `pulumi up` fail, never print the value, and write nothing: the code with a stray newline or
+ * leading space at the kind's check; the token with a space inside at CheckConfig (before any request),
+ * and, as whitespace around a token is dropped, one with a stray newline or leading space at the credential
+ * check the platform answers (its value is not a real token), naming the Provider.
  */
 import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { writes } from "../support/emulator";
 import {
-  createStack,
-  installedPluginEnv,
-  installNativePlugin,
+  createNativeStack,
   packedNativeSdk,
   prepareProgram,
   requirePulumiCli,
@@ -28,29 +28,42 @@ describe("native provider: a check failure on a secret input never prints it", f
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     emulator = await startEmulator({ quiet: true });
-    stack = await createStack(
-      prepareProgram(PROGRAM, { tarball: packedNativeSdk() }),
-      "secret-check",
-      {
-        "e2e:baseUrl": { value: emulator.baseUrl },
-        "e2e:token": { value: emulator.apiToken, secret: true },
-        "e2e:code": { value: emulator.sample.scmAppCode, secret: true },
-      },
-      installedPluginEnv(),
-    );
-    installNativePlugin(stack);
+    stack = await createNativeStack(prepareProgram(PROGRAM, { tarball: packedNativeSdk() }), "secret-check", {
+      "e2e:baseUrl": { value: emulator.baseUrl },
+      "e2e:token": { value: emulator.apiToken, secret: true },
+      "e2e:code": { value: emulator.sample.scmAppCode, secret: true },
+    });
   });
 
   after(async () => {
     await emulator?.close();
   });
 
+  const refusedToken =
+    /provider "org" \(codesec\.Provider resource inputs\) token: token must contain only printable ASCII/;
+  const platformRefusal =
+    /could not use the credentials from provider "org" \(codesec\.Provider resource inputs\)[^\n]*HTTP 401/;
   for (const [mode, secretPart, badValues] of [
-    ["badCode", "Kx4Vm1Rc", ["otc-1001-b-Kx4Vm1Rc\n", " otc-1001-b-Kx4Vm1Rc"]],
-    ["badToken", "Qz7Wd3Lp", ["cst_1001_admin_Qz7Wd3Lp\n", " cst_1001_admin_Qz7Wd3Lp"]],
+    [
+      "badCode",
+      "Kx4Vm1Rc",
+      [
+        ["otc-1001-b-Kx4Vm1Rc\n", /has a problem/],
+        [" otc-1001-b-Kx4Vm1Rc", /has a problem/],
+      ],
+    ],
+    [
+      "badToken",
+      "Qz7Wd3Lp",
+      [
+        ["cst_1001_admin Qz7Wd3Lp", refusedToken],
+        ["cst_1001_admin_Qz7Wd3Lp\n", platformRefusal],
+        [" cst_1001_admin_Qz7Wd3Lp", platformRefusal],
+      ],
+    ],
   ] as const) {
     it(`${mode}: preview and up fail naming the problem, never the value, and write nothing`, async () => {
-      for (const value of badValues) {
+      for (const [value, problem] of badValues) {
         await stack.setAllConfig({
           "e2e:mode": { value: mode },
           "e2e:badValue": { value, secret: true },
@@ -60,16 +73,9 @@ describe("native provider: a check failure on a secret input never prints it", f
           const { code, output } = await runPulumi(stack, command, `secret-check-${process.pid}`);
           const what = `${mode} ${JSON.stringify(value.slice(0, 1))} ${command[0]}`;
           expect(code, what).not.to.equal(0);
-          // The code fails the kind's check; a token is checked by the platform (operation 8 refuses it).
-          expect(output, what).to.match(
-            mode === "badCode" ? /has a problem/ : /could not use the credentials[^\n]*HTTP 401/,
-            output,
-          );
+          expect(output, what).to.match(problem, output);
           expect(output, what).not.to.include(secretPart);
-          const writes = emulator.control
-            .requests()
-            .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]));
-          expect(writes, what).to.deep.equal([]);
+          expect(writes(emulator), what).to.deep.equal([]);
         }
       }
     });

@@ -9,14 +9,7 @@ import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import {
-  createStack,
-  installedPluginEnv,
-  installNativePlugin,
-  packedNativeSdk,
-  prepareProgram,
-  requirePulumiCli,
-} from "./support/harness";
+import { createNativeStack, packedNativeSdk, prepareProgram, requirePulumiCli } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/native-unknown-config");
 
@@ -28,18 +21,12 @@ describe("native provider: an explicit Provider whose token is unknown at previe
     console.log(`      using ${requirePulumiCli()}`);
     emulator = await startEmulator({ quiet: true });
     const dir = prepareProgram(PROGRAM, { tarball: packedNativeSdk() });
-    stack = await createStack(
-      dir,
-      "unknown-config",
-      {
-        "codesec:baseUrl": { value: emulator.baseUrl },
-        "codesec:token": { value: emulator.apiToken, secret: true },
-        "e2e:baseUrl": { value: emulator.baseUrl },
-        "e2e:token": { value: emulator.apiToken, secret: true },
-      },
-      installedPluginEnv(),
-    );
-    installNativePlugin(stack);
+    stack = await createNativeStack(dir, "unknown-config", {
+      "codesec:baseUrl": { value: emulator.baseUrl },
+      "codesec:token": { value: emulator.apiToken, secret: true },
+      "e2e:baseUrl": { value: emulator.baseUrl },
+      "e2e:token": { value: emulator.apiToken, secret: true },
+    });
   });
 
   after(async () => {

@@ -12,7 +12,8 @@ import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { roleOf } from "../support/emulator";
 import {
   createStack,
   packedPackage,
@@ -48,10 +49,6 @@ function configFor(emulator: EmulatorHandle, role: string): ConfigMap {
     role: { value: role },
     scanId: { value: emulator.sample.scanId },
   };
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
 }
 
 describe("the packed package in a program written the pulumi-github way", function () {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { writes } from "../support/emulator";
 import { createStack, prepareProgram, requirePulumiCli, runPulumi, timeLimitFor } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/drift");
@@ -19,13 +19,6 @@ const PROGRAM = path.join(__dirname, "programs/drift");
 describe("drift reads the same way on every kind", function () {
   let emulator: EmulatorHandle;
   let stack: Stack;
-
-  function mutatingCalls(): string[] {
-    return emulator.control
-      .requests()
-      .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-      .map((r) => `${r.operation}`);
-  }
 
   /** `pulumi <args> --diff` (ANSI colours off): exit code and output. */
   async function withDiff(args: string[]): Promise<{ code: number | null; output: string }> {
@@ -72,7 +65,7 @@ describe("drift reads the same way on every kind", function () {
       // The lookup by id is read on every run: none of its internal fields may show.
       expect(output).not.to.match(/platformReported|appliedApp/);
     }
-    expect(mutatingCalls()).to.deep.equal([]);
+    expect(writes(emulator, (r) => `${r.operation}`)).to.deep.equal([]);
   });
 
   it("an SCM app renamed on the platform: recorded => platform in the drift check, no field to revert in preview", async () => {
@@ -93,7 +86,7 @@ describe("drift reads the same way on every kind", function () {
     // `up` records the platform's value without calling the platform, and says what it recorded.
     emulator.control.clearRequests();
     const up = await stack.up();
-    expect(mutatingCalls()).to.deep.equal([]);
+    expect(writes(emulator, (r) => `${r.operation}`)).to.deep.equal([]);
     expect(up.stdout).to.include(
       'recorded the app as the platform now reports it (scmName "acme" -> "renamed-in-the-ui")',
     );
@@ -123,6 +116,6 @@ describe("drift reads the same way on every kind", function () {
       role: "ORG_ROLE_ADMIN",
     });
     expect(await previewDiff(["--refresh"])).not.to.match(/to update/);
-    expect(mutatingCalls()).to.deep.equal([]);
+    expect(writes(emulator, (r) => `${r.operation}`)).to.deep.equal([]);
   }).timeout(timeLimitFor(4));
 });

@@ -1,22 +1,11 @@
 import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { roleOf, writes } from "../support/emulator";
 import { createStack, prepareProgram, requirePulumiCli, runPulumi, stateResources } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/safety");
-
-function writes(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.operation}:${r.status}`);
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles[emulator.deploymentId];
-}
 
 /** Runs `pulumi <args>` with `env` added to the CLI's environment (the program and providers inherit it). */
 async function pulumiWith(

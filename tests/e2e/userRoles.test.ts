@@ -6,8 +6,8 @@
 import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { startEmulator, type EmulatorHandle } from "../../emulator";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { writes } from "../support/emulator";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
 import { createStack, prepareProgram, requirePulumiCli, runPulumi, stateResource } from "./support/harness";
 
@@ -18,13 +18,10 @@ const MEMBER = "ORG_ROLE_MEMBER";
 const READONLY = "ORG_ROLE_READONLY";
 
 /** Every write the emulator answered since the last clear, as `<user>:<status>`, sorted. */
-function writes(emulator: EmulatorHandle): string[] {
-  const log = emulator.control.requests();
+function roleWrites(emulator: EmulatorHandle): string[] {
+  const userWrites = writes(emulator, (r) => `${r.path.split("/")[6]}:${r.status}`).sort();
   emulator.control.clearRequests();
-  return log
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.path.split("/")[6]}:${r.status}`)
-    .sort();
+  return userWrites;
 }
 
 function rolesOf(emulator: EmulatorHandle, userIds: string[]): Record<string, string | undefined> {
@@ -78,7 +75,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     await setMap(stack, roles);
     const up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal(
+    expect(roleWrites(emulator)).to.deep.equal(
       Object.keys(roles)
         .map((id) => `${id}:200`)
         .sort(),
@@ -86,7 +83,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     expect(rolesOf(emulator, Object.keys(roles))).to.deep.equal(roles);
     const preview = await pulumi(stack, "preview", "--expect-no-changes");
     expect(preview.code, preview.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([]);
+    expect(roleWrites(emulator)).to.deep.equal([]);
   });
 
   it("a change of 5 entries previews per user and writes exactly those 5", async () => {
@@ -97,10 +94,10 @@ describe("codesec.UserRoles through the real CLI", function () {
     expect(preview.code, preview.output).to.equal(0);
     for (const id of [u1, u2, u3, u4, u5])
       expect(preview.output).to.match(new RegExp(`~ "?${id}"?\\s*: "${ADMIN}" => "${MEMBER}"`));
-    expect(writes(emulator)).to.deep.equal([]);
+    expect(roleWrites(emulator)).to.deep.equal([]);
     const up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([u1, u2, u3, u4, u5].map((id) => `${id}:200`));
+    expect(roleWrites(emulator)).to.deep.equal([u1, u2, u3, u4, u5].map((id) => `${id}:200`));
   });
 
   it("removing users demotes only those with a role on leaving; the others keep their roles", async () => {
@@ -109,14 +106,14 @@ describe("codesec.UserRoles through the real CLI", function () {
     await setMap(stack, roles, { rolesOnDestroy: { [u8]: MEMBER } });
     let up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([`${u8}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u8}:200`]);
     expect(rolesOf(emulator, [u8, u9, u10])).to.deep.equal({ [u8]: MEMBER, [u9]: READONLY, [u10]: READONLY });
 
     delete roles[u7];
     await setMap(stack, roles, { roleOnDestroy: MEMBER });
     up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([`${u7}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u7}:200`]);
     expect(rolesOf(emulator, [u7])).to.deep.equal({ [u7]: MEMBER });
     expect(Object.keys(await recordedRoles(stack)).sort()).to.deep.equal(Object.keys(roles).sort());
   });
@@ -137,13 +134,13 @@ describe("codesec.UserRoles through the real CLI", function () {
     // The engine prints a failed step's reasons: one line per user whose write failed.
     expect(failed.output).to.include("2 errors occurred");
     for (const id of [u2, u3]) expect(failed.output).to.match(new RegExp(`\\* user ${id}: .*HTTP 500`));
-    expect(writes(emulator)).to.deep.equal([`${u1}:200`, `${u2}:500`, `${u3}:500`, `${u4}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u1}:200`, `${u2}:500`, `${u3}:500`, `${u4}:200`]);
     const recorded = await recordedRoles(stack);
     expect([u1, u2, u3, u4].map((id) => recorded[id])).to.deep.equal([ADMIN, MEMBER, MEMBER, ADMIN]);
 
     const again = await pulumi(stack, "up", "--yes");
     expect(again.code, again.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([`${u2}:200`, `${u3}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u2}:200`, `${u3}:200`]);
     expect(rolesOf(emulator, [u1, u2, u3, u4])).to.deep.equal({
       [u1]: ADMIN,
       [u2]: ADMIN,
@@ -158,7 +155,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     const refresh = await pulumi(stack, "refresh", "--preview-only", "--expect-no-changes", "--diff");
     expect(refresh.code).not.to.equal(0);
     expect(refresh.output).to.match(new RegExp(`~ "?501"?\\s*: "${ADMIN}" => "${READONLY}"`));
-    expect(writes(emulator)).to.deep.equal([]);
+    expect(roleWrites(emulator)).to.deep.equal([]);
     emulator.control.setUserRole("501", { deploymentId: emulator.deploymentId, role: ADMIN });
     const clean = await pulumi(stack, "refresh", "--preview-only", "--expect-no-changes");
     expect(clean.code, clean.output).to.equal(0);
@@ -170,7 +167,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     const preview = await pulumi(stack, "preview");
     expect(preview.code).not.to.equal(0);
     expect(preview.output).to.include(`user ${u1} of deployment ${emulator.deploymentId} is declared both`);
-    expect(writes(emulator)).to.deep.equal([]);
+    expect(roleWrites(emulator)).to.deep.equal([]);
   });
 
   it("users move from the map to UserRoles and back in one up each, and nobody is demoted", async () => {
@@ -182,13 +179,13 @@ describe("codesec.UserRoles through the real CLI", function () {
     let up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
     expect(up.output).to.include(`was not applied to user(s) ${u5}, ${u6}`);
-    expect(writes(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
     expect(rolesOf(emulator, [u5, u6])).to.deep.equal(moving);
     // Back into the map: the UserRoles' deletes (role on destroy: member) skip users the map declares.
     await setMap(stack, { ...rest, ...moving }, { roleOnDestroy: MEMBER });
     up = await pulumi(stack, "up", "--yes");
     expect(up.code, up.output).to.equal(0);
-    expect(writes(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
+    expect(roleWrites(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
     expect(rolesOf(emulator, [u5, u6])).to.deep.equal(moving);
     expect(await recordedRoles(stack)).to.deep.equal({ ...rest, ...moving });
   });
@@ -199,7 +196,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     await setMap(stack, roles, { roleOnDestroy: MEMBER, rolesOnDestroy: { [u1]: ADMIN } });
     const record = await pulumi(stack, "up", "--yes");
     expect(record.code, record.output).to.equal(0);
-    expect(writes(emulator), "a change to the roles on destroy is recorded only").to.deep.equal([]);
+    expect(roleWrites(emulator), "a change to the roles on destroy is recorded only").to.deep.equal([]);
     const destroy = await pulumi(stack, "destroy", "--yes");
     expect(destroy.code, destroy.output).to.equal(0);
     const order = emulator.control

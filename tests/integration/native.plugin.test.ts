@@ -11,13 +11,14 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { userRoleProvider } from "../support/dynamicProviders";
-import { useEmulator } from "../support/emulator";
+import { useEmulator, writes } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 import {
   configure,
   Empty,
   props,
   provider,
+  providerUrn,
   rejection,
   secret,
   struct,
@@ -36,20 +37,14 @@ import {
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { clientFor } from "../../provider/clients";
 import type { EmulatorHandle } from "../../emulator/index";
-import { isMutating, OPERATIONS } from "../../api/operations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const Kind = provider.PropertyDiff.Kind;
 /** A secret-looking value no answer may quote. */
 const MARK = "otc-SECRETMARK-Kx4Vm1Rc";
 
-/** The emulator's requests to operations that change something (operation 10's POST only reads). */
-function writes(h: EmulatorHandle): string[] {
-  return h.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.method} ${r.path}`);
-}
+/** The emulator's requests to operations that change something, as `method path`. */
+const writesOf = (h: EmulatorHandle) => writes(h, (r) => `${r.method} ${r.path}`);
 
 /** The provider configuration of the emulator's sample organization. */
 function emulatorConfig(h: EmulatorHandle): Record<string, unknown> {
@@ -354,6 +349,138 @@ describe("native plugin: the ResourceProvider service", () => {
     }
   });
 
+  describe("credential messages name where the configuration comes from", () => {
+    const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+    /**
+     * A token the platform does not know (its shape is good, so only the credential check refuses it); one
+     * per test, as the check is made once per connection per process.
+     */
+    const unknownToken = (test: string) => `cst_1001_admin_${test}00000000`;
+
+    async function checkReason(h: EmulatorHandle, config: Record<string, unknown>, name: string) {
+      await configure(plugin(), config, name);
+      const error = await rejection(plugin().check(checkRequest("UserRole", userRole)));
+      h.control.clearRequests();
+      return error.details;
+    }
+
+    it("an explicit Provider resource's credentials are named as that provider's inputs, not stack config", async () => {
+      const h = emulator();
+      const token = unknownToken("explicit");
+      const reason = await checkReason(h, { baseUrl: h.baseUrl, token: secret(token) }, "org2");
+      expect(reason).to.include(
+        'could not use the credentials from provider "org2" (codesec.Provider resource inputs) at',
+      );
+      expect(reason).not.to.include("stack config (codesec:baseUrl");
+      expect(reason).not.to.include(token);
+    });
+
+    it("the default provider's credentials are named as the stack config keys", async () => {
+      const h = emulator();
+      const reason = await checkReason(
+        h,
+        { baseUrl: h.baseUrl, token: secret(unknownToken("default")) },
+        "default_0_5_0",
+      );
+      expect(reason).to.include(
+        "could not use the credentials from stack config (codesec:baseUrl and codesec:token) at",
+      );
+    });
+
+    it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
+      const h = emulator();
+      const reasons = async (name: string, config: Record<string, unknown>) =>
+        (
+          await plugin().checkConfig(
+            new provider.CheckRequest()
+              .setUrn(providerUrn(name))
+              .setName(name)
+              .setType("pulumi:providers:codesec")
+              .setNews(struct(config))
+              .setOlds(struct({})),
+          )
+        )
+          .getFailuresList()
+          .map((f) => [f.getProperty(), f.getReason()]);
+      const explicit = await reasons("org2", { baseUrl: h.baseUrl });
+      expect(explicit).to.have.length(1);
+      expect(explicit[0][1]).to.match(
+        /^provider "org2" \(codesec\.Provider resource inputs\) sets baseUrl but not token: /,
+      );
+      expect(explicit[0][1]).not.to.include("codesec:token");
+      const badUrl = await reasons("org2", { baseUrl: "ftp://nowhere", token: h.apiToken });
+      expect(badUrl.map(([property]) => property)).to.deep.equal(["baseUrl"]);
+      expect(badUrl[0][1]).to.match(/^provider "org2" \(codesec\.Provider resource inputs\) baseUrl: /);
+      const byDefault = await reasons("default_0_5_0", { baseUrl: h.baseUrl });
+      expect(byDefault[0][1]).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+  });
+
+  describe("a token's whitespace: one rule for the plugin, the dynamic provider and the client", () => {
+    const userRole = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+
+    it("whitespace inside a token is refused at CheckConfig and Check by both providers, saying what to do", async () => {
+      const h = emulator();
+      // The emulator's own token with a space inside: a request would be a 401; nothing is sent.
+      const token = `${h.apiToken.slice(0, 8)} ${h.apiToken.slice(8)}`;
+      const expected =
+        "codesec:token: token must contain only printable ASCII characters, with no whitespace or control " +
+        "character inside it (whitespace around it, such as a file's trailing newline, is dropped): set it " +
+        "again exactly as the platform issued it";
+      const dynamic = await dynamicCheckError({ "codesec:baseUrl": h.baseUrl, "codesec:token": token });
+      expect(dynamic).to.equal(expected);
+      const checked = await plugin().checkConfig(checkConfigRequest({ baseUrl: h.baseUrl, token }));
+      expect(checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).to.deep.equal([
+        ["", expected],
+      ]);
+      await configure(plugin(), { baseUrl: h.baseUrl, token: secret(token) }, "org2");
+      const error = await rejection(plugin().check(checkRequest("UserRole", userRole)));
+      expect(error.details).to.equal(
+        expected.replace("codesec:token:", 'provider "org2" (codesec.Provider resource inputs) token:'),
+      );
+      for (const text of [dynamic, ...checked.getFailuresList().map((f) => f.getReason()), error.details]) {
+        expect(text).not.to.include(h.apiToken.slice(8));
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("whitespace around a token (a file's trailing newline) is dropped by both providers: the token works", async () => {
+      const h = emulator();
+      const { credential } = await h.control.mintCredential({
+        deploymentId: h.deploymentId,
+        userId: h.sample.userId,
+        kind: "apiToken",
+      });
+      for (const token of [`${credential}\n`, ` ${credential}\r\n`]) {
+        expect(await dynamicCheckError({ "codesec:baseUrl": h.baseUrl, "codesec:token": token })).to.equal(
+          undefined,
+        );
+        const checked = await plugin().checkConfig(checkConfigRequest({ baseUrl: h.baseUrl, token }));
+        expect(checked.getFailuresList()).to.deep.equal([]);
+      }
+      await configure(plugin(), { baseUrl: h.baseUrl, token: secret(`${credential}\n`) }, "org2");
+      const response = await plugin().check(checkRequest("UserRole", userRole));
+      expect(response.getFailuresList()).to.deep.equal([]);
+      const reads = h.control.requests().map((r) => `${r.method} ${r.operation} ${r.status}`);
+      expect(reads).to.include("GET getCurrentUser 200");
+      expect(reads.filter((r) => !r.endsWith(" 200"))).to.deep.equal([]);
+    });
+
+    /** The dynamic provider's refusal of a UserRole's check under this stack config, if any. */
+    async function dynamicCheckError(config: Record<string, string>): Promise<string | undefined> {
+      await configureStack(config);
+      try {
+        const checked = await userRoleProvider.check({} as never, userRole as never);
+        return checked.failures?.[0]?.reason;
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await configureStack({});
+      }
+    }
+  });
+
   describe("Diff: per-property kinds from each field's onChange", () => {
     const SAME_PLATFORM = (h: EmulatorHandle) => ({
       ...emulatorConfig(h),
@@ -500,7 +627,7 @@ describe("native plugin: the ResourceProvider service", () => {
           .setOlds(created.getProperties())
           .setNews(struct({ ...inputs, role: "ORG_ROLE_MEMBER" })),
       );
-      expect(writes(h)).to.deep.equal([
+      expect(writesOf(h)).to.deep.equal([
         "PATCH /api/agent/deployments/1001/users/502/roles",
         "PATCH /api/agent/deployments/1001/users/502/roles",
       ]);
@@ -524,7 +651,7 @@ describe("native plugin: the ResourceProvider service", () => {
         userId: "501",
         role: "ORG_ROLE_ADMIN",
       });
-      expect(writes(h)).to.deep.equal([]);
+      expect(writesOf(h)).to.deep.equal([]);
     });
 
     it("imports a connected SCM app by its id, without its one-time code", async () => {
@@ -544,7 +671,7 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(error.details).to.include("cannot be looked up by id or imported");
       expect(error.details).to.include("user 502 is not that user");
       expect(error.details).not.to.match(/\n\s+at /);
-      expect(writes(h)).to.deep.equal([]);
+      expect(writesOf(h)).to.deep.equal([]);
     });
 
     for (const kind of RESOURCE_KIND_NAMES) {
@@ -661,7 +788,7 @@ describe("native plugin: the ResourceProvider service", () => {
         });
         const direct = await definition.invoke(client, args as never);
         expect(props(response.getReturn()).values).to.deep.equal(JSON.parse(JSON.stringify(direct)));
-        expect(writes(h)).to.deep.equal([]);
+        expect(writesOf(h)).to.deep.equal([]);
       });
     }
 
@@ -842,17 +969,23 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(error.details).not.to.include(h.sample.scmAppCode);
     });
 
-    it("after Cancel, no new call starts", async () => {
-      const h = emulator();
-      await configure(plugin(), emulatorConfig(h));
-      await plugin().cancel(new Empty());
-      const error = await rejection(
-        plugin().invoke(
-          new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
-        ),
-      );
-      expect(error.code).to.equal(grpc.status.CANCELLED);
-      expect(h.control.requests()).to.deep.equal([]);
-    });
+    for (const [configuration, configOf] of [
+      ["known", (h: EmulatorHandle) => emulatorConfig(h)],
+      // Cancel is answered first, as by every other call, not the configuration's refusal.
+      ["not known until apply", (h: EmulatorHandle) => ({ baseUrl: h.baseUrl, token: UNKNOWN_VALUE })],
+    ] as const) {
+      it(`after Cancel, no new call starts (a configuration ${configuration})`, async () => {
+        const h = emulator();
+        await configure(plugin(), configOf(h));
+        await plugin().cancel(new Empty());
+        const error = await rejection(
+          plugin().invoke(
+            new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+          ),
+        );
+        expect(error.code).to.equal(grpc.status.CANCELLED);
+        expect(h.control.requests()).to.deep.equal([]);
+      });
+    }
   });
 });

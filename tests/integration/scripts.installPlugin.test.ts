@@ -84,6 +84,15 @@ describe("scripts/install-plugin.sh: never replaces a plugin it did not install"
     expect(stdout).to.include(build);
   });
 
+  it("bundles the plugin once (one esbuild run), and prints the archive with the build hash it carries", () => {
+    const { stdout, stderr } = run();
+    // plugin-release.ts logs each esbuild run to stderr: the archive's bundle and its build hash come
+    // from one, and nothing builds it again to learn the hash.
+    expect(stderr.match(/^\[plugin-release\] esbuild: /gm), stderr).to.have.length(1);
+    expect(stdout).to.include(`[install-plugin] built pulumi-resource-codesec-v${packageVersion()}-`);
+    expect(stdout).to.match(new RegExp(`\\.tar\\.gz \\(${build}\\)\n`));
+  });
+
   it("keeps a release the user installed, warning with how to replace it", () => {
     installed(release);
     const { calls, stderr } = run();

@@ -12,7 +12,37 @@
  */
 // The source (`emulator/index`), not the directory: the package's `main` is its build in dist/, which may be
 // older than the working tree when mocha runs without a build.
-import { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from "../../emulator/index";
+import {
+  startEmulator,
+  type EmulatorHandle,
+  type RequestLogEntry,
+  type StartEmulatorOptions,
+} from "../../emulator/index";
+import { OPERATIONS, isMutating } from "../../api/operations";
+
+/**
+ * The emulator's logged requests (since its last clearRequests) to operations that change something, each
+ * as `format` words it (default `operation:status`, e.g. `updateUserRole:200`), oldest first. Operation
+ * 10's POST only reads: it is not one.
+ */
+export function writes(
+  emulator: EmulatorHandle,
+  format: (request: RequestLogEntry) => string = (r) => `${r.operation}:${r.status}`,
+): string[] {
+  return emulator.control
+    .requests()
+    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
+    .map(format);
+}
+
+/** A user's role in a deployment (by default the emulator's sample one), as the emulator holds it now. */
+export function roleOf(
+  emulator: EmulatorHandle,
+  userId: string,
+  deploymentId = emulator.deploymentId,
+): string | undefined {
+  return emulator.control.state().users.find((u) => u.id === userId)?.roles[deploymentId];
+}
 
 /**
  * Starts one emulator for the enclosing suite (quiet, free port on 127.0.0.1), resets it to its fixtures

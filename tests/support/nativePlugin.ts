@@ -184,13 +184,27 @@ export function props(value: Struct | undefined): PropertyBag {
   return fromStruct(value);
 }
 
-/** Configures the plugin as the engine does, from the provider's inputs (`args`). */
-export async function configure(plugin: PluginClient, inputs: Record<string, unknown>): Promise<void> {
+/** `urn:pulumi:test::codesec-test::pulumi:providers:codesec::<name>`: `default...` is the default provider. */
+export function providerUrn(name: string): string {
+  return `urn:pulumi:test::codesec-test::pulumi:providers:codesec::${name}`;
+}
+
+/**
+ * Configures the plugin as the engine does, from the provider's inputs (`args`); `providerName` sets the
+ * provider's URN and name as the engine sends them (`default_0_5_0` for the default provider, a Provider
+ * resource's own name for an explicit one), else none is sent, as by an older engine.
+ */
+export async function configure(
+  plugin: PluginClient,
+  inputs: Record<string, unknown>,
+  providerName?: string,
+): Promise<void> {
   const request = new provider.ConfigureRequest()
     .setArgs(struct(inputs))
     .setAcceptsecrets(true)
     .setAcceptresources(true)
     .setType("pulumi:providers:codesec");
+  if (providerName !== undefined) request.setUrn(providerUrn(providerName)).setName(providerName);
   await plugin.configure(request);
 }
 

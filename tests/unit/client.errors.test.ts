@@ -451,6 +451,8 @@ describe("CodeSecClient errors", () => {
       ["userAgent", { userAgent: "a\nb" }],
       ["userAgent", { userAgent: "agent/1 ☃" }],
       ["token", { token: "tok_ünicode" }],
+      ["token", { token: "tok abc" }],
+      ["token", { token: "tok\tabc\n" }],
       ["fetch", { fetch: "nope" }],
       ["timeout", { timeout: 5000 }],
       ["baseUrl", { baseUrl: "https://host/api" }],

@@ -305,6 +305,39 @@ describe("CodeSecClient retries", () => {
         .and.include("codesec:deadlineMs");
     });
 
+    it("a deadlineLabel names what chose the deadline, in place of deadlineMs, in every deadline message", async () => {
+      const deadlineLabel = { limit: "the step's limit (1.5 s)", raise: "the step's limit" };
+      server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+      const timedOut = await rejection(
+        server.client({ timeoutMs: 1000, deadlineMs: 1500, deadlineLabel }).getScan(SCAN_ARGS),
+        CodeSecTimeoutError,
+      );
+      expect(timedOut.message).to.include(
+        "The call's deadline was reached (the step's limit (1.5 s)), so it was not tried again.",
+      );
+      server.always({ status: 429, headers: { "retry-after": "2" } });
+      const limited = await rejection(
+        server.client({ maxRetryDelayMs: 5000, deadlineMs: 1000, deadlineLabel }).getScan(SCAN_ARGS),
+        CodeSecRateLimitError,
+      );
+      expect(limited.message).to.include(
+        "past the call's deadline (the step's limit (1.5 s)). Run again after that time, or raise the " +
+          "deadline: the step's limit.",
+      );
+      for (const error of [timedOut, limited]) expect(error.message).not.to.include("deadlineMs");
+    });
+
+    it("refuses a deadlineLabel that is not two lines of text", () => {
+      for (const deadlineLabel of [{ limit: "x" }, { limit: "x", raise: "a\nb" }, "x", null]) {
+        expect(
+          () => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, deadlineLabel } as never),
+          JSON.stringify(deadlineLabel),
+        )
+          .to.throw(/deadlineLabel must be an object \{ limit, raise \}/)
+          .with.property("field", "deadlineLabel");
+      }
+    });
+
     it("bounds a persistent 503 whose Retry-After waits would pass it", async () => {
       server.always({ status: 503, json: { message: "maintenance" }, headers: { "retry-after": "1" } });
       const started = Date.now();

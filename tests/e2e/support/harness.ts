@@ -176,16 +176,25 @@ export function useModules(programDir: string, modules: string): void {
   symlinkSync(modules, link, "dir");
 }
 
+/** The passphrase of every e2e stack's secrets (a secret all the same: no output may print it). */
+export const E2E_PASSPHRASE = "codesec-e2e-passphrase";
+
 /** Environment of the Pulumi CLI: local file backend, passphrase secrets, no update check, own home. */
 export function pulumiEnv(stateDir: string): Record<string, string> {
   mkdirSync(path.join(stateDir, "backend"), { recursive: true });
   return {
     PULUMI_BACKEND_URL: `file://${path.join(stateDir, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "codesec-e2e-passphrase",
+    PULUMI_CONFIG_PASSPHRASE: E2E_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: path.join(stateDir, "home"),
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
   };
+}
+
+/** Where a stack made by createStack keeps its state: its backend's URL and its secrets' passphrase. */
+export function stackStateOf(stack: Stack): { backendUrl: string; passphrase: string } {
+  const env = (stack.workspace as LocalWorkspace).envVars;
+  return { backendUrl: env.PULUMI_BACKEND_URL, passphrase: env.PULUMI_CONFIG_PASSPHRASE };
 }
 
 /** Selects (creating if needed) a stack of the program in `workDir` and sets its config. */
@@ -450,6 +459,21 @@ export function nativePluginEnv(): Record<string, string> {
 export function installedNativePluginDir(stack: Stack): string {
   const home = (stack.workspace as LocalWorkspace).envVars.PULUMI_HOME;
   return path.join(home, "plugins", `resource-codesec-v${packageVersion()}`);
+}
+
+/**
+ * A stack (createStack) on the native plugin as a user installs it: this tree's release archive installed
+ * into the stack's PULUMI_HOME, and any `pulumi-resource-codesec` on PATH ignored (installedPluginEnv).
+ */
+export async function createNativeStack(
+  workDir: string,
+  stackName: string,
+  config: ConfigMap,
+  extraEnv: Record<string, string> = {},
+): Promise<Stack> {
+  const stack = await createStack(workDir, stackName, config, { ...installedPluginEnv(), ...extraEnv });
+  installNativePlugin(stack);
+  return stack;
 }
 
 /**

@@ -15,14 +15,12 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
-import { OPERATIONS, isMutating } from "../../../api/operations";
+import { roleOf, writes } from "../../support/emulator";
 import { packageVersion, treeBuildHash } from "../../../scripts/plugin-release";
 import {
-  createStack,
+  createNativeStack,
   exportStackAsStored,
   installedNativePluginDir,
-  installNativePlugin,
-  installedPluginEnv,
   requirePulumiCli,
   runPulumi,
   scratchDir,
@@ -114,13 +112,6 @@ export interface NativeScenario {
   programRunLimitMs?: number;
 }
 
-function writes(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.operation}:${r.status}`);
-}
-
 /** Every API call since the last clearRequests, as `operation` counts (sorted by name). */
 function calls(emulator: EmulatorHandle, step?: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -132,10 +123,6 @@ function calls(emulator: EmulatorHandle, step?: string): Record<string, number> 
   if (process.env.CODESEC_E2E_PRINT_CALLS === "1")
     console.log(`      calls of ${step}: ${JSON.stringify(sorted)}`);
   return sorted;
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string, deploymentId = "1001"): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles[deploymentId];
 }
 
 /** Defines the scenario's mocha suite for one language. */
@@ -151,12 +138,11 @@ export function describeNativeProgram(scenario: NativeScenario): void {
     before(async function () {
       this.timeout(timeLimitFor(2));
       console.log(`      using ${requirePulumiCli()}`);
-      // The plugin as a user installs it: this tree's release archive in the stack's PULUMI_HOME, any
-      // pulumi-resource-codesec on PATH ignored.
-      const pluginEnv = installedPluginEnv();
       emulator = await startEmulator({ quiet: true });
       const program = scenario.prepare();
-      stack = await createStack(
+      // The plugin as a user installs it: this tree's release archive in the stack's PULUMI_HOME, any
+      // pulumi-resource-codesec on PATH ignored.
+      stack = await createNativeStack(
         program.dir,
         "native",
         {
@@ -170,9 +156,8 @@ export function describeNativeProgram(scenario: NativeScenario): void {
           "e2e:appCode": { value: emulator.sample.scmAppCode, secret: true },
           "e2e:memberRole": { value: "ORG_ROLE_READONLY" },
         },
-        { ...pluginEnv, ...program.env },
+        program.env,
       );
-      installNativePlugin(stack);
     });
 
     after(async () => {

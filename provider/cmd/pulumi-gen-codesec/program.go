@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,88 @@ var programLanguages = []struct {
 }{
 	{"typescript", "index.ts", nodejs.GenerateProgram},
 	{"python", "__main__.py", python.GenerateProgram},
-	{"go", "main.go", gogen.GenerateProgram},
+	{"go", "main.go", generateGoProgram},
+}
+
+// generateGoProgram is gogen.GenerateProgram with goProgramFixes applied to its main.go.
+func generateGoProgram(program *pcl.Program) (map[string][]byte, hcl.Diagnostics, error) {
+	files, diags, err := gogen.GenerateProgram(program)
+	if err != nil || len(diags) > 0 {
+		return files, diags, err
+	}
+	if text, ok := files["main.go"]; ok {
+		fixed, err := goProgramFixes(program, text)
+		if err != nil {
+			return nil, nil, err
+		}
+		files["main.go"] = fixed
+	}
+	return files, diags, nil
+}
+
+// goProgramFixes corrects what Go's program generator (pkg/v3 v3.259.0) writes wrong for this package, so
+// that the example compiles against the SDK its package generator writes (tests/e2e/docsExamples.test.ts
+// compiles every one). Two rewrites, each of a call the generator writes in one fixed form:
+//
+//   - A function named get<Kind> where <Kind> is a resource of the same module is Lookup<Kind> in the Go
+//     SDK (pulumi-aws's LookupVpc); the program generator knows the rule (useLookupInvokeForm) but misses
+//     it for a token in the index module written `pkg:index:getX`, the form the codesec schema uses.
+//   - A function without arguments takes none in the Go SDK (`GetCurrentUser(ctx, opts...)`), but the
+//     program generator passes it the empty argument map PCL requires (`map[string]interface{}{}`).
+//
+// The result is gofmt'ed again.
+func goProgramFixes(program *pcl.Program, text []byte) ([]byte, error) {
+	source := string(text)
+	for _, pkg := range programPackages(program) {
+		resources := map[string]bool{}
+		for _, resource := range pkg.Resources {
+			resources[resource.Token] = true
+		}
+		for _, function := range pkg.Functions {
+			pkgName, module, member, ok := splitToken(function.Token)
+			if !ok || !strings.HasPrefix(member, "get") {
+				continue
+			}
+			goName := "Get" + member[len("get"):]
+			if resources[pkgName+":"+module+":"+member[len("get"):]] {
+				lookup := "Lookup" + member[len("get"):]
+				for _, suffix := range []string{"(", "Output(", "Args", "OutputArgs", "Result", "ResultOutput"} {
+					source = strings.ReplaceAll(source, pkg.Name+"."+goName+suffix, pkg.Name+"."+lookup+suffix)
+				}
+				goName = lookup
+			}
+			if function.Inputs == nil || len(function.Inputs.Properties) == 0 {
+				for _, form := range []string{goName + "(", goName + "Output("} {
+					source = strings.ReplaceAll(source, pkg.Name+"."+form+"ctx, map[string]interface{}{}, ", pkg.Name+"."+form+"ctx, ")
+				}
+			}
+		}
+	}
+	formatted, err := format.Source([]byte(source))
+	if err != nil {
+		return nil, fmt.Errorf("the Go program after its fixes does not format: %w", err)
+	}
+	return formatted, nil
+}
+
+// programPackages are the schema packages a bound program uses.
+func programPackages(program *pcl.Program) []*schema.Package {
+	var packages []*schema.Package
+	for _, ref := range program.PackageReferences() {
+		if pkg, err := ref.Definition(); err == nil {
+			packages = append(packages, pkg)
+		}
+	}
+	return packages
+}
+
+// splitToken splits `pkg:module:member`.
+func splitToken(token string) (string, string, string, bool) {
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
 }
 
 // generatePrograms binds one PCL program (a docs example) against pkg and writes it in every language of

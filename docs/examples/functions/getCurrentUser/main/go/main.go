@@ -7,7 +7,7 @@ import (
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
-		me, err := codesec.GetCurrentUser(ctx, map[string]interface{}{}, nil)
+		me, err := codesec.GetCurrentUser(ctx, nil)
 		if err != nil {
 			return err
 		}

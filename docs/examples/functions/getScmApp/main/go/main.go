@@ -19,7 +19,7 @@ func main() {
 			return err
 		}
 		// The output-only requestId: unknown until the app is connected, so a first preview does not ask too early.
-		app := codesec.GetScmAppOutput(ctx, codesec.GetScmAppOutputArgs{
+		app := codesec.LookupScmAppOutput(ctx, codesec.LookupScmAppOutputArgs{
 			DeploymentId: pulumi.String("1001"),
 			RequestId:    github.RequestId,
 		}, nil)

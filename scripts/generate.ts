@@ -76,8 +76,8 @@ export function generateExample(generator: string, schemaFile: string, source: s
   }
 }
 
-/** The groups of generated examples under docs/examples (its README.md and tsconfig.json are written by hand). */
-const EXAMPLE_GROUPS = ["resources", "functions"] as const;
+/** The groups of generated examples: the folders under docs/examples (whose README.md is written by hand). */
+const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
 
 /**
  * Writes every docs example under `examplesRoot` (docs/examples or a scratch copy), from the sources under
@@ -109,8 +109,7 @@ export function generate(root: string): void {
  * The files under `root` that differ from what generation writes now: schema.json, and in each committed
  * SDK every file that differs or is missing, and every file no generation writes (left behind by a
  * removed resource or function). What the SDK's own .gitignore names (node_modules/, bin/, Python
- * bytecode) is skipped. The same for the docs examples under docs/examples/resources and
- * docs/examples/functions.
+ * bytecode) is skipped. The same for the docs examples under docs/examples/{resources,functions,readme}.
  */
 export function staleGenerated(root: string): string[] {
   const generator = generatorPath();

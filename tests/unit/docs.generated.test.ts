@@ -19,8 +19,8 @@ import { inputShape, outputShape, type ResourceDefinition } from "../../provider
 const root = path.resolve(__dirname, "../..");
 
 /**
- * A scratch copy of what the generator reads and writes: every doc source and every generated doc, and the
- * docs examples the pages inline (their PCL sources and the programs generated from them).
+ * A scratch copy of what the generator reads and writes: every doc source and every generated doc, the
+ * README, and the docs examples they inline (their PCL sources and the programs generated from them).
  */
 function copyOfDocs(): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-"));
@@ -30,6 +30,7 @@ function copyOfDocs(): string {
       fs.copyFileSync(path.join(root, file), path.join(copy, file));
     }
   }
+  fs.copyFileSync(path.join(root, "README.md"), path.join(copy, "README.md"));
   for (const example of allDocsExamples()) {
     fs.cpSync(path.join(root, example.source), path.join(copy, example.source));
     fs.cpSync(path.join(root, example.target), path.join(copy, example.target), { recursive: true });
@@ -143,6 +144,18 @@ describe("generated reference docs", function () {
       const result = runCheck(copy);
       expect(result.status).to.equal(1);
       expect(result.stderr).to.include("docs/resources/UserRole.md").and.not.include("UserRoles.md");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+  it("lint's check fails naming README.md when its generated Python or Go program is edited by hand", () => {
+    const copy = copyOfDocs();
+    try {
+      const readme = path.join(copy, "README.md");
+      fs.writeFileSync(readme, fs.readFileSync(readme, "utf8").replace('user_id="502"', 'user_id="503"'));
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include("README.md").and.not.include("docs/resources");
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

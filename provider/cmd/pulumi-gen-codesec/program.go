@@ -125,7 +125,7 @@ func generatePrograms(pkg *schema.Package, pclPath, outdir string) error {
 		return err
 	}
 	parser := syntax.NewParser()
-	if err := parser.ParseFile(bytes.NewReader(source), filepath.Base(pclPath)); err != nil {
+	if err := parser.ParseFile(bytes.NewReader(source), pclPath); err != nil {
 		return err
 	}
 	if len(parser.Diagnostics) > 0 {
@@ -172,9 +172,28 @@ func generatePrograms(pkg *schema.Package, pclPath, outdir string) error {
 func diagnosticsError(file, what string, diags hcl.Diagnostics) error {
 	lines := make([]string, 0, len(diags))
 	for _, diag := range diags {
-		lines = append(lines, "  "+diag.Error())
+		lines = append(lines, "  "+diagnosticLine(diag))
 	}
 	return fmt.Errorf("%s %s (%d diagnostics):\n%s", file, what, len(diags), strings.Join(lines, "\n"))
+}
+
+// diagnosticLine is a diagnostic as `file:line:column: summary: detail`. The PCL parser starts counting at
+// hcl.Pos{} (line 0, and column 0 on the first line only, 1 on the others): the line and column here are
+// an editor's, from 1.
+func diagnosticLine(diag *hcl.Diagnostic) string {
+	text := diag.Summary
+	if diag.Detail != "" && diag.Detail != diag.Summary {
+		text += ": " + diag.Detail
+	}
+	if diag.Subject == nil {
+		return text
+	}
+	start := diag.Subject.Start
+	column := start.Column
+	if start.Line == 0 {
+		column++
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", diag.Subject.Filename, start.Line+1, column, text)
 }
 
 // onePackage serves codesec's own package, bound from schema.json, to the PCL binder: no plugin host, no

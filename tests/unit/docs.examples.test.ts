@@ -84,7 +84,7 @@ function generatedExamples(): Block[] {
 describe("code examples in README.md and docs/", function () {
   this.timeout(120_000);
 
-  it("every ```ts block, and every definition's TSDoc example, type-checks against the public typings", () => {
+  it("every ```ts block, every definition's TSDoc example and every generated docs example type-checks against the public typings", () => {
     const generated = generatedExamples();
     expect(generated.length, "generated examples found").to.be.greaterThan(10);
     const blocks = [...markdownFiles().flatMap(tsBlocks), ...definitionExamples(), ...generated];

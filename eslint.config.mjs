@@ -16,6 +16,8 @@ export default tseslint.config(
       "examples/*/node_modules/",
       // Generated (npm run generate), with its own tsconfig: lint compiles it with that.
       "sdk/nodejs/",
+      // Generated docs examples (npm run generate): type-checked by tests/unit/docs.examples.test.ts.
+      "docs/examples/",
       "**/*.js",
       "**/*.mjs",
     ],

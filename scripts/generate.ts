@@ -1,10 +1,11 @@
 /**
  * Writes everything generated from the definitions and checks that the committed copies are fresh: the
  * dynamic package's classes and functions with their typings (scripts/typescript/dynamicPackage.ts),
- * `schema.json` (scripts/schema.ts), and the SDKs generated from it by pulumi-gen-codesec
- * (provider/cmd/pulumi-gen-codesec, built by `npm run setup`).
+ * `schema.json` (scripts/schema.ts), the SDKs generated from it by pulumi-gen-codesec
+ * (provider/cmd/pulumi-gen-codesec, built by `npm run setup`), and the docs examples it generates from
+ * their PCL sources in every language (scripts/docsExamples.ts; `npm run docs` then inlines them).
  *
- *   npm run generate                   write schema.json and every committed SDK
+ *   npm run generate                   write schema.json, every committed SDK and the docs examples
  *   scripts/generate.ts --check        write nothing; fail naming each stale file (lint)
  *   scripts/generate.ts --root DIR     the same for a copy of the repository at DIR
  *
@@ -16,6 +17,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as prettier from "prettier";
+import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
+import { RESOURCE_KIND_NAMES } from "../provider/resources/registry";
+import { docsExamples, EXAMPLES_DIR } from "./docsExamples";
 import { SCHEMA_PATH, schemaText } from "./schema";
 import { dynamicPackageFiles } from "./typescript/dynamicPackage";
 
@@ -61,7 +65,35 @@ export function generateSdk(generator: string, schemaFile: string, language: str
   }
 }
 
-/** Writes schema.json and every committed SDK under `root`. */
+/**
+ * Runs the generator's program mode: the docs example whose PCL source is `source`, bound against
+ * `schemaFile`, into `outDir`/<language folder>. Any diagnostic fails it, naming the source.
+ */
+export function generateExample(generator: string, schemaFile: string, source: string, outDir: string): void {
+  const result = spawnSync(generator, [schemaFile, "program", source, outDir], { encoding: "utf8" });
+  if (result.status !== 0) {
+    throw new Error(`pulumi-gen-codesec program failed: ${result.stderr.trim() || `exit ${result.status}`}`);
+  }
+}
+
+/** The groups of generated examples: the folders under docs/examples (whose README.md is written by hand). */
+const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
+
+/**
+ * Writes every docs example under `examplesRoot` (docs/examples or a scratch copy), from the sources under
+ * `root`: each group's folder is replaced as a whole, so an example whose source is gone does not linger.
+ */
+function generateExamples(generator: string, schemaFile: string, root: string, examplesRoot: string): void {
+  for (const group of EXAMPLE_GROUPS)
+    fs.rmSync(path.join(examplesRoot, group), { recursive: true, force: true });
+  const functions = Object.values(FUNCTION_DEFINITIONS).map((definition) => definition.name);
+  for (const example of docsExamples(root, RESOURCE_KIND_NAMES, functions)) {
+    const outDir = path.join(examplesRoot, path.relative(EXAMPLES_DIR, example.target));
+    generateExample(generator, schemaFile, path.join(root, example.source), outDir);
+  }
+}
+
+/** Writes schema.json, every committed SDK and the docs examples under `root`. */
 export function generate(root: string): void {
   const generator = generatorPath();
   const schemaFile = path.join(root, SCHEMA_PATH);
@@ -70,13 +102,14 @@ export function generate(root: string): void {
   for (const [language, folder] of Object.entries(COMMITTED_SDKS)) {
     generateSdk(generator, schemaFile, language, path.join(root, folder));
   }
+  generateExamples(generator, schemaFile, root, path.join(root, EXAMPLES_DIR));
 }
 
 /**
  * The files under `root` that differ from what generation writes now: schema.json, and in each committed
  * SDK every file that differs or is missing, and every file no generation writes (left behind by a
  * removed resource or function). What the SDK's own .gitignore names (node_modules/, bin/, Python
- * bytecode) is skipped.
+ * bytecode) is skipped. The same for the docs examples under docs/examples/{resources,functions,readme}.
  */
 export function staleGenerated(root: string): string[] {
   const generator = generatorPath();
@@ -95,6 +128,16 @@ export function staleGenerated(root: string): string[] {
       generateSdk(generator, schemaFile, language, fresh);
       stale.push(...treeDifferences(fresh, path.join(root, folder)).map((file) => `${folder}/${file}`));
     }
+    const freshExamples = path.join(scratch, "examples");
+    generateExamples(generator, schemaFile, root, freshExamples);
+    for (const group of EXAMPLE_GROUPS) {
+      const folder = `${EXAMPLES_DIR}/${group}`;
+      stale.push(
+        ...treeDifferences(path.join(freshExamples, group), path.join(root, folder)).map(
+          (file) => `${folder}/${file}`,
+        ),
+      );
+    }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -104,7 +147,7 @@ export function staleGenerated(root: string): string[] {
 /** The files of `committed` that differ from `fresh`'s, are missing, or are not in `fresh`; sorted. */
 function treeDifferences(fresh: string, committed: string): string[] {
   const ignored = gitignoreMatcher(fresh);
-  const freshFiles = filesUnder(fresh, ignored);
+  const freshFiles = fs.existsSync(fresh) ? filesUnder(fresh, ignored) : new Set<string>();
   const committedFiles = fs.existsSync(committed) ? filesUnder(committed, ignored) : new Set<string>();
   const differences: string[] = [];
   for (const file of freshFiles) {
@@ -185,7 +228,7 @@ async function main(): Promise<void> {
       const stale = [...(await staleDynamicPackage(root)), ...staleGenerated(root)];
       if (stale.length > 0) {
         console.error(
-          `Generated schema or SDK files are stale (run \`npm run generate\`): ${stale.join(", ")}`,
+          `Generated schema, SDK or docs example files are stale (run \`npm run generate\`): ${stale.join(", ")}`,
         );
         process.exit(1);
       }

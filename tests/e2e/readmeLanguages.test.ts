@@ -4,6 +4,8 @@
  * emulator's default fixtures, with the stack config the README names (`codesec:baseUrl`, `codesec:token`,
  * `scmAppCode`): `up`, a no-change preview, and `destroy`, with the outputs the README's TypeScript
  * program has (the YAML one exports the rules that need attention whole: YAML cannot filter a list).
+ * The Python and Go programs are generated from provider/examples/readme.pp (scripts/docs.ts writes them
+ * into the README); the YAML one is written by hand.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";

@@ -3,6 +3,8 @@
  * what it writes (scripts/generate.ts --check, part of `npm run lint`): the committed schema binds with
  * Pulumi's own binder without a diagnostic, a schema that does not bind fails, each language generates,
  * and the check names every stale, missing or left-over file, and fails (never passes) without a generator.
+ * Its program mode too: a docs example's PCL source bound against the schema (a wrong name fails it,
+ * writing nothing) and written in TypeScript, Python and Go, and the check of the committed examples.
  */
 import { expect } from "chai";
 import { dynamicPackageFiles } from "../../scripts/typescript/dynamicPackage";
@@ -11,6 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { COMMITTED_SDKS, generatorPath, staleGenerated } from "../../scripts/generate";
+import { EXAMPLES_DIR, PACKAGE_EXAMPLES_SOURCE } from "../../scripts/docsExamples";
 import { SCHEMA_PATH } from "../../scripts/schema";
 
 const root = path.resolve(__dirname, "../..");
@@ -24,7 +27,7 @@ function runGenerator(...args: string[]) {
   return spawnSync(generatorPath(), args, { encoding: "utf8" });
 }
 
-/** A copy of what the check compares: schema.json and the committed SDKs. */
+/** A copy of what the check compares: schema.json, the committed SDKs, and the docs examples with their sources. */
 function copyOfGenerated(): string {
   const copy = scratch("generated");
   fs.mkdirSync(path.dirname(path.join(copy, SCHEMA_PATH)), { recursive: true });
@@ -38,6 +41,15 @@ function copyOfGenerated(): string {
   for (const file of dynamicPackageFiles().keys()) {
     fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     fs.copyFileSync(path.join(root, file), path.join(copy, file));
+  }
+  for (const folder of [EXAMPLES_DIR, PACKAGE_EXAMPLES_SOURCE, "provider/functions/examples"]) {
+    fs.cpSync(path.join(root, folder), path.join(copy, folder), { recursive: true });
+  }
+  for (const kind of fs.readdirSync(path.join(root, "provider/resources"))) {
+    const examples = `provider/resources/${kind}/examples`;
+    if (fs.existsSync(path.join(root, examples))) {
+      fs.cpSync(path.join(root, examples), path.join(copy, examples), { recursive: true });
+    }
   }
   return copy;
 }
@@ -215,6 +227,109 @@ describe("SDK generation from schema.json", function () {
       expect(result.stderr).to.include("pulumi-gen-codesec is not built").and.include("npm run setup");
     } finally {
       fs.rmSync(emptyCache, { recursive: true, force: true });
+    }
+  });
+  it("writes a docs example from its PCL source in TypeScript, Python and Go", () => {
+    const dir = scratch("example");
+    try {
+      const result = runGenerator(
+        schemaFile,
+        "program",
+        path.join(root, "provider/resources/userRole/examples/main.pp"),
+        dir,
+      );
+      expect(result.stderr).to.equal("");
+      expect(result.status).to.equal(0);
+      const read = (file: string) => fs.readFileSync(path.join(dir, file), "utf8");
+      expect(read("typescript/index.ts"))
+        .to.include('import * as codesec from "@pulumi-codesec/codesec";')
+        .and.include('new codesec.UserRole("member-502", {');
+      expect(read("python/__main__.py"))
+        .to.include('codesec.UserRole("member-502",')
+        .and.include('user_id="502"');
+      expect(read("go/main.go")).to.include('codesec.NewUserRole(ctx, "member-502", &codesec.UserRoleArgs{');
+      expect(fs.readdirSync(dir).sort()).to.deep.equal(["go", "python", "typescript"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a docs example that names what the schema lacks, or another package, fails naming it and writes nothing", () => {
+    const dir = scratch("badexample");
+    try {
+      const wrongName = path.join(dir, "wrongName.pp");
+      fs.writeFileSync(
+        wrongName,
+        'resource m "codesec:index:UserRole" {\n  deploymentId = "1001"\n  userID = "502"\n  role = "ORG_ROLE_ADMIN"\n}\n',
+      );
+      const out = path.join(dir, "out");
+      let result = runGenerator(schemaFile, "program", wrongName, out);
+      expect(result.status).to.equal(1);
+      expect(result.stderr)
+        .to.include(`${wrongName} does not bind against the schema`)
+        .and.include(`${wrongName}:3:3: unsupported attribute 'userID'`)
+        .and.include(`${wrongName}:1:37: missing required attribute 'userId'`);
+      expect(fs.existsSync(out)).to.equal(false);
+      const foreign = path.join(dir, "foreign.pp");
+      fs.writeFileSync(foreign, 'resource b "aws:s3:Bucket" {\n}\n');
+      result = runGenerator(schemaFile, "program", foreign, out);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include('references package "aws": examples may use "codesec" only');
+      expect(fs.existsSync(out)).to.equal(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes the Go SDK's names where Go's program generator gets them wrong: LookupScmApp, GetCurrentUser without arguments", () => {
+    const dir = scratch("goexamples");
+    try {
+      for (const fn of ["getScmApp", "getCurrentUser"]) {
+        const result = runGenerator(
+          schemaFile,
+          "program",
+          path.join(root, `provider/functions/examples/${fn}/main.pp`),
+          path.join(dir, fn),
+        );
+        expect(result.status, result.stderr).to.equal(0);
+      }
+      const scmApp = fs.readFileSync(path.join(dir, "getScmApp/go/main.go"), "utf8");
+      expect(scmApp)
+        .to.include("codesec.LookupScmAppOutput(ctx, codesec.LookupScmAppOutputArgs{")
+        .and.not.include("GetScmApp");
+      const currentUser = fs.readFileSync(path.join(dir, "getCurrentUser/go/main.go"), "utf8");
+      expect(currentUser)
+        .to.include("codesec.GetCurrentUser(ctx, nil)")
+        .and.not.include("map[string]interface{}");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("lint's check names a docs example edited by hand, one whose source changed, and a left-over one", () => {
+    const copy = copyOfGenerated();
+    try {
+      expect(runCheck(copy).status, "an untouched copy passes").to.equal(0);
+      const python = path.join(copy, EXAMPLES_DIR, "resources/UserRole/main/python/__main__.py");
+      fs.appendFileSync(python, "# edited by hand\n");
+      const source = path.join(copy, "provider/functions/examples/getScan/main.pp");
+      fs.writeFileSync(source, fs.readFileSync(source, "utf8").replace('"3001"', '"3002"'));
+      fs.mkdirSync(path.join(copy, EXAMPLES_DIR, "functions/getRetired/main/go"), { recursive: true });
+      fs.writeFileSync(
+        path.join(copy, EXAMPLES_DIR, "functions/getRetired/main/go/main.go"),
+        "package main\n",
+      );
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr)
+        .to.include(`${EXAMPLES_DIR}/resources/UserRole/main/python/__main__.py`)
+        .and.include(`${EXAMPLES_DIR}/functions/getScan/main/typescript/index.ts`)
+        .and.include(`${EXAMPLES_DIR}/functions/getScan/main/go/main.go`)
+        .and.include(`${EXAMPLES_DIR}/functions/getRetired/main/go/main.go (generated by nothing: remove it)`)
+        .and.not.include("UserRoles/")
+        .and.not.include("sdk/");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
     }
   });
 });

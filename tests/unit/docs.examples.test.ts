@@ -4,6 +4,11 @@
  * `import` statements is a whole program and is compiled as it is; any other block is a fragment of a
  * program and gets the implicit preamble below. Snippets that are not TypeScript are fenced as `sh`,
  * `yaml` or `text`, never `ts`: there is no way to skip a `ts` block.
+ *
+ * The docs examples generated from PCL (docs/examples/<group>/<owner>/<name>/typescript/index.ts, which
+ * the pages inline) compile too, as they are committed, against the native provider's Node.js SDK; and,
+ * but for those that make a `codesec.Provider` (the dynamic package has none), with their import swapped
+ * to the dynamic package, as the pages say they do.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -13,6 +18,7 @@ import { RESOURCE_DEFINITIONS } from "../../provider/resources/registry";
 import type { ResourceDefinition } from "../../provider/resources/definition";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import type { FunctionDefinition } from "../../provider/functions/definition";
+import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
 
 const root = path.resolve(__dirname, "../..");
 const PREAMBLE = 'import * as pulumi from "@pulumi/pulumi";\nimport * as codesec from "pulumi-codesec";\n';
@@ -59,11 +65,29 @@ function definitionExamples(): Block[] {
   return [...resources, ...functions];
 }
 
+/** The generated TypeScript docs examples, and the same with the dynamic package's import where it applies. */
+function generatedExamples(): Block[] {
+  const examples = docsExamples(root, Object.keys(RESOURCE_DEFINITIONS), Object.keys(FUNCTION_DEFINITIONS));
+  return examples.flatMap((example) => {
+    const { file } = examplePrograms(example)[0];
+    const code = fs.readFileSync(path.join(root, file), "utf8");
+    const dynamic = code.replace('from "@pulumi-codesec/codesec"', 'from "pulumi-codesec"');
+    return [
+      { file, line: 1, code },
+      ...(code.includes("new codesec.Provider(")
+        ? []
+        : [{ file: `${file} (dynamic package)`, line: 1, code: dynamic }]),
+    ];
+  });
+}
+
 describe("code examples in README.md and docs/", function () {
   this.timeout(120_000);
 
-  it("every ```ts block, and every definition's TSDoc example, type-checks against the public typings", () => {
-    const blocks = [...markdownFiles().flatMap(tsBlocks), ...definitionExamples()];
+  it("every ```ts block, every definition's TSDoc example and every generated docs example type-checks against the public typings", () => {
+    const generated = generatedExamples();
+    expect(generated.length, "generated examples found").to.be.greaterThan(10);
+    const blocks = [...markdownFiles().flatMap(tsBlocks), ...definitionExamples(), ...generated];
     expect(blocks.length, "blocks found").to.be.greaterThan(10);
     // Each block is a module of its own (top-level await and exports, as in a Pulumi program's entry).
     const sources = new Map(

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as codesec from "../../provider";
 import { docEntries, staleDocs } from "../../scripts/docs";
+import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import type { FunctionDefinition } from "../../provider/functions/definition";
 import { RESOURCE_DEFINITIONS } from "../../provider/resources/registry";
@@ -17,7 +18,10 @@ import { inputShape, outputShape, type ResourceDefinition } from "../../provider
 
 const root = path.resolve(__dirname, "../..");
 
-/** A scratch copy of what the generator reads and writes: every doc source and every generated doc. */
+/**
+ * A scratch copy of what the generator reads and writes: every doc source and every generated doc, the
+ * README, and the docs examples they inline (their PCL sources and the programs generated from them).
+ */
 function copyOfDocs(): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-"));
   for (const entry of docEntries()) {
@@ -26,7 +30,16 @@ function copyOfDocs(): string {
       fs.copyFileSync(path.join(root, file), path.join(copy, file));
     }
   }
+  fs.copyFileSync(path.join(root, "README.md"), path.join(copy, "README.md"));
+  for (const example of allDocsExamples()) {
+    fs.cpSync(path.join(root, example.source), path.join(copy, example.source));
+    fs.cpSync(path.join(root, example.target), path.join(copy, example.target), { recursive: true });
+  }
   return copy;
+}
+
+function allDocsExamples() {
+  return docsExamples(root, Object.keys(RESOURCE_DEFINITIONS), Object.keys(FUNCTION_DEFINITIONS));
 }
 
 function runCheck(repoRoot: string) {
@@ -107,6 +120,44 @@ describe("generated reference docs", function () {
       expect(staleDocs(root)).to.deep.equal(["docs/resources/UserRole.md"]);
     } finally {
       role.description = original;
+    }
+  });
+  it("every resource page and every function page shows a generated example in every language", () => {
+    for (const entry of docEntries()) {
+      const page = fs.readFileSync(path.join(root, entry.target), "utf8");
+      for (const fence of ["```ts\n", "```python\n", "```go\n"]) {
+        expect(page, `${entry.target} has a ${fence.trim()} block`).to.include(fence);
+      }
+      expect(page, `${entry.target} names its generated example's source`).to.match(
+        /examples\/[\w/]*main\.pp/,
+      );
+    }
+    expect(allDocsExamples().length).to.be.at.least(docEntries().length);
+  });
+
+  it("lint's check fails naming the page whose generated example changed, and only that one", () => {
+    const copy = copyOfDocs();
+    try {
+      const example = allDocsExamples().find((candidate) => candidate.target.endsWith("/UserRole/main"))!;
+      const python = path.join(copy, examplePrograms(example)[1].file);
+      fs.writeFileSync(python, fs.readFileSync(python, "utf8").replace("user_id=", "user="));
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include("docs/resources/UserRole.md").and.not.include("UserRoles.md");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+  it("lint's check fails naming README.md when its generated Python or Go program is edited by hand", () => {
+    const copy = copyOfDocs();
+    try {
+      const readme = path.join(copy, "README.md");
+      fs.writeFileSync(readme, fs.readFileSync(readme, "utf8").replace('user_id="502"', 'user_id="503"'));
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include("README.md").and.not.include("docs/resources");
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
     }
   });
 });

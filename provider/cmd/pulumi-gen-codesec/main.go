@@ -3,6 +3,9 @@
 //
 //	pulumi-gen-codesec <schema.json> bind                  bind only: fail on any diagnostic
 //	pulumi-gen-codesec <schema.json> <language> <outdir>   language: nodejs, python or go
+//	pulumi-gen-codesec <schema.json> program <example.pp> <outdir>
+//	                                                       a docs example from its PCL source, in TypeScript,
+//	                                                       Python and Go: <outdir>/{typescript,python,go}
 //
 // Why a program of its own: `pulumi package gen-sdk` asks the language host to generate the SDK
 // (GeneratePackage), and the Node.js language host that can be built here (scripts/install-pulumi.sh,
@@ -43,7 +46,8 @@ import (
 const tool = "pulumi-gen-codesec"
 
 const usage = `usage: pulumi-gen-codesec <schema.json> bind
-       pulumi-gen-codesec <schema.json> <nodejs|python|go> <outdir>`
+       pulumi-gen-codesec <schema.json> <nodejs|python|go> <outdir>
+       pulumi-gen-codesec <schema.json> program <example.pp> <outdir>`
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -57,6 +61,12 @@ func run(args []string) error {
 	case len(args) == 2 && args[1] == "bind":
 		_, err := bind(args[0])
 		return err
+	case len(args) == 4 && args[1] == "program":
+		pkg, err := bind(args[0])
+		if err != nil {
+			return err
+		}
+		return generatePrograms(pkg, args[2], args[3])
 	case len(args) == 3:
 		pkg, err := bind(args[0])
 		if err != nil {

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"github.com/pulumi-codesec/pulumi-codesec/sdk/go/codesec"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		cfg := config.New(ctx, "")
+		scmAppCode := cfg.RequireSecret("scmAppCode")
+		github, err := codesec.NewScmApp(ctx, "github", &codesec.ScmAppArgs{
+			DeploymentId: pulumi.String("1001"),
+			RequestId:    pulumi.String("apprq-1001-a"),
+			Code:         scmAppCode,
+		})
+		if err != nil {
+			return err
+		}
+		// The output-only requestId: unknown until the app is connected, so a first preview does not ask too early.
+		app := codesec.LookupScmAppOutput(ctx, codesec.LookupScmAppOutputArgs{
+			DeploymentId: pulumi.String("1001"),
+			RequestId:    github.RequestId,
+		}, nil)
+		ctx.Export("appName", app.ScmName())
+		return nil
+	})
+}

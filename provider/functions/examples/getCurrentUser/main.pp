@@ -1,0 +1,9 @@
+me = invoke("codesec:index:getCurrentUser", {})
+
+output whoami {
+  value = me.login
+}
+
+output myOrgRole {
+  value = me.orgRole
+}

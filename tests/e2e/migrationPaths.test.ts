@@ -308,17 +308,30 @@ describe("moving to the native provider and to an explicit Provider in the same 
     ).to.deep.equal(NATIVE_TYPES);
     expectCodeStoredEncrypted(stack, emulator);
     expect(exportStackAsStored(stack)).not.to.include(GLOBEX_TOKEN);
-    emulator.control.clearRequests();
-    await pulumi(stack, emulator, "preview", "--expect-no-changes");
-    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview");
-    expect(writes(emulator)).to.deep.equal([]);
     expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
   });
 
-  it("destroy reaches the second organization through the explicit Provider", async () => {
+  it("the stack needs the named connection no more: preview, refresh (which reads 601's own role) and destroy run through the Provider", async () => {
+    await stack.removeConfig("codesec:connections");
     emulator.control.clearRequests();
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
+    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview", "--expect-no-changes");
+    // A refresh reads back the role of the credentials' own user only: 601's drift shows with the
+    // Provider's (the second organization's) token, and with no other.
+    emulator.control.setUserRole("601", { deploymentId: "2002", role: "ORG_ROLE_READONLY" });
+    const drift = await runPulumi(
+      stack,
+      ["refresh", "--preview-only", "--expect-no-changes", "--diff", "--color", "never"],
+      `migration-paths-${process.pid}`,
+    );
+    expect(drift.code, drift.output).not.to.equal(0);
+    expect(drift.output).to.match(/role\s*: "ORG_ROLE_ADMIN" => "ORG_ROLE_READONLY"/);
+    emulator.control.setUserRole("601", { deploymentId: "2002", role: "ORG_ROLE_ADMIN" });
+    expect(writes(emulator)).to.deep.equal([]);
     await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
+    // The map's roles on leaving; the other organization's resources have none to apply.
     expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200", "updateUserRole:503:200"]);
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
   });
 });
 

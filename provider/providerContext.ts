@@ -34,6 +34,11 @@ export interface ProviderContext {
    * resource's own `connection` still unknown. The native plugin only; stack config is always known.
    */
   readonly unknownConfig?: readonly string[];
+  /**
+   * The name of the explicit Provider resource whose inputs `config` holds (`codesec.Provider("org2", ...)`),
+   * for messages that name a setting: its inputs, not stack config. The native plugin only.
+   */
+  readonly explicitProvider?: string;
 }
 
 /** The connection of a resource (its `connection` input, else the provider's config, else env) and its client. */
@@ -117,7 +122,8 @@ export function ownershipOfResource(
   resource: OwnedResource,
 ): Ownership {
   const { connection } = connectionOf(ctx, props);
-  return ownershipOf(recorded, connection, movedFromSetting(ctx.config(CONFIG_MOVED_FROM)), resource);
+  const movedFrom = movedFromSetting(ctx.config(CONFIG_MOVED_FROM));
+  return ownershipOf(recorded, connection, movedFrom, resource, ctx.explicitProvider);
 }
 
 /** The platform a resource's connection resolves to now, as resources record it. */

@@ -68,6 +68,7 @@ export async function withCallContext<T>(
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
     unknownConfig: plugin.unknownConfig,
+    ...(plugin.explicitProvider === undefined ? {} : { explicitProvider: plugin.explicitProvider }),
   };
   try {
     return await step(ctx);

@@ -11,6 +11,8 @@ export interface PluginState {
   config: ConfigLookup;
   /** The settings of that configuration not known until apply (ProviderContext.unknownConfig). */
   unknownConfig: string[];
+  /** The explicit Provider resource this process serves, by name; undefined for the default provider. */
+  explicitProvider?: string;
   readonly engine: EngineLog;
   /** Set by Cancel: no new call starts (see cancellation in callContext.ts). */
   cancelled: boolean;

@@ -26,6 +26,16 @@ import { unary, unimplemented } from "./rpcErrors";
 const ACCEPT_SECRETS = true;
 const ACCEPT_RESOURCES = false;
 
+/**
+ * The name of the explicit Provider resource being configured, from its name or URN; undefined for a
+ * default provider, whose name starts with `default` (`default_0_5_0`: the engine's own rule), or when the
+ * engine sends neither.
+ */
+export function explicitProviderName(nameOrUrn: string): string | undefined {
+  const name = nameOrUrn.split("::").pop() ?? "";
+  return name === "" || name.startsWith("default") ? undefined : name;
+}
+
 export function resourceProviderService(plugin: PluginState): IResourceProviderServer {
   return {
     handshake: unary(async (request: provider.ProviderHandshakeRequest) => {
@@ -85,6 +95,7 @@ export function resourceProviderService(plugin: PluginState): IResourceProviderS
         ? fromStruct(request.getArgs()).values
         : inputsFromVariables(request.getVariablesMap().entries());
       plugin.config = configLookup(inputs);
+      plugin.explicitProvider = explicitProviderName(request.getName() || request.getUrn() || "");
       // At preview, an explicit Provider's input from another resource's output arrives as the engine's
       // unknown placeholder: a setting to wait for, never a value (no request carries it).
       plugin.unknownConfig = Object.keys(inputs).filter((name) => containsUnknown(inputs[name]));

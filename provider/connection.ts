@@ -64,6 +64,8 @@ export interface ConfigOrigin {
   readonly howToSetToken: string;
   /** Whether the settings are a Provider resource's inputs (their names alone do not say whose). */
   readonly providerInputs: boolean;
+  /** The explicit Provider resource's name (`org2`); undefined for stack config. */
+  readonly providerName?: string;
 }
 
 /** The default provider's configuration: stack config keys under `codesec:`. */
@@ -81,6 +83,7 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     setting: (key) => key.replace(/^codesec:/, ""),
     howToSetToken: `set the token input of provider ${JSON.stringify(name)}`,
     providerInputs: true,
+    providerName: name,
   };
 }
 

@@ -114,7 +114,8 @@ export function ownershipOfResource(
   resource: OwnedResource,
 ): Ownership {
   const { connection } = connectionOf(ctx, props);
-  return ownershipOf(recorded, connection, movedFromSetting(ctx.config(CONFIG_MOVED_FROM)), resource);
+  const movedFrom = movedFromSetting(ctx.config(CONFIG_MOVED_FROM));
+  return ownershipOf(recorded, connection, movedFrom, resource, ctx.config.origin?.providerName);
 }
 
 /** The platform a resource's connection resolves to now, as resources record it. */

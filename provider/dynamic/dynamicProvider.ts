@@ -16,7 +16,7 @@ import {
   readResource,
   updateResource,
 } from "../resources/lifecycle";
-import { engineKeysOf, withoutEngineKeys } from "./engineKeys";
+import { engineKeysOf, holdsEngineKeys, withoutEngineKeys } from "./engineKeys";
 import { isLookup } from "./lookup";
 import { dynamicContext } from "./runtimeCredentials";
 
@@ -48,7 +48,11 @@ export function dynamicProvider(
         withoutEngineKeys(news),
         dynamicContext(),
       );
-      return { changes: plan.changes, replaces: plan.replaces, stables: plan.stables };
+      // A state without the engine's `__provider` is one the native provider wrote, moved back to the dynamic
+      // resources by an alias to its native type: one update, with no call, records `__provider` in the
+      // outputs, without which the engine could not load this provider to refresh or delete it.
+      const fromNativeProvider = holdsEngineKeys(news) && !holdsEngineKeys(olds);
+      return { changes: plan.changes || fromNativeProvider, replaces: plan.replaces, stables: plan.stables };
     },
 
     async create(inputs) {

@@ -564,6 +564,87 @@ describe("native plugin: the ResourceProvider service", () => {
     });
   });
 
+  describe("a resource on another platform than its provider's: the settings the message names", () => {
+    /** A platform the resources were created on; nobody listens there (Diff makes no call). */
+    const recorded = "http://127.0.0.1:1";
+    const inputs = { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" };
+
+    async function configureAs(name: string, config: Record<string, unknown>): Promise<void> {
+      await plugin().configure(
+        new provider.ConfigureRequest()
+          .setArgs(struct(config))
+          .setAcceptsecrets(true)
+          .setType("pulumi:providers:codesec")
+          .setName(name)
+          .setUrn(`urn:pulumi:test::codesec-test::pulumi:providers:codesec::${name}`),
+      );
+    }
+
+    function diff(olds: Record<string, unknown> = { ...inputs, platform: recorded }) {
+      return plugin().diff(
+        new provider.DiffRequest()
+          .setId("1001/502")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setOlds(struct(olds))
+          .setNews(struct(inputs)),
+      );
+    }
+
+    it("an explicit Provider's: its inputs, and its movedFrom to move on purpose (not stack config)", async () => {
+      const h = emulator();
+      await configureAs("org2", emulatorConfig(h));
+      const error = await rejection(diff());
+      expect(error.details).to.include(
+        `was created on the platform at ${recorded}, but its connection (the baseUrl and token of ` +
+          `Provider "org2") now points to ${h.baseUrl}.`,
+      );
+      expect(error.details).to.include(
+        `set the Provider's movedFrom input (\`movedFrom: "${recorded}"\` on Provider "org2"), then run \`pulumi up\``,
+      );
+      expect(error.details).not.to.include("pulumi config set");
+
+      // A named connection of the Provider's.
+      await configureAs("org2", {
+        connections: JSON.stringify({ team2: { baseUrl: h.baseUrl, token: h.apiToken } }),
+      });
+      const named = await rejection(
+        plugin().diff(
+          new provider.DiffRequest()
+            .setId("1001/502")
+            .setUrn(urnOf("UserRole"))
+            .setType("codesec:index:UserRole")
+            .setOlds(struct({ ...inputs, connection: "team2", platform: recorded }))
+            .setNews(struct({ ...inputs, connection: "team2" })),
+        ),
+      );
+      expect(named.details).to.include(
+        `its connection (connection "team2" in the connections of Provider "org2") now points to`,
+      );
+    });
+
+    it("what that message advises moves it: the Provider's movedFrom makes the diff an update, nothing replaced", async () => {
+      const h = emulator();
+      await configureAs("org2", { ...emulatorConfig(h), movedFrom: recorded });
+      const moving = await diff();
+      expect(moving.getChanges()).to.equal(provider.DiffResponse.DiffChanges.DIFF_SOME);
+      expect(moving.getReplacesList()).to.deep.equal([]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("the default provider's: stack config, as the dynamic provider says it", async () => {
+      const h = emulator();
+      await configureAs("default_0_5_0", emulatorConfig(h));
+      const error = await rejection(diff());
+      expect(error.details).to.include(
+        "its connection (stack config (codesec:baseUrl and codesec:token)) now points to",
+      );
+      expect(error.details).to.include(
+        `run \`pulumi config set codesec:movedFrom ${recorded}\`, then \`pulumi up\``,
+      );
+    });
+  });
+
   describe("a preview never writes", () => {
     for (const kind of RESOURCE_KIND_NAMES) {
       const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];

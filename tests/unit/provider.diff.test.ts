@@ -28,10 +28,21 @@ describe("diff: identity replaces, mutable updates, credentials and outputs neve
   it("UserRole: no change for equal inputs", async () => {
     const result = await userRoleProvider.diff(
       "1001/user-bob",
-      role as never,
+      { ...role, __provider: "x" } as never,
       { ...role, __provider: "x" } as never,
     );
     expect(result.changes).to.equal(false);
+  });
+
+  it("a state the native provider wrote (no __provider, moved back by an alias): an update in place", async () => {
+    // Without it the state would keep no __provider in its outputs, and refresh and destroy could not
+    // load the provider (tests/e2e/migrationPaths.test.ts runs the move back).
+    const result = await userRoleProvider.diff(
+      "1001/user-bob",
+      role as never,
+      { ...role, __provider: "x" } as never,
+    );
+    expect(result).to.deep.include({ changes: true, replaces: [] });
   });
 
   it("UserRole: a role change is an in-place update", async () => {

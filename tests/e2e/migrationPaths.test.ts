@@ -1,0 +1,392 @@
+/**
+ * The moves between the dynamic resources and the native provider that tests/e2e/migration.test.ts (a
+ * stack written by 0.4.0) does not make, through the real Pulumi CLI against the emulator, counting the
+ * emulator's writes around every step. One program (tests/e2e/programs/migration-paths): a `UserRoles` map
+ * and an SCM app on the default connection, a UserRole and a webhook subscription of a second
+ * organization through the named connection "org2".
+ *
+ * - dynamic `UserRoles` (new in 0.5.0) to the native one: one `up`, no write, no replacement, nobody
+ *   demoted; then a change of one entry is one write through the native provider, and destroy applies
+ *   the role on leaving as the dynamic provider would;
+ * - the move and, in the same step, from `connection: "org2"` to an explicit `codesec.Provider` with that
+ *   connection's base URL and token: no write, no replacement; the same move to a Provider on another
+ *   platform stops at preview;
+ * - back from the native provider to the dynamic resources, with an alias to the native type on each:
+ *   no write, no replacement, and the stack keeps working on the dynamic provider (refresh, destroy);
+ * - the SCM app's one-time code stays ciphertext in `pulumi stack export` after each move, and in no output.
+ *
+ * Each part has an emulator of its own (the SCM app's code can be exchanged once per emulator).
+ */
+import { expect } from "chai";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { OPERATIONS, isMutating } from "../../api/operations";
+import {
+  createStack,
+  exportStackAsStored,
+  installedModules,
+  installedPluginEnv,
+  installNativePlugin,
+  packedNativeSdk,
+  packedPackage,
+  prepareProgram,
+  requirePulumiCli,
+  runPulumi,
+  stateResources,
+  useModules,
+  type StateResource,
+} from "./support/harness";
+import { GLOBEX_TOKEN } from "./support/nativeSuite";
+
+const PROGRAM = path.join(__dirname, "programs/migration-paths");
+const KINDS = ["ScmApp", "ScmWebhookSubscription", "UserRole", "UserRoles"];
+const DYNAMIC_TYPES = KINDS.map((kind) => `pulumi-nodejs:dynamic/codesec:${kind}`);
+const NATIVE_TYPES = KINDS.map((kind) => `codesec:index:${kind}`);
+/** The team's map as created: 502 and 503 take these roles (the fixtures' are member and read-only). */
+const TEAM = { "502": "ORG_ROLE_READONLY", "503": "ORG_ROLE_ADMIN" };
+
+/** Every write the emulator answered since the last clear, as `<operation>:<user or path>:<status>`, sorted. */
+function writes(emulator: EmulatorHandle): string[] {
+  return emulator.control
+    .requests()
+    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
+    .map((r) => `${r.operation}:${r.operation === "updateUserRole" ? r.path.split("/")[6] : "-"}:${r.status}`)
+    .sort();
+}
+
+function rolesOf(
+  emulator: EmulatorHandle,
+  deploymentId: string,
+  ...userIds: string[]
+): Record<string, string> {
+  const users = emulator.control.state().users;
+  return Object.fromEntries(
+    userIds.map((id) => [id, users.find((u) => u.id === id)?.roles[deploymentId] ?? "none"]),
+  );
+}
+
+/** A value the state stores encrypted: Pulumi's secret signature and a ciphertext. */
+function isSecretEnvelope(value: unknown): boolean {
+  const envelope = value as Record<string, unknown> | undefined;
+  return (
+    typeof envelope === "object" &&
+    envelope !== null &&
+    envelope["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270" &&
+    typeof envelope.ciphertext === "string"
+  );
+}
+
+function codesecResources(resources: StateResource[]): StateResource[] {
+  return resources.filter((r) => r.type.includes("codesec:") && !r.type.startsWith("pulumi:providers:"));
+}
+
+/**
+ * The SCM app's one-time code as `pulumi stack export` shows it: nowhere in plaintext, its input (and its
+ * output, if any) a ciphertext.
+ */
+function expectCodeStoredEncrypted(stack: Stack, emulator: EmulatorHandle): void {
+  const exported = exportStackAsStored(stack);
+  expect(exported).not.to.include(emulator.sample.scmAppCode);
+  const app = (
+    JSON.parse(exported) as { deployment: { resources: StateResource[] } }
+  ).deployment.resources.find((r) => r.urn.endsWith("::github"))!;
+  expect(app.inputs?.code, "inputs.code").to.satisfy(isSecretEnvelope);
+  if (app.outputs?.code !== undefined) expect(app.outputs.code, "outputs.code").to.satisfy(isSecretEnvelope);
+}
+
+/** `pulumi <args>` for the stack as a user runs it; its output never holds the app's code. */
+async function pulumi(stack: Stack, emulator: EmulatorHandle, ...args: string[]): Promise<string> {
+  const { code, output } = await runPulumi(
+    stack,
+    [...args, "--color", "never"],
+    `migration-paths-${process.pid}`,
+  );
+  expect(output).not.to.include(emulator.sample.scmAppCode);
+  expect(output).not.to.include(emulator.apiToken);
+  expect(output).not.to.include(GLOBEX_TOKEN);
+  expect(code, output).to.equal(0);
+  return output;
+}
+
+/** The counts of a `pulumi up`'s summary (`~ 4 updated`, `1 unchanged`) by word. */
+function summaryOf(output: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [, count, word] of output.matchAll(/(\d+) (created|updated|deleted|replaced|unchanged)\b/g))
+    counts[word] = Number(count);
+  return counts;
+}
+
+/** The stack of the dynamic program, created against `emulator`: every resource made once. */
+async function dynamicStack(emulator: EmulatorHandle, name: string): Promise<{ dir: string; stack: Stack }> {
+  const dir = prepareProgram(PROGRAM);
+  const stack = await createStack(
+    dir,
+    name,
+    {
+      "codesec:baseUrl": { value: emulator.baseUrl },
+      "codesec:token": { value: emulator.apiToken, secret: true },
+      "e2e:program": { value: "dynamic" },
+      "e2e:teamRoles": { value: JSON.stringify(TEAM) },
+      "e2e:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
+      "e2e:org2BaseUrl": { value: emulator.baseUrl },
+      "e2e:org2Token": { value: GLOBEX_TOKEN, secret: true },
+    },
+    installedPluginEnv(),
+  );
+  // `pulumi config set --path codesec:connections.org2.baseUrl ...` and `--secret --path ....token`.
+  await stack.setConfig("codesec:connections.org2.baseUrl", { value: emulator.baseUrl }, true);
+  await stack.setConfig("codesec:connections.org2.token", { value: GLOBEX_TOKEN, secret: true }, true);
+  installNativePlugin(stack);
+  const up = await pulumi(stack, emulator, "up", "--yes");
+  expect(summaryOf(up)).to.include({ created: 5 });
+  expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal(TEAM);
+  const resources = codesecResources(await stateResources(stack));
+  expect(resources.map((r) => r.type).sort()).to.deep.equal(DYNAMIC_TYPES);
+  for (const resource of resources) expect(resource.outputs?.__provider, resource.urn).to.be.a("string");
+  return { dir, stack };
+}
+
+/** Switches the stack's program to the native one (its SDK alone installed), or back to the dynamic one. */
+async function useProgram(stack: Stack, dir: string, program: "native" | "dynamic"): Promise<void> {
+  await stack.setConfig("e2e:program", { value: program });
+  useModules(dir, installedModules(program === "native" ? packedNativeSdk() : packedPackage()));
+}
+
+/**
+ * A move's preview and `up`: every codesec resource updated in place (each state's shape changes), the stack
+ * unchanged, nothing else created (but `providers` new explicit Provider resources), deleted or replaced,
+ * no write, no secret printed. Returns the preview's output.
+ */
+async function move(stack: Stack, emulator: EmulatorHandle, providers = 0): Promise<string> {
+  const expected = { same: 1, update: 4, ...(providers > 0 ? { create: providers } : {}) };
+  emulator.control.clearRequests();
+  const preview = await stack.preview({ diff: true, color: "never" });
+  const previewed = preview.stdout + preview.stderr;
+  expect(preview.changeSummary, previewed).to.deep.equal(expected);
+  expect(writes(emulator), "the preview's writes").to.deep.equal([]);
+  const up = await stack.up({ color: "never" });
+  console.log(`      move: ${JSON.stringify(up.summary.resourceChanges)}`);
+  expect(up.summary.resourceChanges, up.stdout).to.deep.equal(expected);
+  expect(writes(emulator), "the move's writes").to.deep.equal([]);
+  for (const text of [previewed, up.stdout, up.stderr]) {
+    for (const secret of [emulator.sample.scmAppCode, emulator.apiToken, GLOBEX_TOKEN])
+      expect(text).not.to.include(secret);
+  }
+  return previewed;
+}
+
+describe("moving dynamic UserRoles to the native provider", function () {
+  let emulator: EmulatorHandle;
+  let stack: Stack;
+  let dir: string;
+
+  before(async function () {
+    console.log(`      using ${requirePulumiCli()}`);
+    emulator = await startEmulator({ quiet: true });
+    ({ dir, stack } = await dynamicStack(emulator, "user-roles"));
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  it("one up: no write, no replacement, nobody demoted, no __provider left, the app's code still ciphertext", async () => {
+    await useProgram(stack, dir, "native");
+    await move(stack, emulator);
+    const resources = await stateResources(stack);
+    expect(
+      codesecResources(resources)
+        .map((r) => r.type)
+        .sort(),
+    ).to.deep.equal(NATIVE_TYPES);
+    expect(resources.filter((r) => r.outputs?.__provider !== undefined).map((r) => r.urn)).to.deep.equal([]);
+    const team = resources.find((r) => r.type === "codesec:index:UserRoles")!;
+    expect(team.outputs?.roles).to.deep.equal(TEAM);
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal(TEAM);
+    expectCodeStoredEncrypted(stack, emulator);
+    emulator.control.clearRequests();
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
+    expect(writes(emulator)).to.deep.equal([]);
+  });
+
+  it("a change of one entry is one write, through the native provider", async () => {
+    await stack.setConfig("e2e:teamRoles", { value: JSON.stringify({ ...TEAM, "502": "ORG_ROLE_ADMIN" }) });
+    emulator.control.clearRequests();
+    const up = await pulumi(stack, emulator, "up", "--yes", "--skip-preview");
+    expect(summaryOf(up)).to.include({ updated: 1 });
+    expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200"]);
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal({ ...TEAM, "502": "ORG_ROLE_ADMIN" });
+  });
+
+  it("destroy applies the role on leaving to every user of the map, once, as the dynamic provider did", async () => {
+    emulator.control.clearRequests();
+    await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
+    expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200", "updateUserRole:503:200"]);
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal({
+      "502": "ORG_ROLE_MEMBER",
+      "503": "ORG_ROLE_MEMBER",
+    });
+    // The other organization's admin (no role on destroy) keeps the role.
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
+  });
+});
+
+describe("moving to the native provider and to an explicit Provider in the same step", function () {
+  let emulator: EmulatorHandle;
+  let stack: Stack;
+  let dir: string;
+
+  before(async function () {
+    emulator = await startEmulator({ quiet: true });
+    ({ dir, stack } = await dynamicStack(emulator, "explicit"));
+    await useProgram(stack, dir, "native");
+    await stack.setConfig("e2e:explicitProvider", { value: "true" });
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  it("a Provider on another platform than the resources': the preview stops, naming both, and nothing is written", async () => {
+    // Another emulator: another platform, where the same token is valid.
+    const other = await startEmulator({ quiet: true });
+    try {
+      await stack.setConfig("e2e:org2BaseUrl", { value: other.baseUrl });
+      emulator.control.clearRequests();
+      const { code, output } = await runPulumi(
+        stack,
+        ["preview", "--color", "never"],
+        `migration-paths-${process.pid}`,
+      );
+      expect(code, output).not.to.equal(0);
+      // The engine stops at the first of the two resources it diffs.
+      expect(output, output).to.match(
+        new RegExp(
+          `codesec:(UserRole 2002/601|ScmWebhookSubscription 2002/scmcfg-2002-a) was created on the platform ` +
+            `at ${emulator.baseUrl}, but its connection \\(the baseUrl and token of Provider "org2"\\) now ` +
+            `points to ${other.baseUrl}\\.`,
+        ),
+      );
+      // The way on it names is the Provider's own input, not stack config (which it does not read).
+      expect(output).to.include(`\`movedFrom: "${emulator.baseUrl}"\` on Provider "org2"`);
+      expect(output).not.to.include("pulumi config set codesec:movedFrom");
+      expect(output).not.to.match(/\d+ to (replace|delete)/);
+      expect(writes(emulator)).to.deep.equal([]);
+      expect(writes(other)).to.deep.equal([]);
+    } finally {
+      await stack.setConfig("e2e:org2BaseUrl", { value: emulator.baseUrl });
+      await other.close();
+    }
+  });
+
+  it("the same platform: one up, no write, no replacement; the resources are the Provider's", async () => {
+    const preview = await move(stack, emulator, 1);
+    // The explicit Provider is created; the resources change provider (the engine asks the new provider's
+    // DiffConfig, which never replaces) and are updated in place.
+    expect(preview).to.match(
+      /\+ pulumi:providers:codesec: \(create\)\s+\[urn=\S+::pulumi:providers:codesec::org2\]/,
+    );
+    for (const kind of ["UserRole", "ScmWebhookSubscription"]) {
+      expect(preview).to.match(
+        new RegExp(
+          `~ codesec:index:${kind}: \\(update\\)[^~]*\\[provider: \\S+pulumi-nodejs::default::\\S+ => \\S+::pulumi:providers:codesec::org2::`,
+        ),
+      );
+    }
+    expect(preview).not.to.match(/\((replace|create-replacement|delete-replaced|delete)\)/);
+    const resources = await stateResources(stack);
+    const provider = resources.find(
+      (r) => r.type === "pulumi:providers:codesec" && r.urn.endsWith("::org2"),
+    )!;
+    expect(provider, "the explicit provider").not.to.equal(undefined);
+    for (const name of ["org2-admin", "org2-hooks"]) {
+      const resource = resources.find((r) => r.urn.endsWith(`::${name}`))!;
+      expect((resource as { provider?: string }).provider, name).to.equal(`${provider.urn}::${provider.id}`);
+      expect(resource.inputs, name).not.to.have.property("connection");
+    }
+    expect(
+      codesecResources(resources)
+        .map((r) => r.type)
+        .sort(),
+    ).to.deep.equal(NATIVE_TYPES);
+    expectCodeStoredEncrypted(stack, emulator);
+    expect(exportStackAsStored(stack)).not.to.include(GLOBEX_TOKEN);
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
+  });
+
+  it("the stack needs the named connection no more: preview, refresh (which reads 601's own role) and destroy run through the Provider", async () => {
+    await stack.removeConfig("codesec:connections");
+    emulator.control.clearRequests();
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
+    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview", "--expect-no-changes");
+    // A refresh reads back the role of the credentials' own user only: 601's drift shows with the
+    // Provider's (the second organization's) token, and with no other.
+    emulator.control.setUserRole("601", { deploymentId: "2002", role: "ORG_ROLE_READONLY" });
+    const drift = await runPulumi(
+      stack,
+      ["refresh", "--preview-only", "--expect-no-changes", "--diff", "--color", "never"],
+      `migration-paths-${process.pid}`,
+    );
+    expect(drift.code, drift.output).not.to.equal(0);
+    expect(drift.output).to.match(/role\s*: "ORG_ROLE_ADMIN" => "ORG_ROLE_READONLY"/);
+    emulator.control.setUserRole("601", { deploymentId: "2002", role: "ORG_ROLE_ADMIN" });
+    expect(writes(emulator)).to.deep.equal([]);
+    await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
+    // The map's roles on leaving; the other organization's resources have none to apply.
+    expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200", "updateUserRole:503:200"]);
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
+  });
+});
+
+describe("moving back from the native provider to the dynamic resources", function () {
+  let emulator: EmulatorHandle;
+  let stack: Stack;
+  let dir: string;
+
+  before(async function () {
+    emulator = await startEmulator({ quiet: true });
+    ({ dir, stack } = await dynamicStack(emulator, "back"));
+    await useProgram(stack, dir, "native");
+    await move(stack, emulator);
+    await useProgram(stack, dir, "dynamic");
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  it("without an alias on the dynamic classes, the engine would create every resource anew and delete the native ones", async () => {
+    emulator.control.clearRequests();
+    const preview = await pulumi(stack, emulator, "preview");
+    expect(preview).to.match(/\+ 4 to create/);
+    expect(preview).to.match(/- 4 to delete/);
+    expect(writes(emulator)).to.deep.equal([]);
+  });
+
+  it('with `aliases: [{ type: "codesec:index:<Kind>" }]`: one up, no write, no replacement, __provider back', async () => {
+    await stack.setConfig("e2e:backAliases", { value: "true" });
+    await move(stack, emulator);
+    const resources = codesecResources(await stateResources(stack));
+    expect(resources.map((r) => r.type).sort()).to.deep.equal(DYNAMIC_TYPES);
+    for (const resource of resources) {
+      expect(resource.outputs?.__provider, `${resource.urn}: outputs`).to.be.a("string");
+      expect(resource.inputs?.__provider, `${resource.urn}: inputs`).to.be.a("string");
+    }
+    expectCodeStoredEncrypted(stack, emulator);
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal(TEAM);
+  });
+
+  it("the dynamic provider runs it again: no changes, a refresh with no write, destroy applies the role on leaving", async () => {
+    emulator.control.clearRequests();
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
+    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview");
+    expect(writes(emulator)).to.deep.equal([]);
+    await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
+    expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200", "updateUserRole:503:200"]);
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal({
+      "502": "ORG_ROLE_MEMBER",
+      "503": "ORG_ROLE_MEMBER",
+    });
+  });
+});

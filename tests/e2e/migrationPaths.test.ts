@@ -297,6 +297,9 @@ describe("moving to the native provider and to an explicit Provider in the same 
       );
     }
     expect(preview).not.to.match(/\((replace|create-replacement|delete-replaced|delete)\)/);
+    // The connection the move drops is a name, which holds no token: the diff shows it, not `[secret]`.
+    expect(preview).to.match(/- connection\s*: "org2"/);
+    expect(preview).not.to.match(/connection\s*: \[secret\]/);
     const resources = await stateResources(stack);
     const provider = resources.find(
       (r) => r.type === "pulumi:providers:codesec" && r.urn.endsWith("::org2"),

@@ -13,7 +13,13 @@ import {
   type DeadlineLabel,
 } from "../sdk";
 import type { CurrentUser } from "../api/schemas/users";
-import { CodeSecConnectionError, type ConfigLookup, type ResolvedConnection } from "./connection";
+import { TOKEN_SOURCES } from "../sdk/errorHints";
+import {
+  CodeSecConnectionError,
+  STACK_CONFIG,
+  type ConfigLookup,
+  type ResolvedConnection,
+} from "./connection";
 
 /** The client options a stack can set, and their stack config keys. */
 export const CLIENT_SETTING_KEYS = {
@@ -39,6 +45,7 @@ const UNITS: Partial<Record<keyof ClientSettings, string>> = {
 
 /** The client settings in stack config; the client itself checks their ranges (see clientFor). */
 export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
+  const origin = config.origin ?? STACK_CONFIG;
   const settings: ClientSettings = {};
   for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [keyof ClientSettings, string][]) {
     const text = config(key);
@@ -47,9 +54,9 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
     const value = Number(text);
     if (!Number.isFinite(value)) {
       throw new CodeSecConnectionError(
-        key,
-        `stack config ${key} must be a number of ${UNITS[option] ?? "milliseconds"}, ` +
-          `got ${JSON.stringify(text.slice(0, 40))}; set it with pulumi config set ${key} <number>`,
+        origin.setting(key),
+        `${origin.subject(key)} must be a number of ${UNITS[option] ?? "milliseconds"}, ` +
+          `got ${JSON.stringify(text.slice(0, 40))}; ${origin.howToSet(key, "<number>")}`,
       );
     }
     settings[option] = value;
@@ -59,12 +66,13 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
 
 /** Whether stack config turns the credential check at preview off. */
 export function skipsCredentialsValidation(config: ConfigLookup): boolean {
+  const origin = config.origin ?? STACK_CONFIG;
   const text = config(CONFIG_SKIP_CREDENTIALS_VALIDATION)?.trim().toLowerCase();
   if (text === undefined || text === "" || text === "false") return false;
   if (text === "true") return true;
   throw new CodeSecConnectionError(
-    CONFIG_SKIP_CREDENTIALS_VALIDATION,
-    `stack config ${CONFIG_SKIP_CREDENTIALS_VALIDATION} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
+    origin.setting(CONFIG_SKIP_CREDENTIALS_VALIDATION),
+    `${origin.subject(CONFIG_SKIP_CREDENTIALS_VALIDATION)} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
   );
 }
 
@@ -129,19 +137,27 @@ export function clientFor(
   return client;
 }
 
+/**
+ * The client's refusal of an option as the refusal of the setting that holds it, named as its origin names
+ * it (`codesec:timeoutMs`, or a Provider's `timeoutMs` input, with the Provider's name). The base URL and
+ * token are the connection's, from wherever it was resolved (its origin, the environment, an argument).
+ */
 function settingError(error: unknown, connection: ResolvedConnection): unknown {
   if (!(error instanceof CodeSecInputError)) return error;
   const field = error.field;
-  const setting =
-    field === "baseUrl" || field === "token"
-      ? connection.fields[field]
-      : (CLIENT_SETTING_KEYS as Record<string, string>)[field];
-  if (setting === undefined) return error;
-  // The client's message names its option; say which setting holds it (and whose, a Provider's input).
-  const named =
-    connection.provider === undefined || !(field in connection.fields)
-      ? setting
-      : `${connection.provider} ${setting}`;
+  const { origin } = connection;
+  const clientKey = (CLIENT_SETTING_KEYS as Record<string, string | undefined>)[field];
+  let setting: string;
+  let named: string;
+  if (field === "baseUrl" || field === "token") {
+    setting = connection.fields[field];
+    named = connection.fromOrigin ? origin.prefix(setting) : setting;
+  } else if (clientKey !== undefined) {
+    setting = origin.setting(clientKey);
+    named = origin.prefix(clientKey);
+  } else {
+    return error;
+  }
   return new CodeSecConnectionError(setting, `${named}: ${error.message}`);
 }
 
@@ -205,16 +221,30 @@ export function verifyCredentials(client: CodeSecClient, connection: ResolvedCon
     check = currentUserOf(client).then(
       () => undefined,
       (error: unknown) => {
-        const reason = error instanceof CodeSecError ? error.message : String(error);
+        const { origin } = connection;
+        let reason = error instanceof CodeSecError ? error.message : String(error);
+        // The client's 401 advice lists every place a token may come from, in stack config's words; this
+        // connection's token came from one place, which a Provider's message names in its own words.
+        if (origin.providerInputs)
+          reason = reason.replace(
+            TOKEN_SOURCES,
+            `where this connection's token is set (${tokenSetting(connection)})`,
+          );
         throw new CodeSecConnectionError(
           connection.fields.token,
           `pulumi-codesec could not use the credentials from ${connection.source} at ${client.baseUrl}: ` +
-            `${reason} To preview without contacting the platform (an air-gapped preview), run ` +
-            `pulumi config set ${CONFIG_SKIP_CREDENTIALS_VALIDATION} true.`,
+            `${reason} To preview without contacting the platform (an air-gapped preview), ` +
+            `${origin.howToSet(CONFIG_SKIP_CREDENTIALS_VALIDATION, true)}.`,
         );
       },
     );
     checks.set(client, check);
   }
   return check;
+}
+
+/** The setting a connection's token came from, as its origin names it (a Provider's input, with its name). */
+function tokenSetting(connection: ResolvedConnection): string {
+  const { fields, origin } = connection;
+  return connection.fromOrigin ? origin.prefix(fields.token) : fields.token;
 }

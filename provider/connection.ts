@@ -52,16 +52,52 @@ export const ConnectionInput = Type.Union([ConnectionName, ConnectionObject], {
 export type ConnectionInput = Static<typeof ConnectionInput>;
 
 /**
- * Where a provider's configuration comes from, as messages name it: the default provider's stack config
- * (`codesec:token`, set with `pulumi config set`), or an explicit Provider resource's inputs (`token`).
+ * Where a provider's configuration comes from, and how every message names it and says how to change it:
+ * the default provider's stack config (`codesec:token`, set with `pulumi config set`), or an explicit
+ * `codesec.Provider` resource's inputs (`token`, set in the program). The one formatter of settings for
+ * messages: nothing else words a setting's name or how to set it.
  */
 export interface ConfigOrigin {
   /** `stack config`, or `provider "org2" (codesec.Provider resource inputs)`. */
   readonly label: string;
   /** A namespaced key (`codesec:token`) as the user sets it here: itself, or the input `token`. */
   readonly setting: (key: string) => string;
+  /**
+   * A key named with whose it is, as a message's subject: `stack config codesec:timeoutMs`, or
+   * `provider "org2" (codesec.Provider resource inputs) timeoutMs`.
+   */
+  readonly subject: (key: string) => string;
+  /**
+   * A key as a failing value's prefix (`<prefix>: <what is wrong>`): the namespaced key alone names a stack
+   * config setting (`codesec:timeoutMs`); a Provider's input is named with its Provider.
+   */
+  readonly prefix: (key: string) => string;
+  /**
+   * Where a connection's two settings are, for `could not use the credentials from ...`:
+   * `stack config (codesec:baseUrl and codesec:token)`, or `the baseUrl and token inputs of provider "org2"`.
+   */
+  readonly pairSource: (baseUrlKey: string, tokenKey: string) => string;
+  /**
+   * How to set a key to a value: ``run `pulumi config set codesec:movedFrom https://a` ``, or
+   * ``set the movedFrom input of provider "org2" (`movedFrom: "https://a"`)``. A value `<number>` in angle
+   * brackets stands for one. `secret`: stack config stores it encrypted (`--secret`).
+   */
+  readonly howToSet: (
+    key: string,
+    value: string | number | boolean,
+    options?: { secret?: boolean },
+  ) => string;
   /** What to do to set the token here. */
   readonly howToSetToken: string;
+  /** Where the named connections are: `stack config codesec:connections`, or the Provider's input. */
+  readonly connectionsSetting: string;
+  /** The named connection `name` (`codesec:connections.org2`, or the Provider's `connections.org2`). */
+  readonly connectionSource: (name: string) => string;
+  /**
+   * What defines the named connection `name` (`<name>` stands for any), to follow `with`: the two
+   * `pulumi config set --path` commands, or the Provider's `connections` input.
+   */
+  readonly howToDefineConnection: (name: string) => string;
   /** Whether the settings are a Provider resource's inputs (their names alone do not say whose). */
   readonly providerInputs: boolean;
   /** The explicit Provider resource's name (`org2`); undefined for stack config. */
@@ -72,19 +108,50 @@ export interface ConfigOrigin {
 export const STACK_CONFIG: ConfigOrigin = {
   label: "stack config",
   setting: (key) => key,
+  subject: (key) => `stack config ${key}`,
+  prefix: (key) => key,
+  pairSource: (baseUrlKey, tokenKey) => `stack config (${baseUrlKey} and ${tokenKey})`,
+  howToSet: (key, value, options) =>
+    `run \`pulumi config set${options?.secret === true ? " --secret" : ""} ${key} ${String(value)}\``,
   howToSetToken: `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
+  connectionsSetting: `stack config ${CONFIG_CONNECTIONS}`,
+  connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
+  howToDefineConnection: (name) =>
+    `pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url> and ` +
+    `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>`,
   providerInputs: false,
 };
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
 export function providerInputsOrigin(name: string): ConfigOrigin {
+  const provider = `provider ${JSON.stringify(name)}`;
+  const label = `${provider} (codesec.Provider resource inputs)`;
+  const setting = (key: string) => key.replace(/^codesec:/, "");
+  const connections = setting(CONFIG_CONNECTIONS);
   return {
-    label: `provider ${JSON.stringify(name)} (codesec.Provider resource inputs)`,
-    setting: (key) => key.replace(/^codesec:/, ""),
-    howToSetToken: `set the token input of provider ${JSON.stringify(name)}`,
+    label,
+    setting,
+    subject: (key) => `${label} ${setting(key)}`,
+    prefix: (key) => `${label} ${setting(key)}`,
+    pairSource: (baseUrlKey, tokenKey) =>
+      `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`,
+    howToSet: (key, value) =>
+      `set the ${setting(key)} input of ${provider} (\`${setting(key)}: ${literal(value)}\`)`,
+    howToSetToken: `set the token input of ${provider}`,
+    connectionsSetting: `the ${connections} input of ${provider}`,
+    connectionSource: (connection) =>
+      `connection ${JSON.stringify(connection)} in the ${connections} input of ${provider}`,
+    howToDefineConnection: (connection) =>
+      `the ${connections} input of ${provider}, an object of named connections ` +
+      `(\`${connections}: { ${JSON.stringify(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
     providerInputs: true,
     providerName: name,
   };
+}
+
+/** A value as a program writes it (`"https://a"`, `true`); a placeholder (`<number>`) as it is. */
+function literal(value: string | number | boolean): string {
+  return typeof value === "string" && !/^<[^<>]*>$/.test(value) ? JSON.stringify(value) : String(value);
 }
 
 /**
@@ -99,8 +166,13 @@ export interface ResolvedConnection extends Connection {
   readonly source: string;
   /** The setting each field came from, e.g. `{ baseUrl: "codesec:connections.org2.baseUrl", ... }`. */
   readonly fields: { readonly baseUrl: string; readonly token: string };
-  /** The Provider resource whose inputs `fields` are (`provider "org2" (...)`), when they are one's. */
-  readonly provider?: string;
+  /**
+   * The configuration the connection was resolved under: where the client settings, the credential check
+   * switch and `movedFrom` that go with it are set, and how messages name them.
+   */
+  readonly origin: ConfigOrigin;
+  /** Whether `fields` are settings of `origin` (not the environment's or a `connection` argument's). */
+  readonly fromOrigin: boolean;
 }
 
 /** A connection (or a client setting) that cannot be used; `field` names the setting at fault. */
@@ -114,16 +186,23 @@ export class CodeSecConnectionError extends Error {
   }
 }
 
-/** No source has credentials; the message names all three ways to set them. */
+/** No source has credentials; the message names all three ways to set them, in `origin`'s words. */
 export class MissingCredentialsError extends CodeSecConnectionError {
-  constructor() {
+  constructor(origin: ConfigOrigin = STACK_CONFIG) {
+    const own = origin.providerInputs
+      ? origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN)
+      : "stack config " +
+        `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`;
+    const named = origin.providerInputs
+      ? origin.howToDefineConnection("team2")
+      : `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
+        `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\``;
+    const name = origin.providerInputs ? "team2" : "org2";
     super(
       "connection",
-      "pulumi-codesec: no credentials. Set them in one of three ways: stack config " +
-        `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`), ` +
+      `pulumi-codesec: no credentials. Set them in one of three ways: ${own}, ` +
         `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, or a named connection ` +
-        `(\`connection: "org2"\` with \`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
-        `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\`).`,
+        `(\`connection: "${name}"\` with ${named}).`,
     );
   }
 }
@@ -134,15 +213,15 @@ export function resolveConnection(
   config: ConfigLookup,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConnection {
+  const origin = config.origin ?? STACK_CONFIG;
   if (explicit !== undefined && explicit !== null) {
     if (typeof explicit === "string") return namedConnection(explicit, config);
-    if (typeof explicit === "object" && !Array.isArray(explicit)) return explicitConnection(explicit);
+    if (typeof explicit === "object" && !Array.isArray(explicit)) return explicitConnection(explicit, origin);
     throw new CodeSecConnectionError(
       "connection",
       `connection must be ${ConnectionInput.description}, got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
     );
   }
-  const origin = config.origin ?? STACK_CONFIG;
   const fromConfig = pair(
     { baseUrl: origin.setting(CONFIG_BASE_URL), token: origin.setting(CONFIG_TOKEN) },
     config(CONFIG_BASE_URL),
@@ -150,10 +229,14 @@ export function resolveConnection(
     origin.label,
     origin.howToSetToken,
   );
-  if (fromConfig)
-    return origin.providerInputs
-      ? { ...fromConfig, source: origin.label, provider: origin.label }
-      : fromConfig;
+  if (fromConfig) {
+    return {
+      ...fromConfig,
+      source: origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN),
+      origin,
+      fromOrigin: true,
+    };
+  }
   const fromEnv = pair(
     { baseUrl: ENV_BASE_URL, token: ENV_TOKEN },
     env[ENV_BASE_URL],
@@ -161,8 +244,14 @@ export function resolveConnection(
     "the environment",
     `export ${ENV_TOKEN}=<token>`,
   );
-  if (fromEnv) return fromEnv;
-  throw new MissingCredentialsError();
+  if (fromEnv)
+    return {
+      ...fromEnv,
+      source: `the environment (${ENV_BASE_URL} and ${ENV_TOKEN})`,
+      origin,
+      fromOrigin: false,
+    };
+  throw new MissingCredentialsError(origin);
 }
 
 /** Both fields of one source, or undefined when the source sets neither; one without the other fails. */
@@ -172,7 +261,7 @@ function pair(
   token: string | undefined,
   where: string,
   howToSetToken: string,
-): ResolvedConnection | undefined {
+): Pick<ResolvedConnection, "baseUrl" | "token" | "fields"> | undefined {
   const hasUrl = !isBlank(baseUrl);
   const hasToken = !isBlank(token);
   if (!hasUrl && !hasToken) return undefined;
@@ -190,24 +279,20 @@ function pair(
         `another source. Set ${fields.baseUrl} to the platform the token belongs to, or remove ${fields.token}.`,
     );
   }
-  return {
-    baseUrl: baseUrl!,
-    token: token!,
-    source: `${where} (${fields.baseUrl} and ${fields.token})`,
-    fields,
-  };
+  return { baseUrl: baseUrl!, token: token!, fields };
 }
 
-function explicitConnection(value: object): ResolvedConnection {
+function explicitConnection(value: object, origin: ConfigOrigin): ResolvedConnection {
   const fields = { baseUrl: "connection.baseUrl", token: "connection.token" };
   const why = (key: "baseUrl" | "token") =>
     `an explicit connection carries both of its fields, and never takes ` +
     `${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} from elsewhere`;
   const { baseUrl, token } = connectionFields(value, "connection", fields, why);
-  return { baseUrl, token, source: "the connection argument", fields };
+  return { baseUrl, token, source: "the connection argument", fields, origin, fromOrigin: false };
 }
 
 function namedConnection(name: string, config: ConfigLookup): ResolvedConnection {
+  const origin = config.origin ?? STACK_CONFIG;
   // An undefined name is never echoed: it may be a token passed in the wrong place.
   if (!new RegExp(ConnectionName.pattern!).test(name)) {
     throw new CodeSecConnectionError("connection", `connection must be ${ConnectionName.description}`);
@@ -217,19 +302,16 @@ function namedConnection(name: string, config: ConfigLookup): ResolvedConnection
   if (!Object.hasOwn(connections, name)) {
     throw new CodeSecConnectionError(
       "connection",
-      `connection names no connection defined in stack config ${CONFIG_CONNECTIONS} ` +
+      `connection names no connection defined in ${origin.connectionsSetting} ` +
         `(${names.length > 0 ? `defined: ${names.join(", ")}` : "none is defined"}). Define it with ` +
-        `pulumi config set --path ${CONFIG_CONNECTIONS}.<name>.baseUrl <url> and ` +
-        `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.<name>.token <token>`,
+        origin.howToDefineConnection("<name>"),
     );
   }
-  const prefix = `${CONFIG_CONNECTIONS}.${name}`;
+  const prefix = origin.setting(`${CONFIG_CONNECTIONS}.${name}`);
   const fields = { baseUrl: `${prefix}.baseUrl`, token: `${prefix}.token` };
-  const howTo = () =>
-    `set it with pulumi config set --path ${prefix}.baseUrl <url> and ` +
-    `pulumi config set --secret --path ${prefix}.token <token>`;
-  const { baseUrl, token } = connectionFields(connections[name], prefix, fields, howTo);
-  return { baseUrl, token, source: `connection "${name}" (${prefix})`, fields };
+  const howTo = () => `set it with ${origin.howToDefineConnection(name)}`;
+  const { baseUrl, token } = connectionFields(connections[name], prefix, fields, howTo, origin.prefix);
+  return { baseUrl, token, source: origin.connectionSource(name), fields, origin, fromOrigin: true };
 }
 
 /** `{ baseUrl, token }`, both non-blank strings and nothing else; errors name `fields` and say `why`. */
@@ -238,16 +320,20 @@ function connectionFields(
   where: string,
   fields: { baseUrl: string; token: string },
   why: (key: "baseUrl" | "token") => string,
+  named: (path: string) => string = (path) => path,
 ): Connection {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CodeSecConnectionError(where, `${where} must be an object { baseUrl, token }; ${why("token")}`);
+    throw new CodeSecConnectionError(
+      where,
+      `${named(where)} must be an object { baseUrl, token }; ${why("token")}`,
+    );
   }
   const entry = value as Record<string, unknown>;
   for (const key of Object.keys(entry)) {
     if (key !== "baseUrl" && key !== "token") {
       throw new CodeSecConnectionError(
         `${where}.${key}`,
-        `${where}.${key} is not a field of a connection; its fields are baseUrl, token`,
+        `${named(`${where}.${key}`)} is not a field of a connection; its fields are baseUrl, token`,
       );
     }
   }
@@ -256,7 +342,7 @@ function connectionFields(
     if (typeof field !== "string" || isBlank(field)) {
       throw new CodeSecConnectionError(
         fields[key],
-        `${fields[key]} is required (a non-blank string): ${why(key)}`,
+        `${named(fields[key])} is required (a non-blank string): ${why(key)}`,
       );
     }
   }
@@ -283,11 +369,11 @@ function definedConnections(config: ConfigLookup): Record<string, unknown> {
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     // Not echoed: the value may hold tokens.
+    const origin = config.origin ?? STACK_CONFIG;
     throw new CodeSecConnectionError(
-      CONFIG_CONNECTIONS,
-      `stack config ${CONFIG_CONNECTIONS} must be an object of named connections; set each one with ` +
-        `pulumi config set --path ${CONFIG_CONNECTIONS}.<name>.baseUrl <url> and ` +
-        `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.<name>.token <token>`,
+      origin.setting(CONFIG_CONNECTIONS),
+      `${origin.connectionsSetting} must be an object of named connections; set each one with ` +
+        origin.howToDefineConnection("<name>"),
     );
   }
   return parsed as Record<string, unknown>;

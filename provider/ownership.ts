@@ -12,9 +12,9 @@
  */
 import { normalizeBaseUrl } from "../sdk/baseUrl";
 import {
-  CONFIG_BASE_URL,
-  CONFIG_CONNECTIONS,
   CodeSecConnectionError,
+  STACK_CONFIG,
+  type ConfigOrigin,
   type ResolvedConnection,
 } from "./connection";
 
@@ -51,15 +51,14 @@ export interface OwnedResource {
 
 /**
  * The ownership of a resource recorded on `recorded` whose connection is now `connection`, or a thrown
- * {@link PlatformMismatchError}. `movedFrom` is the provider's `codesec:movedFrom`, when set; `provider` the
- * name of the explicit Provider resource whose configuration that is (undefined: stack config).
+ * {@link PlatformMismatchError}. `movedFrom` is the provider's `codesec:movedFrom`, when set (in the
+ * connection's origin: stack config or an explicit Provider's inputs).
  */
 export function ownershipOf(
   recorded: unknown,
   connection: ResolvedConnection,
   movedFrom: string | undefined,
   resource: OwnedResource,
-  provider?: string,
 ): Ownership {
   const platform = platformOf(connection);
   if (typeof recorded !== "string" || recorded === "") return { kind: "unrecorded", platform };
@@ -67,7 +66,7 @@ export function ownershipOf(
   if (movedFrom !== undefined && normalizedOrNothing(movedFrom) === recorded) {
     return { kind: "moving", platform, from: recorded };
   }
-  throw new PlatformMismatchError(recorded, platform, connection, movedFrom, resource, provider);
+  throw new PlatformMismatchError(recorded, platform, connection, movedFrom, resource);
 }
 
 function normalizedOrNothing(baseUrl: string): string | undefined {
@@ -79,25 +78,30 @@ function normalizedOrNothing(baseUrl: string): string | undefined {
 }
 
 /**
- * Stack config `codesec:movedFrom`, checked: a base URL (normalized), or undefined when unset. A value
- * that is not a base URL fails with the setting named, as every other setting does.
+ * `codesec:movedFrom` (stack config, or an explicit Provider's `movedFrom` input: `origin`), checked: a
+ * base URL (normalized), or undefined when unset. A value that is not a base URL fails with the setting
+ * named, as every other setting does.
  */
-export function movedFromSetting(value: string | undefined): string | undefined {
+export function movedFromSetting(
+  value: string | undefined,
+  origin: ConfigOrigin = STACK_CONFIG,
+): string | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   try {
     return normalizeBaseUrl(value);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CodeSecConnectionError(CONFIG_MOVED_FROM, `stack config ${CONFIG_MOVED_FROM}: ${reason}`);
+    throw new CodeSecConnectionError(
+      origin.setting(CONFIG_MOVED_FROM),
+      `${origin.subject(CONFIG_MOVED_FROM)}: ${reason}`,
+    );
   }
 }
 
 /**
  * A resource recorded on one platform whose connection now points to another: nothing was read, written
- * or removed. The message names both platforms, the setting the connection came from, and both ways on.
- * `provider`: the name of the explicit Provider resource whose configuration resolved the connection (the
- * native provider's `codesec.Provider("org2", ...)`), whose own inputs are then the settings to name, not
- * stack config.
+ * or removed. The message names both platforms, the setting the connection came from, and both ways on,
+ * in the words of the connection's origin (stack config, or an explicit Provider's inputs).
  */
 export class PlatformMismatchError extends CodeSecConnectionError {
   constructor(
@@ -106,47 +110,25 @@ export class PlatformMismatchError extends CodeSecConnectionError {
     connection: ResolvedConnection,
     movedFrom: string | undefined,
     resource: OwnedResource,
-    provider?: string,
   ) {
+    const { origin } = connection;
     const subject = resource.id === undefined ? resource.type : `${resource.type} ${resource.id}`;
-    const movedFromSetting =
-      provider === undefined
-        ? `stack config ${CONFIG_MOVED_FROM}`
-        : `the movedFrom of Provider "${provider}"`;
     const ignoredMove =
       movedFrom === undefined
         ? ""
-        : ` (${movedFromSetting} is ${JSON.stringify(movedFrom)}, which is not the platform ` +
+        : ` (${origin.subject(CONFIG_MOVED_FROM)} is ${JSON.stringify(movedFrom)}, which is not the platform ` +
           "this resource was created on)";
-    const move =
-      provider === undefined
-        ? `run \`pulumi config set ${CONFIG_MOVED_FROM} ${recorded}\`, then \`pulumi up\``
-        : `set the Provider's movedFrom input (\`movedFrom: "${recorded}"\` on Provider "${provider}"), then run ` +
-          "`pulumi up`";
+    const move = `${origin.howToSet(CONFIG_MOVED_FROM, recorded)}, then ${
+      origin.providerInputs ? "run " : ""
+    }\`pulumi up\``;
     super(
       connection.fields.baseUrl,
       `${subject} was created on the platform at ${recorded}, but its connection ` +
-        `(${sourceOf(connection, provider)}) now points to ${current}${ignoredMove}. A resource is only ever ` +
+        `(${connection.source}) now points to ${current}${ignoredMove}. A resource is only ever ` +
         `read, written or removed on its own platform, so the ${resource.step} stopped here and nothing was ` +
         `sent to either platform. If the connection is wrong, set it back to ${recorded}. To move this ` +
         `stack's resources to ${current} on purpose, ${move}: it applies each resource again on ${current} ` +
         'and records it there (docs/credentials.md, "Moving to another platform").',
     );
   }
-}
-
-/**
- * Where a connection came from, for a message: as resolved (`stack config (codesec:baseUrl and
- * codesec:token)`), or, from an explicit Provider's configuration, that Provider's inputs.
- */
-function sourceOf(connection: ResolvedConnection, provider: string | undefined): string {
-  if (provider === undefined) return connection.source;
-  const field = connection.fields.baseUrl;
-  if (field === CONFIG_BASE_URL) return `the baseUrl and token of Provider "${provider}"`;
-  const prefix = `${CONFIG_CONNECTIONS}.`;
-  if (field.startsWith(prefix) && field.endsWith(".baseUrl")) {
-    const name = field.slice(prefix.length, -".baseUrl".length);
-    return `connection "${name}" in the connections of Provider "${provider}"`;
-  }
-  return connection.source;
 }

@@ -114,8 +114,8 @@ export function ownershipOfResource(
   resource: OwnedResource,
 ): Ownership {
   const { connection } = connectionOf(ctx, props);
-  const movedFrom = movedFromSetting(ctx.config(CONFIG_MOVED_FROM));
-  return ownershipOf(recorded, connection, movedFrom, resource, ctx.config.origin?.providerName);
+  const movedFrom = movedFromSetting(ctx.config(CONFIG_MOVED_FROM), connection.origin);
+  return ownershipOf(recorded, connection, movedFrom, resource);
 }
 
 /** The platform a resource's connection resolves to now, as resources record it. */

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The set-up's build lock, shared by the scripts that build into the cache (install-pulumi.sh,
-# build-generator.sh, setup-languages.sh). Source it after setting `cache_root`, `lock` and `progress_every` and defining `log`.
+# build-generator.sh, setup-languages.sh). Sourcing it needs nothing set; its functions read `cache_root`,
+# `lock` and `progress_every` and call `log`.
 #
 # One build at a time per cache: clones set up at once on one machine share it, and the second waits for
 # the first, then finds the build done. The lock is a symbolic link whose target is the owner's pid:

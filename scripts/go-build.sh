@@ -1,12 +1,16 @@
 # shellcheck shell=bash
-# What the scripts that build Go programs into the set-up's cache share (install-pulumi.sh,
-# setup-languages.sh; ensure_go, the look-up of Go, every script that runs Go): progress lines during a long step, the traps that stop it, the Go environment
-# (checksum database on, the toolchain a go.mod asks for), reading `go mod download -json` and go.mod
-# files, and building a package as the tool of a wrapper module. Source it after setting `root`,
-# `cache_root`, `lock` and `progress_every` and defining `log`; it sources build-lock.sh.
+# What the scripts that run Go share: ensure_go, the one look-up of Go (every such script), and for those
+# that build Go programs into the set-up's cache (install-pulumi.sh, setup-languages.sh): progress lines
+# during a long step, the traps that stop it, the Go environment (checksum database on, the toolchain a
+# go.mod asks for), reading `go mod download -json` and go.mod files, and building a package as the tool
+# of a wrapper module, under the build lock (build-lock.sh, sourced from beside this file).
+#
+# Sourcing it needs nothing set, nor does ensure_go. The other functions read, when called:
+# `log` (a function), `progress_every` (with_progress, build_wrapped), `root` (wanted_version),
+# and build-lock.sh's `cache_root` and `lock` (acquire_build_lock, release_build_lock).
 
 # shellcheck source=build-lock.sh
-source "$root/scripts/build-lock.sh" # acquire_build_lock, release_build_lock
+source "$(dirname "${BASH_SOURCE[0]}")/build-lock.sh" # acquire_build_lock, release_build_lock
 
 # ---- finding Go -----------------------------------------------------------------------------------
 

@@ -125,7 +125,12 @@ function bundlePlugin(outfile: string): { build: string } {
     "the bundle",
   );
   const build = buildHashOf(metafile!);
-  const text = outputFiles!.find((file) => file.path === path.resolve(outfile))!.text;
+  // One output, the bundle (no source map, no chunk): taken as such, not by its path, which esbuild may
+  // give resolved through a symbolic link (a temporary directory under /var on macOS, /tmp elsewhere).
+  if (outputFiles?.length !== 1) {
+    throw new Error(`esbuild gave ${outputFiles?.length ?? 0} output files for the bundle, not one`);
+  }
+  const text = outputFiles[0].text;
   const parts = text.split(BUILD_PLACEHOLDER);
   if (parts.length !== 3) {
     throw new Error(`the bundle carries the build placeholder ${parts.length - 1} times, not twice`);

@@ -46,8 +46,10 @@ export interface CodeSecClientOptions {
   deadlineMs?: number;
   /**
    * How messages name the deadline, when something other than `deadlineMs` chose it: `limit`, the limit
-   * reached (`the resource's customTimeouts (31 s for this step)`), and `raise`, what to raise. Default:
-   * messages name `deadlineMs` (client option, stack config `codesec:deadlineMs`).
+   * reached (`the resource's customTimeouts (31 s for this step)`), and `raise`, what to raise. Words
+   * only: it bounds nothing (`deadlineMs` does). Each a line of printable text of at most 200 characters;
+   * any other key is refused. Default: messages name `deadlineMs` (client option, stack config
+   * `codesec:deadlineMs`).
    */
   deadlineLabel?: DeadlineLabel;
   /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */
@@ -348,17 +350,30 @@ function checkToken(value: unknown): string {
   return token;
 }
 
+/** The longest `limit` or `raise` of a deadline label: a phrase in a message, not a paragraph. */
+const MAX_DEADLINE_LABEL_LENGTH = 200;
+
+/**
+ * A deadline label is words in messages only (it bounds nothing): each part one short line of printable
+ * text, as a control character or line break would forge or garble the message it lands in.
+ */
 function checkDeadlineLabel(value: unknown): DeadlineLabel | undefined {
   if (value === undefined) return undefined;
   const isLine = (text: unknown): text is string =>
-    typeof text === "string" && text.trim() !== "" && !/[\r\n]/.test(text);
-  if (value !== null && typeof value === "object") {
+    typeof text === "string" &&
+    text.trim() !== "" &&
+    text.length <= MAX_DEADLINE_LABEL_LENGTH &&
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+    !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text);
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    checkOptionNames(value, ["limit", "raise"], "deadlineLabel", "deadlineLabel");
     const { limit, raise } = value as Record<string, unknown>;
     if (isLine(limit) && isLine(raise)) return { limit, raise };
   }
   throw new CodeSecInputError(
     "deadlineLabel",
-    "deadlineLabel must be an object { limit, raise } of two non-empty lines of text",
+    `deadlineLabel must be an object { limit, raise } of two lines of at most ${MAX_DEADLINE_LABEL_LENGTH} ` +
+      "characters, printable text with no control character",
   );
 }
 

@@ -5,8 +5,9 @@
  */
 import { OPERATIONS, type OperationKey } from "../api/operations";
 
-// Where a token comes from: the client option, or, through the provider package, one of its sources.
-const TOKEN_SOURCES =
+// Where a token comes from: the client option, or, through the provider package, one of its sources. The
+// provider replaces it with the one setting a connection's token came from when that is a Provider's input.
+export const TOKEN_SOURCES =
   "where this connection's token is set (the client's token option; for the provider package, the named " +
   "connection's codesec:connections.<name>.token, codesec:token, or CODESEC_TOKEN)";
 export const BASE_URL_SOURCES = "codesec:baseUrl / CODESEC_BASE_URL";

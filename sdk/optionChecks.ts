@@ -32,11 +32,16 @@ export function checkNumber(
 }
 
 /** Throws CodeSecInputError naming the first key of `options` that is not in `allowed`. */
-export function checkOptionNames(options: object, allowed: readonly string[], what: string): void {
+export function checkOptionNames(
+  options: object,
+  allowed: readonly string[],
+  what: string,
+  parent?: string,
+): void {
   for (const name of Object.keys(options)) {
     if (!allowed.includes(name)) {
       throw new CodeSecInputError(
-        name,
+        parent === undefined ? name : `${parent}.${name}`,
         `unknown ${what} option ${describeFound(name, 60)}; the options are ${allowed.join(", ")}`,
       );
     }

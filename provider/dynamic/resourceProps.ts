@@ -6,32 +6,48 @@ import { outputNames, secretFields, type ResourceDefinition } from "../resources
 import { lookupProps } from "./lookup";
 
 /**
- * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too),
- * plus every output-only property as `undefined`, which is how a dynamic resource declares its outputs.
- * A field that holds a secret only for some values (a connection given by name holds no credential and
- * stays readable in diffs) is wrapped when its value is one of those, or not yet known.
+ * The fields of these args that are secrets: those always secret (an SCM app's `code`), and those that
+ * hold a secret only for some values when theirs is one of them or not yet known. A connection given by
+ * name holds no credential, so it is neither wrapped nor a secret output: the state and a diff show
+ * `connection: "org2"`, not `[secret]`; an object `{ baseUrl, token }` is both.
+ */
+function secretFieldsOf(definition: ResourceDefinition, args: object | undefined): string[] {
+  return secretFields(definition).filter((key) => {
+    const secret = (definition.inputs[key] ?? definition.outputs[key])?.secret;
+    if (typeof secret !== "function") return true;
+    const value: unknown = (args as Record<string, unknown> | undefined)?.[key];
+    if (value === undefined) return args === undefined; // a lookup by id: its value is not known
+    const known = !pulumi.Output.isInstance(value) && !(value instanceof Promise);
+    return !known || secret(value);
+  });
+}
+
+/**
+ * The props: the args with secrets wrapped (so the engine encrypts them in the inputs it stores too; see
+ * {@link secretFieldsOf}), plus every output-only property as `undefined`, which is how a dynamic resource
+ * declares its outputs.
  */
 function resourceProps(definition: ResourceDefinition, args: object): pulumi.Inputs {
   const props: pulumi.Inputs = { ...args };
-  for (const key of secretFields(definition)) {
-    const value: unknown = props[key];
-    if (value === undefined) continue;
-    const secret = definition.inputs[key]?.secret;
-    const known = !pulumi.Output.isInstance(value) && !(value instanceof Promise);
-    if (typeof secret !== "function" || !known || secret(value)) props[key] = pulumi.secret(value);
+  for (const key of secretFieldsOf(definition, args)) {
+    if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
   }
   for (const key of outputNames(definition)) props[key] = undefined;
   return props;
 }
 
-/** The options, with the secret inputs also listed as secret outputs. */
+/**
+ * The options, with the secret inputs of these args also listed as secret outputs ({@link secretFieldsOf});
+ * `args` undefined (a lookup by id): every field that may hold a secret.
+ */
 export function resourceOptions(
   definition: ResourceDefinition,
   opts: pulumi.CustomResourceOptions | undefined,
+  args?: object,
 ): pulumi.CustomResourceOptions {
   return {
     ...opts,
-    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretFields(definition)],
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretFieldsOf(definition, args)],
   };
 }
 

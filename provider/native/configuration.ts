@@ -96,7 +96,7 @@ export function configFailures(
   let settings: ClientSettings = {};
   attempt(() => (settings = clientSettingsFrom(config)));
   attempt(() => skipsCredentialsValidation(config));
-  attempt(() => movedFromSetting(config(CONFIG_MOVED_FROM)));
+  attempt(() => movedFromSetting(config(CONFIG_MOVED_FROM), origin));
   let names: string[] = [];
   attempt(() => (names = connectionNames(config)));
   for (const name of names) attempt(() => clientFor(resolveConnection(name, config, env), settings));

@@ -12,7 +12,7 @@ import { nestingIssue } from "../../api/nestingDepth";
 import { CodeSecInputError } from "../../sdk";
 import { serializeRequestBody } from "../../sdk/requestBody";
 import { checkFailure, type CheckFailure } from "../checkFailures";
-import { CodeSecConnectionError } from "../connection";
+import { CodeSecConnectionError, CONFIG_CONNECTIONS, STACK_CONFIG } from "../connection";
 import {
   checkConnectionOf,
   ownershipOfResource,
@@ -106,9 +106,13 @@ export async function checkResource(
     // A problem in the resource's own `connection` input is a property failure; one in the provider's
     // config (a client setting, the default connection) or the environment concerns the whole stack, so
     // it fails the check as an error naming the setting.
-    const own = error.field.startsWith("connection") || error.field.startsWith("codesec:connections");
-    if (inputs.connection === undefined || !own) throw error;
-    failures.push(failure(error.field.startsWith("connection") ? error.field : "connection", error.message));
+    // (A named connection's own fields are the config's `codesec:connections.<name>...`, or a Provider's
+    // `connections.<name>...` input: the resource's `connection` names it.)
+    const input = error.field === "connection" || error.field.startsWith("connection.");
+    const connections = (ctx.config.origin ?? STACK_CONFIG).setting(CONFIG_CONNECTIONS);
+    const named = error.field === connections || error.field.startsWith(`${connections}.`);
+    if (inputs.connection === undefined || !(input || named)) throw error;
+    failures.push(failure(input ? error.field : "connection", error.message));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
     for (const { path, reason } of definition.implementation.checked?.(inputs, ctx) ?? []) {

@@ -146,7 +146,7 @@ export function resourceFile(definition: ResourceDefinition): string {
     `      stubProvider("${name}"),`,
     "      name,",
     `      declaredProps(${folder}Definition, args),`,
-    `      resourceOptions(${folder}Definition, opts),`,
+    `      resourceOptions(${folder}Definition, opts, args),`,
     '      "codesec",',
     `      "${name}",`,
     "    );",

@@ -264,12 +264,14 @@ describe("moving to the native provider and to an explicit Provider in the same 
       expect(output, output).to.match(
         new RegExp(
           `codesec:(UserRole 2002/601|ScmWebhookSubscription 2002/scmcfg-2002-a) was created on the platform ` +
-            `at ${emulator.baseUrl}, but its connection \\(the baseUrl and token of Provider "org2"\\) now ` +
+            `at ${emulator.baseUrl}, but its connection \\(the baseUrl and token inputs of provider "org2"\\) now ` +
             `points to ${other.baseUrl}\\.`,
         ),
       );
       // The way on it names is the Provider's own input, not stack config (which it does not read).
-      expect(output).to.include(`\`movedFrom: "${emulator.baseUrl}"\` on Provider "org2"`);
+      expect(output).to.include(
+        `set the movedFrom input of provider "org2" (\`movedFrom: "${emulator.baseUrl}"\`), then run \`pulumi up\``,
+      );
       expect(output).not.to.include("pulumi config set codesec:movedFrom");
       expect(output).not.to.match(/\d+ to (replace|delete)/);
       expect(writes(emulator)).to.deep.equal([]);
@@ -295,6 +297,9 @@ describe("moving to the native provider and to an explicit Provider in the same 
       );
     }
     expect(preview).not.to.match(/\((replace|create-replacement|delete-replaced|delete)\)/);
+    // The connection the move drops is a name, which holds no token: the diff shows it, not `[secret]`.
+    expect(preview).to.match(/- connection\s*: "org2"/);
+    expect(preview).not.to.match(/connection\s*: \[secret\]/);
     const resources = await stateResources(stack);
     const provider = resources.find(
       (r) => r.type === "pulumi:providers:codesec" && r.urn.endsWith("::org2"),

@@ -42,7 +42,7 @@ describe("native provider: a check failure on a secret input never prints it", f
   const refusedToken =
     /provider "org" \(codesec\.Provider resource inputs\) token: token must contain only printable ASCII/;
   const platformRefusal =
-    /could not use the credentials from provider "org" \(codesec\.Provider resource inputs\)[^\n]*HTTP 401/;
+    /could not use the credentials from the baseUrl and token inputs of provider "org" at [^\n]*HTTP 401/;
   for (const [mode, secretPart, badValues] of [
     [
       "badCode",

@@ -36,6 +36,8 @@ import {
 } from "../../provider/resources/definition";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { clientFor } from "../../provider/clients";
+import { ProviderConfig } from "../../provider/providerConfig";
+import { STACK_CONFIG } from "../../provider/connection";
 import type { EmulatorHandle } from "../../emulator/index";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -77,6 +79,14 @@ function readRequest(
     .setUrn(urnOf(kind))
     .setType(`codesec:index:${kind}`)
     .setProperties(struct(properties));
+}
+
+/** An explicit Provider's message: no stack config key or command, which would not reach its inputs. */
+function expectNoStackConfigAdvice(message: string): void {
+  expect(message).not.to.include("pulumi config set");
+  expect(message).not.to.include("stack config");
+  for (const name of Object.keys(ProviderConfig.properties))
+    expect(message).not.to.include(`codesec:${name}`);
 }
 
 /** Restores CODESEC_BASE_URL and CODESEC_TOKEN after each test; they start unset. */
@@ -364,18 +374,43 @@ describe("native plugin: the ResourceProvider service", () => {
       return error.details;
     }
 
-    it("an explicit Provider resource's credentials are named as that provider's inputs, not stack config", async () => {
+    it("an explicit Provider resource's refused credentials: its inputs, the token's and the switch's, set on it", async () => {
       const h = emulator();
       const token = unknownToken("explicit");
       const reason = await checkReason(h, { baseUrl: h.baseUrl, token: secret(token) }, "org2");
       expect(reason).to.include(
-        'could not use the credentials from provider "org2" (codesec.Provider resource inputs) at',
+        `could not use the credentials from the baseUrl and token inputs of provider "org2" at ${h.baseUrl}`,
       );
-      expect(reason).not.to.include("stack config (codesec:baseUrl");
+      expect(reason).to.include("HTTP 401");
+      // The client's 401 advice, in the Provider's words: the one setting the token came from.
+      expect(reason).to.include(
+        `where this connection's token is set (provider "org2" (codesec.Provider resource inputs) token)`,
+      );
+      expect(reason).to.match(
+        /To preview without contacting the platform \(an air-gapped preview\), set the skipCredentialsValidation input of provider "org2" \(`skipCredentialsValidation: true`\)\.$/,
+      );
+      expectNoStackConfigAdvice(reason);
       expect(reason).not.to.include(token);
+
+      // A named connection of the Provider's: that connection in its connections input.
+      const named = unknownToken("explicitnamed");
+      await configure(
+        plugin(),
+        { connections: secret(JSON.stringify({ team2: { baseUrl: h.baseUrl, token: named } })) },
+        "org2",
+      );
+      const error = { details: await connectionFailure({ ...userRole, connection: "team2" }) };
+      expect(error.details).to.include(
+        `could not use the credentials from connection "team2" in the connections input of provider "org2" at`,
+      );
+      expect(error.details).to.include(
+        `where this connection's token is set (provider "org2" (codesec.Provider resource inputs) connections.team2.token)`,
+      );
+      expectNoStackConfigAdvice(error.details);
+      expect(error.details).not.to.include(named);
     });
 
-    it("the default provider's credentials are named as the stack config keys", async () => {
+    it("the default provider's credentials are named as the stack config keys, and the switch as one", async () => {
       const h = emulator();
       const reason = await checkReason(
         h,
@@ -385,23 +420,136 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(reason).to.include(
         "could not use the credentials from stack config (codesec:baseUrl and codesec:token) at",
       );
+      expect(reason).to.include("codesec:connections.<name>.token, codesec:token, or CODESEC_TOKEN");
+      expect(reason).to.include("run `pulumi config set codesec:skipCredentialsValidation true`.");
+    });
+
+    /** The one failure of a resource's Check (its `connection` input's, which may hold a token: unnamed). */
+    async function connectionFailure(inputs: Record<string, unknown>): Promise<string> {
+      const response = await plugin().check(checkRequest("UserRole", inputs));
+      const failures = response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+      expect(failures).to.have.length(1);
+      return failures[0][1];
+    }
+
+    /** CheckConfig's failures, as [property, reason], of the provider with this name and configuration. */
+    async function checkConfigReasons(name: string, config: Record<string, unknown>) {
+      const response = await plugin().checkConfig(
+        new provider.CheckRequest()
+          .setUrn(providerUrn(name))
+          .setName(name)
+          .setType("pulumi:providers:codesec")
+          .setNews(struct(config))
+          .setOlds(struct({})),
+      );
+      return response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+    }
+
+    /** Each setting's problem, and the words an explicit Provider's message and the default one's must have. */
+    const settingProblems = (h: EmulatorHandle) => [
+      {
+        config: {},
+        explicit: [
+          'Set them in one of three ways: the baseUrl and token inputs of provider "org2", the environment ' +
+            'variables CODESEC_BASE_URL and CODESEC_TOKEN, or a named connection (`connection: "team2"` with ' +
+            'the connections input of provider "org2", an object of named connections (`connections: { "team2": ' +
+            '{ baseUrl: "<url>", token: <secret token> } }`)).',
+        ],
+        byDefault: ["stack config (`pulumi config set codesec:baseUrl <url>`"],
+      },
+      {
+        config: { baseUrl: h.baseUrl, token: h.apiToken, timeoutMs: 0 },
+        explicit: ['provider "org2" (codesec.Provider resource inputs) timeoutMs: timeoutMs must be'],
+        byDefault: ["codesec:timeoutMs: timeoutMs must be"],
+      },
+      {
+        config: { baseUrl: h.baseUrl, token: h.apiToken, timeoutMs: "soon" },
+        explicit: [
+          'provider "org2" (codesec.Provider resource inputs) timeoutMs must be a number of milliseconds',
+          'set the timeoutMs input of provider "org2" (`timeoutMs: <number>`)',
+        ],
+        byDefault: [
+          "stack config codesec:timeoutMs must be a number",
+          "`pulumi config set codesec:timeoutMs <number>`",
+        ],
+      },
+      {
+        config: { baseUrl: h.baseUrl, token: h.apiToken, skipCredentialsValidation: "maybe" },
+        explicit: [
+          'provider "org2" (codesec.Provider resource inputs) skipCredentialsValidation must be true or false',
+        ],
+        byDefault: ["stack config codesec:skipCredentialsValidation must be true or false"],
+      },
+      {
+        config: { baseUrl: h.baseUrl, token: h.apiToken, connections: "[1]" },
+        explicit: [
+          'the connections input of provider "org2" must be an object of named connections; set each one with ' +
+            'the connections input of provider "org2"',
+        ],
+        byDefault: [
+          "stack config codesec:connections must be an object of named connections",
+          "pulumi config set --path codesec:connections.<name>.baseUrl <url>",
+        ],
+      },
+      {
+        config: { connections: JSON.stringify({ team2: { baseUrl: h.baseUrl } }) },
+        explicit: [
+          'provider "org2" (codesec.Provider resource inputs) connections.team2.token is required',
+          '`connections: { "team2": { baseUrl: "<url>", token: <secret token> } }`',
+        ],
+        byDefault: [
+          "codesec:connections.team2.token is required",
+          "pulumi config set --secret --path codesec:connections.team2.token <token>",
+        ],
+      },
+      {
+        config: { baseUrl: h.baseUrl, token: h.apiToken, movedFrom: "ftp://nowhere" },
+        explicit: [
+          'provider "org2" (codesec.Provider resource inputs) movedFrom: baseUrl must be an http(s) URL',
+        ],
+        byDefault: ["stack config codesec:movedFrom: baseUrl must be an http(s) URL"],
+      },
+    ];
+
+    it("every CheckConfig failure of an explicit Provider names its input and how to set it on the Provider", async () => {
+      const h = emulator();
+      for (const problem of settingProblems(h)) {
+        const failures = await checkConfigReasons("org2", problem.config);
+        const context = JSON.stringify(problem.config);
+        expect(failures, context).to.have.length(1);
+        for (const words of problem.explicit) expect(failures[0][1], context).to.include(words);
+        expectNoStackConfigAdvice(failures[0][1]);
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("the same failures of the default provider keep the stack config keys and commands", async () => {
+      const h = emulator();
+      for (const problem of settingProblems(h)) {
+        const failures = await checkConfigReasons("default_0_5_0", problem.config);
+        const context = JSON.stringify(problem.config);
+        expect(failures, context).to.have.length(1);
+        for (const words of problem.byDefault) expect(failures[0][1], context).to.include(words);
+        expect(failures[0][1], context).not.to.include("codesec.Provider");
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a resource naming a connection an explicit Provider does not define: its connections input, set on it", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h), "org2");
+      const error = { details: await connectionFailure({ ...userRole, connection: "team9" }) };
+      expect(error.details).to.include(
+        'connection names no connection defined in the connections input of provider "org2" (none is defined). ' +
+          'Define it with the connections input of provider "org2"',
+      );
+      expectNoStackConfigAdvice(error.details);
+      expect(h.control.requests()).to.deep.equal([]);
     });
 
     it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
       const h = emulator();
-      const reasons = async (name: string, config: Record<string, unknown>) =>
-        (
-          await plugin().checkConfig(
-            new provider.CheckRequest()
-              .setUrn(providerUrn(name))
-              .setName(name)
-              .setType("pulumi:providers:codesec")
-              .setNews(struct(config))
-              .setOlds(struct({})),
-          )
-        )
-          .getFailuresList()
-          .map((f) => [f.getProperty(), f.getReason()]);
+      const reasons = checkConfigReasons;
       const explicit = await reasons("org2", { baseUrl: h.baseUrl });
       expect(explicit).to.have.length(1);
       expect(explicit[0][1]).to.match(
@@ -596,13 +744,22 @@ describe("native plugin: the ResourceProvider service", () => {
       await configureAs("org2", emulatorConfig(h));
       const error = await rejection(diff());
       expect(error.details).to.include(
-        `was created on the platform at ${recorded}, but its connection (the baseUrl and token of ` +
-          `Provider "org2") now points to ${h.baseUrl}.`,
+        `was created on the platform at ${recorded}, but its connection (the baseUrl and token inputs of ` +
+          `provider "org2") now points to ${h.baseUrl}.`,
       );
       expect(error.details).to.include(
-        `set the Provider's movedFrom input (\`movedFrom: "${recorded}"\` on Provider "org2"), then run \`pulumi up\``,
+        `set the movedFrom input of provider "org2" (\`movedFrom: "${recorded}"\`), then run \`pulumi up\``,
       );
-      expect(error.details).not.to.include("pulumi config set");
+      expectNoStackConfigAdvice(error.details);
+
+      // A movedFrom that names another platform: the Provider's input, named as such.
+      await configureAs("org2", { ...emulatorConfig(h), movedFrom: "https://elsewhere.example.com" });
+      const ignored = await rejection(diff());
+      expect(ignored.details).to.include(
+        '(provider "org2" (codesec.Provider resource inputs) movedFrom is "https://elsewhere.example.com", ' +
+          "which is not the platform this resource was created on)",
+      );
+      expectNoStackConfigAdvice(ignored.details);
 
       // A named connection of the Provider's.
       await configureAs("org2", {
@@ -619,8 +776,9 @@ describe("native plugin: the ResourceProvider service", () => {
         ),
       );
       expect(named.details).to.include(
-        `its connection (connection "team2" in the connections of Provider "org2") now points to`,
+        `its connection (connection "team2" in the connections input of provider "org2") now points to`,
       );
+      expectNoStackConfigAdvice(named.details);
     });
 
     it("what that message advises moves it: the Provider's movedFrom makes the diff an update, nothing replaced", async () => {
@@ -866,6 +1024,8 @@ describe("native plugin: the ResourceProvider service", () => {
           token,
           source: "test",
           fields: { baseUrl: "baseUrl", token: "token" },
+          origin: STACK_CONFIG,
+          fromOrigin: true,
         });
         const direct = await definition.invoke(client, args as never);
         expect(props(response.getReturn()).values).to.deep.equal(JSON.parse(JSON.stringify(direct)));

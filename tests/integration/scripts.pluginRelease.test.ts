@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion, releaseTarball, tarballName, treeBuildHash } from "../../scripts/plugin-release";
@@ -47,6 +47,23 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(readFileSync(again.tarball).equals(readFileSync(tarball))).to.equal(true);
     expect(build).to.match(/^sha256:[0-9a-f]{64}$/);
     expect(build).to.equal(treeBuildHash());
+  });
+
+  it("is made when the temporary directory is reached through a symbolic link (macOS's /var/folders)", () => {
+    const real = path.join(work, "real-tmp");
+    const linked = path.join(work, "linked-tmp");
+    mkdirSync(real);
+    symlinkSync(real, linked);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = linked;
+    try {
+      expect(os.tmpdir()).to.equal(linked);
+      const made = releaseTarball(path.join(work, "through-link"), { os: "linux", arch: "amd64" });
+      expect(readFileSync(made.tarball).equals(readFileSync(tarball))).to.equal(true);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it("is the same bytes under any umask, with mode 0755 for the launcher and 0644 for the rest, no owner", () => {

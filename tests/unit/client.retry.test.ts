@@ -327,15 +327,41 @@ describe("CodeSecClient retries", () => {
       for (const error of [timedOut, limited]) expect(error.message).not.to.include("deadlineMs");
     });
 
-    it("refuses a deadlineLabel that is not two lines of text", () => {
-      for (const deadlineLabel of [{ limit: "x" }, { limit: "x", raise: "a\nb" }, "x", null]) {
+    it("refuses a deadlineLabel that is not two short lines of printable text", () => {
+      const long = "x".repeat(201);
+      for (const deadlineLabel of [
+        { limit: "x" },
+        { limit: "x", raise: "a\nb" },
+        { limit: "x", raise: "a\u001b[31mb" },
+        { limit: "x\u0000", raise: "b" },
+        { limit: "x\u2028", raise: "b" },
+        { limit: "x\t", raise: "b" },
+        { limit: long, raise: "b" },
+        { limit: "x", raise: long },
+        "x",
+        null,
+      ]) {
         expect(
           () => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, deadlineLabel } as never),
           JSON.stringify(deadlineLabel),
         )
-          .to.throw(/deadlineLabel must be an object \{ limit, raise \}/)
+          .to.throw(
+            /deadlineLabel must be an object \{ limit, raise \} of two lines of at most 200 characters/,
+          )
           .with.property("field", "deadlineLabel");
       }
+      // The longest label accepted: 200 characters each.
+      const longest = { limit: "x".repeat(200), raise: "y".repeat(200) };
+      expect(
+        () => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, deadlineLabel: longest }),
+      ).not.to.throw();
+    });
+
+    it("refuses an unknown key in a deadlineLabel as every other unknown client option", () => {
+      const deadlineLabel = { limit: "x", raise: "y", rasie: "z" };
+      expect(() => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, deadlineLabel }))
+        .to.throw('unknown deadlineLabel option "rasie"; the options are limit, raise')
+        .with.property("field", "deadlineLabel.rasie");
     });
 
     it("bounds a persistent 503 whose Retry-After waits would pass it", async () => {

@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { RESOURCE_DEFINITIONS, type ResourceKind } from "../../provider/resources/registry";
-import { secretFields } from "../../provider/resources/definition";
+import { secretFields, type ResourceDefinition } from "../../provider/resources/definition";
 import * as pulumi from "@pulumi/pulumi";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -154,12 +154,17 @@ describe("examples/org-config (runtime mocks)", function () {
       expect(r.inputs.__provider, `${r.name} is a dynamic resource`).to.be.a("string");
       // Credentials come from stack config at run time; never stored with the resource.
       expect(r.inputs, `${r.name} inputs`).not.to.have.property("connection");
-      // Its credentials (and an SCM app's one-time code) are declared secret outputs, as its definition says.
+      // An SCM app's one-time code is a declared secret output, as its definition says; a connection is one
+      // only when it holds a token (an object), so with none given it is not (provider.connectionSecrecy).
       const kind = r.type.slice(TYPE("").length) as ResourceKind;
-      expect(secretOutputsOf(declared.get(r.name)?.opts), `${r.name} secret outputs`).to.include.members(
-        secretFields(RESOURCE_DEFINITIONS[kind]),
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      const alwaysSecret = secretFields(definition).filter(
+        (name) => definition.inputs[name]?.secret === true,
       );
-      expect(secretFields(RESOURCE_DEFINITIONS[kind])).to.include("connection");
+      const secretOutputs = secretOutputsOf(declared.get(r.name)?.opts);
+      expect(secretOutputs, `${r.name} secret outputs`).to.include.members(alwaysSecret);
+      expect(secretOutputs, `${r.name} secret outputs`).not.to.include("connection");
+      expect(secretFields(definition)).to.include("connection");
     }
 
     const roles = ofType("UserRole").map((r) => ({

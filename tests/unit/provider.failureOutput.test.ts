@@ -18,7 +18,7 @@ import {
   CodeSecResponseError,
   CodeSecTimeoutError,
 } from "../../sdk/errors";
-import { CodeSecConnectionError, MissingCredentialsError } from "../../provider/connection";
+import { CodeSecConnectionError, MissingCredentialsError, STACK_CONFIG } from "../../provider/connection";
 import { isExpectedFailure } from "../../provider/expectedFailures";
 import { PlatformMismatchError } from "../../provider/ownership";
 import { CodeSecResourceError } from "../../provider/resources/resourceError";
@@ -56,6 +56,8 @@ const expectedFailures: Error[] = [
       token: "t",
       source: "stack config",
       fields: { baseUrl: "codesec:baseUrl", token: "codesec:token" },
+      origin: STACK_CONFIG,
+      fromOrigin: true,
     },
     undefined,
     { type: "codesec:UserRole", id: "1001/502", step: "preview" },

@@ -142,7 +142,7 @@ export class ScmApp extends pulumi.dynamic.Resource {
       stubProvider("ScmApp"),
       name,
       declaredProps(scmAppDefinition, args),
-      resourceOptions(scmAppDefinition, opts),
+      resourceOptions(scmAppDefinition, opts, args),
       "codesec",
       "ScmApp",
     );

@@ -142,7 +142,7 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
       stubProvider("ScmWebhookSubscription"),
       name,
       declaredProps(scmWebhookSubscriptionDefinition, args),
-      resourceOptions(scmWebhookSubscriptionDefinition, opts),
+      resourceOptions(scmWebhookSubscriptionDefinition, opts, args),
       "codesec",
       "ScmWebhookSubscription",
     );

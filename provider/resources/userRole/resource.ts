@@ -159,7 +159,7 @@ export class UserRole extends pulumi.dynamic.Resource {
       stubProvider("UserRole"),
       name,
       declaredProps(userRoleDefinition, args),
-      resourceOptions(userRoleDefinition, opts),
+      resourceOptions(userRoleDefinition, opts, args),
       "codesec",
       "UserRole",
     );

@@ -166,7 +166,7 @@ export class UserRoles extends pulumi.dynamic.Resource {
       stubProvider("UserRoles"),
       name,
       declaredProps(userRolesDefinition, args),
-      resourceOptions(userRolesDefinition, opts),
+      resourceOptions(userRolesDefinition, opts, args),
       "codesec",
       "UserRoles",
     );

@@ -239,7 +239,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
       stubProvider("WorkflowProvisioning"),
       name,
       declaredProps(workflowProvisioningDefinition, args),
-      resourceOptions(workflowProvisioningDefinition, opts),
+      resourceOptions(workflowProvisioningDefinition, opts, args),
       "codesec",
       "WorkflowProvisioning",
     );

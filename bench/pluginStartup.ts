@@ -6,8 +6,8 @@
  *
  * - `release`: the release archive's launcher on its bundle (scripts/plugin-release.ts), unpacked as
  *   `pulumi plugin install` unpacks it: what users run, so the figure with the target. Its compile cache
- *   (V8's code cache, which the launcher keeps in the temporary folder) is warm after the first start,
- *   as on a user's machine from the second command on;
+ *   (V8's code cache, which the launcher keeps beside the bundle) is warm after the first start, as on a
+ *   user's machine from the second command on;
  * - `clone`: the clone's launcher on the tsc build in dist/ (about 300 modules resolved and read).
  *
  * The one implementation of this measure: `npm run bench` (BENCH_ONLY=8) and, run alone, a comparison

@@ -70,8 +70,10 @@ async function runLoop(
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (let n = claim(0); n !== undefined; n = claim(performance.now() - start)) {
-          const wait = startsAt === undefined ? 0 : start + startsAt(n) - performance.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          // Whole milliseconds, checked again: a timer can fire early (libuv's cached loop time).
+          const due = startsAt === undefined ? 0 : start + startsAt(n);
+          for (let wait = due - performance.now(); wait > 0; wait = due - performance.now())
+            await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
           const status = await send(agent, request, n);
           sent += 1;
           statuses[status] = (statuses[status] ?? 0) + 1;

@@ -80,7 +80,7 @@ export async function engineFloor(
   const emulator = await startEmulator({ quiet: true, fixtures: benchFixtures({ members: largest }) });
   const counter = new ApiCallCounter(emulator.control);
   try {
-    for (const n of options.sizes) await measureSize(emulator, counter, n, options.repsFor(n), log, onSize);
+    for (const n of options.sizes) await measureSize(emulator, counter, n, options.reps, log, onSize);
   } finally {
     await emulator.close();
   }

@@ -23,6 +23,15 @@ export function exampleFixturesPath(): string {
  * listing every problem and where to find a valid example.
  */
 export function parseFixtureSet(value: unknown, source: string): FixtureSet {
+  return checkedFixtureSet(value, source, structuredClone);
+}
+
+/** As parseFixtureSet; `own` makes the caller's value the set's own (a fresh parse needs no copy). */
+function checkedFixtureSet(
+  value: unknown,
+  source: string,
+  own: (set: FixtureFile) => FixtureFile,
+): FixtureSet {
   const problems = fixtureSetProblems(value);
   if (problems.length > 0) {
     throw new Error(
@@ -31,7 +40,7 @@ export function parseFixtureSet(value: unknown, source: string): FixtureSet {
         `A valid example: ${exampleFixturesPath()}`,
     );
   }
-  return withAllCollections(structuredClone(value as FixtureFile));
+  return withAllCollections(own(value as FixtureFile));
 }
 
 /** Reads and checks a JSON fixture file. */
@@ -48,5 +57,6 @@ export function loadFixtureFile(file: string): FixtureSet {
   } catch (error) {
     throw new Error(`fixture file ${file} is not valid JSON: ${(error as Error).message}`);
   }
-  return parseFixtureSet(json, file);
+  // Parsed here and referenced nowhere else: no copy (at 50,000 rules, one less copy of the data to collect).
+  return checkedFixtureSet(json, file, (set) => set);
 }

@@ -52,25 +52,30 @@ function send(agent: http.Agent, request: BareRequest, n: number): Promise<numbe
 }
 
 /**
- * Sends `request` from `concurrency` loops until `limit` is reached: a number of requests, or a
- * duration in seconds (whichever `limit` names).
+ * The one loop both forms run: `workers` loops, each claiming the next request's number (`claim` answers
+ * undefined when the loop is done) and, when `startsAt` is given, waiting until that request's start time
+ * (milliseconds after the first) before sending it.
  */
-export async function bareLoop(
+async function runLoop(
   request: BareRequest,
-  concurrency: number,
-  limit: { requests: number } | { seconds: number },
+  workers: number,
+  claim: (elapsedMs: number) => number | undefined,
+  startsAt?: (n: number) => number,
 ): Promise<LoopResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: workers });
   const statuses: Record<string, number> = {};
   let sent = 0;
   const start = performance.now();
-  const more = () =>
-    "requests" in limit ? sent < limit.requests : performance.now() - start < limit.seconds * 1000;
   try {
     await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (more()) {
-          const status = await send(agent, request, sent++);
+      Array.from({ length: workers }, async () => {
+        for (let n = claim(0); n !== undefined; n = claim(performance.now() - start)) {
+          // Whole milliseconds, checked again: a timer can fire early (libuv's cached loop time).
+          const due = startsAt === undefined ? 0 : start + startsAt(n);
+          for (let wait = due - performance.now(); wait > 0; wait = due - performance.now())
+            await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+          const status = await send(agent, request, n);
+          sent += 1;
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
       }),
@@ -83,34 +88,35 @@ export async function bareLoop(
 }
 
 /**
+ * Sends `request` from `concurrency` loops until `limit` is reached: a number of requests, or a
+ * duration in seconds (whichever `limit` names).
+ */
+export function bareLoop(
+  request: BareRequest,
+  concurrency: number,
+  limit: { requests: number } | { seconds: number },
+): Promise<LoopResult> {
+  let next = 0;
+  return runLoop(request, concurrency, (elapsedMs) =>
+    ("requests" in limit ? next < limit.requests : elapsedMs < limit.seconds * 1000) ? next++ : undefined,
+  );
+}
+
+/**
  * Sends `requests` requests paced as the client's limiter paces them: the n-th (0-based) starts no
  * earlier than n / `perSecond` seconds after the first, with at most `inFlight` at once. The API floor
  * of a batch of writes at a rate limit: the least time the same requests can take at that rate.
  */
-export async function pacedLoop(
+export function pacedLoop(
   request: BareRequest,
   pace: { perSecond: number; inFlight: number },
   requests: number,
 ): Promise<LoopResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: pace.inFlight });
-  const statuses: Record<string, number> = {};
   let next = 0;
-  const start = performance.now();
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(pace.inFlight, requests) }, async () => {
-        while (next < requests) {
-          const n = next++;
-          const wait = start + (n * 1000) / pace.perSecond - performance.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-          const status = await send(agent, request, n);
-          statuses[status] = (statuses[status] ?? 0) + 1;
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
-  const seconds = (performance.now() - start) / 1000;
-  return { requests, seconds, perSecond: requests / seconds, statuses };
+  return runLoop(
+    request,
+    Math.min(pace.inFlight, requests),
+    () => (next < requests ? next++ : undefined),
+    (n) => (n * 1000) / pace.perSecond,
+  );
 }

@@ -25,12 +25,23 @@ function main(): void {
   // Loaded after the version check, so an older Node fails with the message above.
   const { startPluginServer } = require("./server") as typeof import("./server");
   startPluginServer({ engineAddress }).then(
-    (server) => process.stdout.write(`${server.port}\n`),
+    (server) => {
+      process.stdout.write(`${server.port}\n`);
+      // The engine ends a plugin with a signal, and Node writes its compile cache (the launcher turns it on)
+      // only on a normal exit: written now, once the engine has the port, the next start reads it back.
+      setImmediate(flushCompileCache);
+    },
     (error: unknown) => {
       process.stderr.write(`pulumi-resource-codesec could not start: ${String(error)}\n`);
       process.exit(1);
     },
   );
+}
+
+/** Writes V8's code cache of what has been compiled so far, when Node's compile cache is on. */
+function flushCompileCache(): void {
+  const { flushCompileCache: flush } = require("node:module") as { flushCompileCache?: () => void };
+  flush?.();
 }
 
 main();

@@ -5,11 +5,27 @@
  * and running stacks on it: tests/e2e/native.test.ts.)
  */
 import { expect } from "chai";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packageVersion, releaseTarball, tarballName, treeBuildHash } from "../../scripts/plugin-release";
+import {
+  COMPILE_CACHE_LINES,
+  packageVersion,
+  releaseTarball,
+  tarballName,
+  treeBuildHash,
+} from "../../scripts/plugin-release";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -125,6 +141,50 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(firstLine).to.match(/^\d+$/);
   });
 
+  it("keeps V8's code cache of the bundle beside it, written while it serves, unless Node's opt-out is set", async () => {
+    // The bundle's compile is a third of the plugin's start-up CPU: the second start on reads it back.
+    const copy = path.join(work, "cached");
+    execFileSync("cp", ["-r", unpacked, copy]);
+    // Without the cache the other tests' starts wrote beside the unpacked archive.
+    rmSync(path.join(copy, ".node-compile-cache"), { recursive: true, force: true });
+    const cached = path.join(copy, ".node-compile-cache");
+    const cacheFiles = () =>
+      existsSync(cached)
+        ? readdirSync(cached, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+            .length
+        : 0;
+    const tmp = path.join(work, "cache-tmp");
+    mkdirSync(tmp, { recursive: true });
+    // Written while the plugin serves: the engine ends plugins with a signal, which writes nothing.
+    await firstLineOf(
+      spawn(launcherIn(copy), ["127.0.0.1:1"], { env: { ...process.env, TMPDIR: tmp }, stdio: "pipe" }),
+      () => until(() => cacheFiles() > 0, 10_000),
+    );
+    expect(cacheFiles()).to.be.greaterThan(0);
+    expect(readdirSync(tmp, { recursive: true }), "nothing in the shared temporary folder").to.deep.equal([]);
+    const optedOut = path.join(work, "opted-out");
+    execFileSync("cp", ["-r", unpacked, optedOut]);
+    rmSync(path.join(optedOut, ".node-compile-cache"), { recursive: true, force: true });
+    await firstLineOf(
+      spawn(launcherIn(optedOut), ["127.0.0.1:1"], {
+        env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
+        stdio: "pipe",
+      }),
+    );
+    expect(existsSync(path.join(optedOut, ".node-compile-cache"))).to.equal(false);
+  });
+
+  it("the clone's launcher keeps the compile cache as the archive's does", () => {
+    const clone = readFileSync(
+      path.join(repoRoot, "provider/cmd/pulumi-resource-codesec", "pulumi-resource-codesec"),
+      "utf8",
+    );
+    expect(clone).to.include(COMPILE_CACHE_LINES);
+    expect(
+      execFileSync("tar", ["-xzOf", tarball, "pulumi-resource-codesec"], { encoding: "utf8" }),
+    ).to.include(COMPILE_CACHE_LINES);
+  });
+
   it("with a Node.js older than 22, the launcher names it and where it came from", () => {
     const bin = path.join(work, "old-node");
     mkdirSync(bin, { recursive: true });
@@ -160,3 +220,36 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     );
   });
 });
+
+function launcherIn(dir: string): string {
+  return path.join(dir, "pulumi-resource-codesec");
+}
+
+/** The first line a started plugin prints (its port), then the plugin stopped. */
+async function firstLineOf(
+  child: ChildProcess,
+  whileServing: () => Promise<void> = async () => undefined,
+): Promise<string> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code} before its port`)));
+    });
+    await whileServing();
+    return line;
+  } finally {
+    child.kill();
+    await exited;
+  }
+}
+
+/** Resolves once `done()` holds, or after `ms` (the caller's assertion then says what was missing). */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+}

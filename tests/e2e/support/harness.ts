@@ -71,7 +71,23 @@ const installed = new Map<string, string>();
  * installed beside it (a program using both the dynamic resources and the native SDK).
  */
 export function installedModules(tarball: string, ...more: string[]): string {
-  const key = [tarball, ...more].join("\n");
+  return npmInstalled([
+    tarball,
+    ...more,
+    `typescript@${devDependencies.typescript}`,
+    `ts-node@${devDependencies["ts-node"]}`,
+    "@types/node@22",
+  ]);
+}
+
+/**
+ * A node_modules holding `packages` (tarballs or registry specs) and @pulumi/pulumi at the version the
+ * CLI is built from, installed as a user installs packages (so each package's real path is inside a
+ * node_modules), once per list of packages in this process. The bench's stacks (plain JavaScript, no
+ * TypeScript) use it directly.
+ */
+export function npmInstalled(packages: string[]): string {
+  const key = packages.join("\n");
   let dir = installed.get(key);
   if (!dir) {
     dir = scratchDir("modules");
@@ -86,12 +102,8 @@ export function installedModules(tarball: string, ...more: string[]): string {
         "--no-audit",
         "--no-fund",
         "--prefer-offline",
-        tarball,
-        ...more,
+        ...packages,
         `@pulumi/pulumi@${devDependencies["@pulumi/pulumi"]}`,
-        `typescript@${devDependencies.typescript}`,
-        `ts-node@${devDependencies["ts-node"]}`,
-        "@types/node@22",
       ],
       dir,
     );

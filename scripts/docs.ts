@@ -17,7 +17,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
-import { docsExample, EXAMPLE_LANGUAGES, examplePrograms } from "./docsExamples";
+import {
+  docsExample,
+  EXAMPLE_LANGUAGES,
+  exampleSourceFiles,
+  examplePrograms,
+  functionExamplesSource,
+  PACKAGE_EXAMPLES_SOURCE,
+  resourceExamplesSource,
+} from "./docsExamples";
 import type { FunctionDefinition } from "../provider/functions/definition";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import {
@@ -179,7 +187,62 @@ export function staleDocs(root: string): string[] {
   );
   const readme =
     fs.readFileSync(path.join(root, "README.md"), "utf8") !== renderReadme(root) ? ["README.md"] : [];
-  return [...stale, ...orphans, ...readme];
+  return [...stale, ...orphans, ...readme, ...unshownExampleSources(root, entries)];
+}
+
+/** The example names a page's source shows (its `<!-- example: NAME -->` lines). */
+function shownExampleNames(root: string, entry: DocEntry): Set<string> {
+  const source = fs.readFileSync(path.join(root, entry.source), "utf8");
+  return new Set([...source.matchAll(/^<!-- example: ([\w-]+) -->$/gm)].map((match) => match[1]));
+}
+
+/**
+ * Every `.pp` file under the example sources' folders that no page shows, each with why: it is in the
+ * folder of no resource kind or function, nested where no example is looked for, not named by its
+ * page's `<!-- example: NAME -->` line, or (under provider/examples) not the README's readme.pp. Such a
+ * file would be generated from, or silently skipped, yet never seen by a reader.
+ */
+export function unshownExampleSources(root: string, entries: readonly DocEntry[] = docEntries()): string[] {
+  const pages = new Map<string, { entry: DocEntry; shown: Set<string> }>();
+  for (const entry of entries) {
+    const dir =
+      entry.examples.group === "resources"
+        ? resourceExamplesSource(entry.examples.owner)
+        : functionExamplesSource(entry.examples.owner);
+    pages.set(dir, { entry, shown: shownExampleNames(root, entry) });
+  }
+  const problems: string[] = [];
+  const readme = `${PACKAGE_EXAMPLES_SOURCE}/readme.pp`;
+  for (const file of exampleSourceFiles(root)) {
+    const problem = (why: string) => problems.push(`${file} (${why})`);
+    if (file.startsWith(`${PACKAGE_EXAMPLES_SOURCE}/`)) {
+      if (file !== readme) problem(`an example source no page shows: the README shows ${readme} only`);
+      continue;
+    }
+    const functionMatch = /^provider\/functions\/examples\/([^/]+)\//.exec(file);
+    const resourceMatch = /^provider\/resources\/([^/]+)\/examples\//.exec(file);
+    const dir = functionMatch?.[0] ?? resourceMatch?.[0];
+    const page = dir === undefined ? undefined : pages.get(dir.slice(0, -1));
+    if (page === undefined) {
+      if (functionMatch) problem(`an example source of no function: ${functionMatch[1]} is none`);
+      else if (resourceMatch) problem(`an example source of no resource kind: ${resourceMatch[1]} is none`);
+      else
+        problem(
+          "an example source no page shows: examples go in a kind's examples/ or provider/functions/examples/<function>/",
+        );
+      continue;
+    }
+    const name = file.slice(dir!.length, -".pp".length);
+    const what = page.entry.examples.group === "resources" ? "a kind's" : "a function's";
+    if (name.includes("/")) {
+      problem(`an example source no page shows: ${what} examples are ${dir}<name>.pp`);
+    } else if (!page.shown.has(name)) {
+      problem(
+        `an example source no page shows: add \`<!-- example: ${name} -->\` to ${page.entry.source}, or remove it`,
+      );
+    }
+  }
+  return problems;
 }
 
 /** The docs' "on change" column: what the definition's `onChange` does, in words. */

@@ -80,8 +80,9 @@ export function generateExample(generator: string, schemaFile: string, source: s
 const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
 
 /**
- * Writes every docs example under `examplesRoot` (docs/examples or a scratch copy), from the sources under
- * `root`: each group's folder is replaced as a whole, so an example whose source is gone does not linger.
+ * Writes every docs example under `examplesRoot` (a scratch folder), from the sources under `root`: each
+ * group's folder is written whole, so an example whose source is gone does not linger. The first source
+ * that fails stops it, naming that source.
  */
 function generateExamples(generator: string, schemaFile: string, root: string, examplesRoot: string): void {
   for (const group of EXAMPLE_GROUPS)
@@ -90,6 +91,26 @@ function generateExamples(generator: string, schemaFile: string, root: string, e
   for (const example of docsExamples(root, RESOURCE_KIND_NAMES, functions)) {
     const outDir = path.join(examplesRoot, path.relative(EXAMPLES_DIR, example.target));
     generateExample(generator, schemaFile, path.join(root, example.source), outDir);
+  }
+}
+
+/**
+ * Writes the docs examples into docs/examples under `root`, all or nothing: every example is generated
+ * into a scratch folder first, and the committed groups are replaced only once all succeeded, so one
+ * broken source leaves every committed program as it was.
+ */
+function replaceExamples(generator: string, schemaFile: string, root: string): void {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-examples-"));
+  try {
+    generateExamples(generator, schemaFile, root, scratch);
+    for (const group of EXAMPLE_GROUPS) {
+      const target = path.join(root, EXAMPLES_DIR, group);
+      fs.rmSync(target, { recursive: true, force: true });
+      if (fs.existsSync(path.join(scratch, group)))
+        fs.cpSync(path.join(scratch, group), target, { recursive: true });
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -102,7 +123,7 @@ export function generate(root: string): void {
   for (const [language, folder] of Object.entries(COMMITTED_SDKS)) {
     generateSdk(generator, schemaFile, language, path.join(root, folder));
   }
-  generateExamples(generator, schemaFile, root, path.join(root, EXAMPLES_DIR));
+  replaceExamples(generator, schemaFile, root);
 }
 
 /**

@@ -332,4 +332,30 @@ describe("SDK generation from schema.json", function () {
       fs.rmSync(copy, { recursive: true, force: true });
     }
   });
+  it("`npm run generate` with one broken example source fails naming it and leaves every committed program as it was", () => {
+    const copy = copyOfGenerated();
+    try {
+      const programs = (): Map<string, string> =>
+        new Map(
+          fs
+            .readdirSync(path.join(copy, EXAMPLES_DIR), { recursive: true, encoding: "utf8" })
+            .filter((file) => fs.statSync(path.join(copy, EXAMPLES_DIR, file)).isFile())
+            .map((file) => [file, fs.readFileSync(path.join(copy, EXAMPLES_DIR, file), "utf8")]),
+        );
+      const before = programs();
+      expect(before.size).to.be.greaterThan(30);
+      const source = path.join(copy, "provider/functions/examples/getScan/main.pp");
+      fs.writeFileSync(source, fs.readFileSync(source, "utf8").replace("scanId", "scanID"));
+      const result = spawnSync(
+        process.execPath,
+        ["-r", "ts-node/register/transpile-only", "scripts/generate.ts", "--root", copy],
+        { cwd: root, encoding: "utf8" },
+      );
+      expect(result.status).to.not.equal(0);
+      expect(result.stderr).to.include("provider/functions/examples/getScan/main.pp does not bind");
+      expect(programs()).to.deep.equal(before);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });

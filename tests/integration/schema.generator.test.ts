@@ -12,7 +12,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { COMMITTED_SDKS, generatorPath, staleGenerated } from "../../scripts/generate";
+import {
+  COMMITTED_SDKS,
+  generateExample,
+  generatorPath,
+  programsNotParsing,
+  staleGenerated,
+} from "../../scripts/generate";
 import { EXAMPLES_DIR, PACKAGE_EXAMPLES_SOURCE } from "../../scripts/docsExamples";
 import { SCHEMA_PATH } from "../../scripts/schema";
 
@@ -356,6 +362,30 @@ describe("SDK generation from schema.json", function () {
       expect(programs()).to.deep.equal(before);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+  it("a docs example whose generated Python or TypeScript does not parse fails naming the file, exit 0 or not", () => {
+    const dir = scratch("unparsable");
+    try {
+      // Python's program generator writes `codesec.get_current_user(, opts=...)` for an invoke with no
+      // arguments and an explicit provider, and exits 0.
+      const source = path.join(dir, "noArgsWithProvider.pp");
+      fs.writeFileSync(
+        source,
+        'resource user "pulumi:providers:codesec" {\n  baseUrl = "https://codesec.example.com"\n}\n' +
+          'me = invoke("codesec:index:getCurrentUser", {}, {\n  provider = user\n})\n' +
+          "output id {\n  value = me.id\n}\n",
+      );
+      expect(() => generateExample(generatorPath(), schemaFile, source, path.join(dir, "out"))).to.throw(
+        /programs that do not parse:\n.*python\/__main__\.py: .*SyntaxError/,
+      );
+      const broken = path.join(dir, "broken");
+      fs.mkdirSync(path.join(broken, "typescript"), { recursive: true });
+      fs.writeFileSync(path.join(broken, "typescript/index.ts"), "const x = codesec.getCurrentUser(, {});\n");
+      expect(programsNotParsing(broken)).to.have.length(1);
+      expect(programsNotParsing(broken)[0]).to.match(/typescript\/index\.ts:1:34: Argument expression expected/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -383,7 +383,37 @@ describe("SDK generation from schema.json", function () {
       fs.mkdirSync(path.join(broken, "typescript"), { recursive: true });
       fs.writeFileSync(path.join(broken, "typescript/index.ts"), "const x = codesec.getCurrentUser(, {});\n");
       expect(programsNotParsing(broken)).to.have.length(1);
-      expect(programsNotParsing(broken)[0]).to.match(/typescript\/index\.ts:1:34: Argument expression expected/);
+      expect(programsNotParsing(broken)[0]).to.match(
+        /typescript\/index\.ts:1:34: Argument expression expected/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("the Go rewrites change the package's calls only, not the same text in a comment or a string", () => {
+    const dir = scratch("goast");
+    try {
+      const source = path.join(dir, "lookalikes.pp");
+      fs.writeFileSync(
+        source,
+        "// Go names it codesec.LookupScmApp, not codesec.GetScmApp(ctx, map[string]interface{}{}, nil).\n" +
+          'app = invoke("codesec:index:getScmApp", {\n  deploymentId = "1001"\n  requestId = "apprq-1001-done"\n})\n' +
+          'me = invoke("codesec:index:getCurrentUser", {})\n' +
+          'output said {\n  value = "codesec.GetCurrentUser(ctx, map[string]interface{}{}, nil) and codesec.GetScmAppResult"\n}\n' +
+          "output slug {\n  value = app.slug\n}\noutput login {\n  value = me.login\n}\n",
+      );
+      const result = runGenerator(schemaFile, "program", source, path.join(dir, "out"));
+      expect(result.status, result.stderr).to.equal(0);
+      const go = fs.readFileSync(path.join(dir, "out/go/main.go"), "utf8");
+      expect(go)
+        .to.include(
+          "// Go names it codesec.LookupScmApp, not codesec.GetScmApp(ctx, map[string]interface{}{}, nil).",
+        )
+        .and.include(
+          '"codesec.GetCurrentUser(ctx, map[string]interface{}{}, nil) and codesec.GetScmAppResult"',
+        )
+        .and.include("codesec.LookupScmApp(ctx, &codesec.LookupScmAppArgs{")
+        .and.include("codesec.GetCurrentUser(ctx, nil)");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -96,6 +96,25 @@ export function docsExamples(
   ].sort((a, b) => a.target.localeCompare(b.target));
 }
 
+/** The folders under which every `.pp` file must be a docs example's source (checked by `npm run lint`). */
+export const EXAMPLE_SOURCE_ROOTS = [
+  "provider/resources",
+  "provider/functions",
+  PACKAGE_EXAMPLES_SOURCE,
+] as const;
+
+/** Every `.pp` file under EXAMPLE_SOURCE_ROOTS in `root`, relative to it (`/`-separated), sorted. */
+export function exampleSourceFiles(root: string): string[] {
+  return EXAMPLE_SOURCE_ROOTS.flatMap((dir) =>
+    fs.existsSync(path.join(root, dir))
+      ? fs
+          .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+          .filter((file) => file.endsWith(".pp"))
+          .map((file) => `${dir}/${file.split(path.sep).join("/")}`)
+      : [],
+  ).sort();
+}
+
 /** The generated program of `example` in each language, under `root`: [language, relative path]. */
 export function examplePrograms(
   example: DocsExample,

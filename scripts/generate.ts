@@ -17,6 +17,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as prettier from "prettier";
+import * as ts from "typescript";
 import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
 import { RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import { docsExamples, EXAMPLES_DIR } from "./docsExamples";
@@ -67,21 +68,66 @@ export function generateSdk(generator: string, schemaFile: string, language: str
 
 /**
  * Runs the generator's program mode: the docs example whose PCL source is `source`, bound against
- * `schemaFile`, into `outDir`/<language folder>. Any diagnostic fails it, naming the source.
+ * `schemaFile`, into `outDir`/<language folder>. Any diagnostic fails it, naming the source, and so does a
+ * program that does not parse (programsNotParsing): Pulumi's program generators can write one with exit 0.
  */
 export function generateExample(generator: string, schemaFile: string, source: string, outDir: string): void {
   const result = spawnSync(generator, [schemaFile, "program", source, outDir], { encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(`pulumi-gen-codesec program failed: ${result.stderr.trim() || `exit ${result.status}`}`);
   }
+  const problems = programsNotParsing(outDir);
+  if (problems.length > 0) {
+    throw new Error(
+      `pulumi-gen-codesec program wrote, from ${source}, programs that do not parse:\n${problems.join("\n")}`,
+    );
+  }
+}
+
+/**
+ * The programs of one generated example (under `outDir`) that do not parse, each as `file: problem`: the
+ * TypeScript by TypeScript's parser, the Python by python3's (`ast.parse`: no bytecode written, no
+ * virtual environment needed). The Go needs no check here: pulumi-gen-codesec formats it with go/format,
+ * which fails on Go that does not parse.
+ */
+export function programsNotParsing(outDir: string): string[] {
+  const problems: string[] = [];
+  const typescript = path.join(outDir, "typescript/index.ts");
+  if (fs.existsSync(typescript)) {
+    const output = ts.transpileModule(fs.readFileSync(typescript, "utf8"), {
+      fileName: typescript,
+      reportDiagnostics: true,
+    });
+    for (const diagnostic of output.diagnostics ?? []) {
+      const { line, character } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      problems.push(
+        `${typescript}:${line + 1}:${character + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`,
+      );
+    }
+  }
+  const python = path.join(outDir, "python/__main__.py");
+  if (fs.existsSync(python)) {
+    const parsed = spawnSync(
+      "python3",
+      ["-c", "import ast, sys\nwith open(sys.argv[1]) as f: ast.parse(f.read(), sys.argv[1])", python],
+      { encoding: "utf8" },
+    );
+    if (parsed.error) throw new Error(`cannot run python3 to parse ${python}: ${parsed.error.message}`);
+    if (parsed.status !== 0) {
+      const lines = parsed.stderr.trim().split("\n");
+      problems.push(`${python}: ${lines.slice(-4).join(" ").replace(/\s+/g, " ")}`);
+    }
+  }
+  return problems;
 }
 
 /** The groups of generated examples: the folders under docs/examples (whose README.md is written by hand). */
 const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
 
 /**
- * Writes every docs example under `examplesRoot` (docs/examples or a scratch copy), from the sources under
- * `root`: each group's folder is replaced as a whole, so an example whose source is gone does not linger.
+ * Writes every docs example under `examplesRoot` (a scratch folder), from the sources under `root`: each
+ * group's folder is written whole, so an example whose source is gone does not linger. The first source
+ * that fails stops it, naming that source.
  */
 function generateExamples(generator: string, schemaFile: string, root: string, examplesRoot: string): void {
   for (const group of EXAMPLE_GROUPS)
@@ -90,6 +136,26 @@ function generateExamples(generator: string, schemaFile: string, root: string, e
   for (const example of docsExamples(root, RESOURCE_KIND_NAMES, functions)) {
     const outDir = path.join(examplesRoot, path.relative(EXAMPLES_DIR, example.target));
     generateExample(generator, schemaFile, path.join(root, example.source), outDir);
+  }
+}
+
+/**
+ * Writes the docs examples into docs/examples under `root`, all or nothing: every example is generated
+ * into a scratch folder first, and the committed groups are replaced only once all succeeded, so one
+ * broken source leaves every committed program as it was.
+ */
+function replaceExamples(generator: string, schemaFile: string, root: string): void {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-examples-"));
+  try {
+    generateExamples(generator, schemaFile, root, scratch);
+    for (const group of EXAMPLE_GROUPS) {
+      const target = path.join(root, EXAMPLES_DIR, group);
+      fs.rmSync(target, { recursive: true, force: true });
+      if (fs.existsSync(path.join(scratch, group)))
+        fs.cpSync(path.join(scratch, group), target, { recursive: true });
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -102,7 +168,7 @@ export function generate(root: string): void {
   for (const [language, folder] of Object.entries(COMMITTED_SDKS)) {
     generateSdk(generator, schemaFile, language, path.join(root, folder));
   }
-  generateExamples(generator, schemaFile, root, path.join(root, EXAMPLES_DIR));
+  replaceExamples(generator, schemaFile, root);
 }
 
 /**

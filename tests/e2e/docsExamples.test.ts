@@ -16,7 +16,13 @@ import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { docsExamples, examplePrograms, type DocsExample } from "../../scripts/docsExamples";
 import { SCHEMA_PATH } from "../../scripts/schema";
 import { repoRoot, scratchDir, timeLimitFor } from "./support/harness";
-import { GO_SDK_MODULE, goToolchainFor, venvPython } from "./support/languagePrograms";
+import {
+  GO_SDK_MODULE,
+  goToolchainFor,
+  installedSdkDifferences,
+  requireFreshPythonSdk,
+  venvPython,
+} from "./support/languagePrograms";
 
 /** The stack config the examples read (`pulumi.Config()` of their project), as a user would set it. */
 const EXAMPLES_CONFIG = { scmAppCode: "one-time-code", userJwt: "a-user-jwt", userId: "502" };
@@ -48,6 +54,8 @@ function runPythonExamples(files: string[]): { status: number | null; lines: str
         "`npm run setup -- --languages python` (`npm test` makes it).",
     );
   }
+  // The examples import the venv's installed copy of pulumi_codesec: it must be this clone's sdk/python.
+  requireFreshPythonSdk();
   const result = spawnSync(
     venvPython,
     [
@@ -139,6 +147,27 @@ describe("the docs examples in Python, run under Pulumi's mocks", function () {
     expect(lines[1]).to.match(/^FAIL .*WorkflowProvisioning\.py: .*filters: no property 'code_acess'/);
     expect(lines[2]).to.match(/^FAIL .*getScan\.py: TypeError: .*unexpected keyword argument 'scan'/);
     expect(lines[3]).to.match(/^FAIL .*getNotificationRules\.py: AttributeError: .*config_eror/);
+  });
+});
+
+describe("the Python SDK the examples run with", function () {
+  it("a stale installed copy of pulumi_codesec is named, file by file, before any example runs", () => {
+    const source = scratchDir("python-sdk-source");
+    const installed = scratchDir("python-sdk-installed");
+    fs.mkdirSync(path.join(source, "config"));
+    fs.mkdirSync(path.join(installed, "config"));
+    for (const dir of [source, installed]) {
+      fs.writeFileSync(path.join(dir, "__init__.py"), "# same\n");
+      fs.writeFileSync(path.join(dir, "pulumi-plugin.json"), '{"version": "0.5.0"}\n');
+    }
+    fs.writeFileSync(path.join(source, "scm_app.py"), "request_id = 1\n");
+    fs.writeFileSync(path.join(installed, "scm_app.py"), "request_id = 0\n");
+    fs.writeFileSync(path.join(source, "config/vars.py"), "# new\n");
+    fs.writeFileSync(path.join(source, "README.md"), "not installed by pip\n");
+    expect(installedSdkDifferences(source, installed)).to.deep.equal(["config/vars.py", "scm_app.py"]);
+    fs.writeFileSync(path.join(installed, "scm_app.py"), "request_id = 1\n");
+    fs.writeFileSync(path.join(installed, "config/vars.py"), "# new\n");
+    expect(installedSdkDifferences(source, installed)).to.deep.equal([]);
   });
 });
 

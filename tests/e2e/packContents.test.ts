@@ -7,7 +7,10 @@ import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { packedPackage, scratchDir } from "./support/harness";
+import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
+import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
+import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
+import { packedPackage, repoRoot, scratchDir } from "./support/harness";
 
 /** Every file under `dir`, relative to it, with `/` separators. */
 function filesUnder(dir: string, prefix = ""): string[] {
@@ -39,8 +42,11 @@ describe("the packed package's source maps", () => {
       }
     }
     expect(missing).to.deep.equal([]);
-    // And no other TypeScript source rides along (the generated Node SDK in sdk/nodejs is a package of its own).
-    const unmapped = [...packed].filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !named.has(f));
+    // And no other TypeScript source rides along (the generated Node SDK in sdk/nodejs is a package of its
+    // own), but the docs' example programs under docs/examples, which are read, not run from the package.
+    const unmapped = [...packed].filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !named.has(f) && !f.startsWith("docs/examples/"),
+    );
     expect(unmapped).to.deep.equal([]);
   });
 
@@ -51,5 +57,36 @@ describe("the packed package's source maps", () => {
       (file) => file.includes("native/") || file.includes("pulumi-resource-codesec"),
     );
     expect(plugin).to.deep.equal([]);
+  });
+
+  it("holds the docs examples the pages link to and docs/examples/README.md describes: every program and its PCL source", () => {
+    const dir = scratchDir("unpacked");
+    execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
+    const packed = new Set(filesUnder(path.join(dir, "package")));
+    const examples = docsExamples(
+      repoRoot,
+      RESOURCE_KIND_NAMES,
+      Object.values(FUNCTION_DEFINITIONS).map((definition) => definition.name),
+    );
+    expect(examples.length).to.be.greaterThan(10);
+    const wanted = [
+      "docs/examples/README.md",
+      ...examples.flatMap((example) => [
+        example.source,
+        ...examplePrograms(example).map((program) => program.file),
+      ]),
+    ];
+    expect(wanted.filter((file) => !packed.has(file))).to.deep.equal([]);
+    // Every link of a shipped page to an example's program or source resolves in the tarball.
+    const broken: string[] = [];
+    for (const page of [...packed].filter((file) => file.endsWith(".md"))) {
+      const text = readFileSync(path.join(dir, "package", page), "utf8");
+      for (const [, link] of text.matchAll(/\]\(([^)#\s]+)\)/g)) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), link));
+        if ((target.startsWith("docs/examples/") || target.endsWith(".pp")) && !packed.has(target))
+          broken.push(`${page} -> ${link}`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
   });
 });

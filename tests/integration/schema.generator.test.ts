@@ -12,7 +12,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { COMMITTED_SDKS, generatorPath, staleGenerated } from "../../scripts/generate";
+import {
+  COMMITTED_SDKS,
+  generateExample,
+  generatorPath,
+  programsNotParsing,
+  staleGenerated,
+} from "../../scripts/generate";
 import { EXAMPLES_DIR, PACKAGE_EXAMPLES_SOURCE } from "../../scripts/docsExamples";
 import { SCHEMA_PATH } from "../../scripts/schema";
 
@@ -330,6 +336,86 @@ describe("SDK generation from schema.json", function () {
         .and.not.include("sdk/");
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+  it("`npm run generate` with one broken example source fails naming it and leaves every committed program as it was", () => {
+    const copy = copyOfGenerated();
+    try {
+      const programs = (): Map<string, string> =>
+        new Map(
+          fs
+            .readdirSync(path.join(copy, EXAMPLES_DIR), { recursive: true, encoding: "utf8" })
+            .filter((file) => fs.statSync(path.join(copy, EXAMPLES_DIR, file)).isFile())
+            .map((file) => [file, fs.readFileSync(path.join(copy, EXAMPLES_DIR, file), "utf8")]),
+        );
+      const before = programs();
+      expect(before.size).to.be.greaterThan(30);
+      const source = path.join(copy, "provider/functions/examples/getScan/main.pp");
+      fs.writeFileSync(source, fs.readFileSync(source, "utf8").replace("scanId", "scanID"));
+      const result = spawnSync(
+        process.execPath,
+        ["-r", "ts-node/register/transpile-only", "scripts/generate.ts", "--root", copy],
+        { cwd: root, encoding: "utf8" },
+      );
+      expect(result.status).to.not.equal(0);
+      expect(result.stderr).to.include("provider/functions/examples/getScan/main.pp does not bind");
+      expect(programs()).to.deep.equal(before);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+  it("a docs example whose generated Python or TypeScript does not parse fails naming the file, exit 0 or not", () => {
+    const dir = scratch("unparsable");
+    try {
+      // Python's program generator writes `codesec.get_current_user(, opts=...)` for an invoke with no
+      // arguments and an explicit provider, and exits 0.
+      const source = path.join(dir, "noArgsWithProvider.pp");
+      fs.writeFileSync(
+        source,
+        'resource user "pulumi:providers:codesec" {\n  baseUrl = "https://codesec.example.com"\n}\n' +
+          'me = invoke("codesec:index:getCurrentUser", {}, {\n  provider = user\n})\n' +
+          "output id {\n  value = me.id\n}\n",
+      );
+      expect(() => generateExample(generatorPath(), schemaFile, source, path.join(dir, "out"))).to.throw(
+        /programs that do not parse:\n.*python\/__main__\.py: .*SyntaxError/,
+      );
+      const broken = path.join(dir, "broken");
+      fs.mkdirSync(path.join(broken, "typescript"), { recursive: true });
+      fs.writeFileSync(path.join(broken, "typescript/index.ts"), "const x = codesec.getCurrentUser(, {});\n");
+      expect(programsNotParsing(broken)).to.have.length(1);
+      expect(programsNotParsing(broken)[0]).to.match(
+        /typescript\/index\.ts:1:34: Argument expression expected/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("the Go rewrites change the package's calls only, not the same text in a comment or a string", () => {
+    const dir = scratch("goast");
+    try {
+      const source = path.join(dir, "lookalikes.pp");
+      fs.writeFileSync(
+        source,
+        "// Go names it codesec.LookupScmApp, not codesec.GetScmApp(ctx, map[string]interface{}{}, nil).\n" +
+          'app = invoke("codesec:index:getScmApp", {\n  deploymentId = "1001"\n  requestId = "apprq-1001-done"\n})\n' +
+          'me = invoke("codesec:index:getCurrentUser", {})\n' +
+          'output said {\n  value = "codesec.GetCurrentUser(ctx, map[string]interface{}{}, nil) and codesec.GetScmAppResult"\n}\n' +
+          "output slug {\n  value = app.slug\n}\noutput login {\n  value = me.login\n}\n",
+      );
+      const result = runGenerator(schemaFile, "program", source, path.join(dir, "out"));
+      expect(result.status, result.stderr).to.equal(0);
+      const go = fs.readFileSync(path.join(dir, "out/go/main.go"), "utf8");
+      expect(go)
+        .to.include(
+          "// Go names it codesec.LookupScmApp, not codesec.GetScmApp(ctx, map[string]interface{}{}, nil).",
+        )
+        .and.include(
+          '"codesec.GetCurrentUser(ctx, map[string]interface{}{}, nil) and codesec.GetScmAppResult"',
+        )
+        .and.include("codesec.LookupScmApp(ctx, &codesec.LookupScmAppArgs{")
+        .and.include("codesec.GetCurrentUser(ctx, nil)");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -160,4 +160,31 @@ describe("generated reference docs", function () {
       fs.rmSync(copy, { recursive: true, force: true });
     }
   });
+  it("lint's check fails naming every example source that belongs to nothing or that no page shows", () => {
+    const copy = copyOfDocs();
+    try {
+      const stray = [
+        "provider/functions/examples/getBranchs/main.pp",
+        "provider/examples/extra.pp",
+        "provider/resources/userRole/examples/second.pp",
+        "provider/resources/userRole/examples/nested/main.pp",
+      ];
+      const source = fs.readFileSync(path.join(root, "provider/resources/userRole/examples/main.pp"), "utf8");
+      for (const file of stray) {
+        fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+        fs.writeFileSync(path.join(copy, file), source);
+      }
+      expect(staleDocs(copy)).to.deep.equal([
+        "provider/examples/extra.pp (an example source no page shows: the README shows provider/examples/readme.pp only)",
+        "provider/functions/examples/getBranchs/main.pp (an example source of no function: getBranchs is none)",
+        "provider/resources/userRole/examples/nested/main.pp (an example source no page shows: a kind's examples are provider/resources/userRole/examples/<name>.pp)",
+        "provider/resources/userRole/examples/second.pp (an example source no page shows: add `<!-- example: second -->` to provider/resources/userRole/docs.md, or remove it)",
+      ]);
+      const result = runCheck(copy);
+      expect(result.status).to.equal(1);
+      for (const file of stray) expect(result.stderr).to.include(file);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,10 +63,18 @@ func generateGoProgram(program *pcl.Program) (map[string][]byte, hcl.Diagnostics
 //   - A function without arguments takes none in the Go SDK (`GetCurrentUser(ctx, opts...)`), but the
 //     program generator passes it the empty argument map PCL requires (`map[string]interface{}{}`).
 //
-// The result is gofmt'ed again.
+// Both are made on the parsed program (go/ast), to the package's own selectors only (`codesec.GetScmApp`,
+// `codesec.GetCurrentUser(ctx, map[string]interface{}{}, ...)`): the same text in a comment or a string
+// is left as it is. The result is printed with go/format.
 func goProgramFixes(program *pcl.Program, text []byte) ([]byte, error) {
-	source := string(text)
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "main.go", text, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("the Go program does not parse: %w", err)
+	}
 	for _, pkg := range programPackages(program) {
+		renames := map[string]string{}
+		noArguments := map[string]bool{}
 		resources := map[string]bool{}
 		for _, resource := range pkg.Resources {
 			resources[resource.Token] = true
@@ -76,23 +87,62 @@ func goProgramFixes(program *pcl.Program, text []byte) ([]byte, error) {
 			goName := "Get" + member[len("get"):]
 			if resources[pkgName+":"+module+":"+member[len("get"):]] {
 				lookup := "Lookup" + member[len("get"):]
-				for _, suffix := range []string{"(", "Output(", "Args", "OutputArgs", "Result", "ResultOutput"} {
-					source = strings.ReplaceAll(source, pkg.Name+"."+goName+suffix, pkg.Name+"."+lookup+suffix)
+				for _, suffix := range []string{"", "Output", "Args", "OutputArgs", "Result", "ResultOutput"} {
+					renames[goName+suffix] = lookup + suffix
 				}
 				goName = lookup
 			}
 			if function.Inputs == nil || len(function.Inputs.Properties) == 0 {
-				for _, form := range []string{goName + "(", goName + "Output("} {
-					source = strings.ReplaceAll(source, pkg.Name+"."+form+"ctx, map[string]interface{}{}, ", pkg.Name+"."+form+"ctx, ")
-				}
+				noArguments[goName] = true
+				noArguments[goName+"Output"] = true
 			}
 		}
+		ast.Inspect(file, func(node ast.Node) bool {
+			switch node := node.(type) {
+			case *ast.SelectorExpr:
+				if isPackage(node.X, pkg.Name) {
+					if lookup, ok := renames[node.Sel.Name]; ok {
+						node.Sel.Name = lookup
+					}
+				}
+			case *ast.CallExpr:
+				// The call is visited before its selector: its name is still the generator's here.
+				selector, ok := node.Fun.(*ast.SelectorExpr)
+				if !ok || !isPackage(selector.X, pkg.Name) {
+					break
+				}
+				name := selector.Sel.Name
+				if renamed, ok := renames[name]; ok {
+					name = renamed
+				}
+				if noArguments[name] && len(node.Args) >= 2 && isEmptyMap(node.Args[1]) {
+					node.Args = append(node.Args[:1:1], node.Args[2:]...)
+				}
+			}
+			return true
+		})
 	}
-	formatted, err := format.Source([]byte(source))
-	if err != nil {
+	var out bytes.Buffer
+	if err := format.Node(&out, fset, file); err != nil {
 		return nil, fmt.Errorf("the Go program after its fixes does not format: %w", err)
 	}
-	return formatted, nil
+	return format.Source(out.Bytes())
+}
+
+// isPackage is whether expr is the package identifier name (`codesec` in `codesec.GetScmApp`).
+func isPackage(expr ast.Expr, name string) bool {
+	ident, ok := expr.(*ast.Ident)
+	return ok && ident.Name == name
+}
+
+// isEmptyMap is whether expr is `map[string]interface{}{}`: the empty argument map PCL requires.
+func isEmptyMap(expr ast.Expr) bool {
+	literal, ok := expr.(*ast.CompositeLit)
+	if !ok || len(literal.Elts) > 0 {
+		return false
+	}
+	_, isMap := literal.Type.(*ast.MapType)
+	return isMap
 }
 
 // programPackages are the schema packages a bound program uses.

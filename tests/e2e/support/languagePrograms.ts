@@ -6,7 +6,7 @@
  * them these throw, saying what to run, so a run without them fails instead of skipping.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot, scratchDir } from "./harness";
 
@@ -38,6 +38,46 @@ function copyProgram(sourceDir: string): string {
 }
 
 /**
+ * The files of the Python SDK's package as generated (`sourceDir`, sdk/python/pulumi_codesec) that its
+ * installed copy (`installedDir`) lacks or holds otherwise: its modules (`.py`) and pulumi-plugin.json,
+ * the files pip installs. Sorted, relative to the package.
+ */
+export function installedSdkDifferences(sourceDir: string, installedDir: string): string[] {
+  return readdirSync(sourceDir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".py") || path.basename(file) === "pulumi-plugin.json")
+    .filter((file) => !file.split(path.sep).includes("__pycache__"))
+    .filter((file) => {
+      const installed = path.join(installedDir, file);
+      return (
+        !existsSync(installed) || !readFileSync(installed).equals(readFileSync(path.join(sourceDir, file)))
+      );
+    })
+    .map((file) => file.split(path.sep).join("/"))
+    .sort();
+}
+
+/**
+ * Throws, saying what to run, when the virtual environment's installed copy of pulumi_codesec is not this
+ * clone's sdk/python: a program run with it would test an older SDK (the set-up makes the copy again when
+ * sdk/python changes, but only when it runs: a test file run alone after `npm run generate` would not).
+ */
+export function requireFreshPythonSdk(): void {
+  const installedDir = execFileSync(
+    venvPython,
+    ["-c", "import os, pulumi_codesec; print(os.path.dirname(pulumi_codesec.__file__))"],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  ).trim();
+  const differences = installedSdkDifferences(path.join(repoRoot, "sdk/python/pulumi_codesec"), installedDir);
+  if (differences.length > 0) {
+    throw new Error(
+      `${venvPython}'s pulumi_codesec (${installedDir}) is not this clone's sdk/python: ` +
+        `${differences.join(", ")} differ or are missing; run \`npm run setup -- --languages python\` ` +
+        "to install it again.",
+    );
+  }
+}
+
+/**
  * A copy of a Python program, run by the set-up's virtual environment. PULUMI_PYTHON_CMD names its
  * interpreter: the Python language host that can be built here (sdk v3.68.0) does not see a project's
  * `runtime.options` from this CLI, so a `virtualenv` option there would be ignored.
@@ -50,6 +90,7 @@ export function pythonProgram(sourceDir: string): { dir: string; env: Record<str
   } catch {
     throw setUpFirst("Python", `${venvPython} cannot import pulumi and pulumi_codesec`);
   }
+  requireFreshPythonSdk();
   return { dir: copyProgram(sourceDir), env: { PULUMI_PYTHON_CMD: venvPython } };
 }
 

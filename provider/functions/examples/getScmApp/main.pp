@@ -8,7 +8,8 @@ resource github "codesec:index:ScmApp" {
   code         = scmAppCode
 }
 
-// The output-only requestId: unknown until the app is connected, so a first preview does not ask too early.
+// github.requestId, not the literal: the call depends on the app's resource, so it runs once the app is
+// connected; at a preview before that, its result is unknown and nothing is asked (no 404).
 app = invoke("codesec:index:getScmApp", {
   deploymentId = "1001"
   requestId    = github.requestId

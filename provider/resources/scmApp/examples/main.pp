@@ -11,7 +11,7 @@ resource github "codesec:index:ScmApp" {
 // Adopt an app that is already connected (its request completed elsewhere): no code, create reads it.
 resource legacy "codesec:index:ScmApp" {
   deploymentId = "1001"
-  requestId    = "apprq-1001-b"
+  requestId    = "apprq-1001-done"
 }
 
 output appSlug {

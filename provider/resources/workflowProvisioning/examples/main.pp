@@ -5,7 +5,8 @@ resource ci "codesec:index:WorkflowProvisioning" {
     archived   = false
     setup      = true
   }
-  excludeIds = ["7002"]
+  // Project 7005 is a local-scan project: no repository to write a workflow into.
+  excludeIds = ["7005"]
   ghaOptions = {
     prEnabled      = true
     prSendComments = true

@@ -18,7 +18,8 @@ func main() {
 		if err != nil {
 			return err
 		}
-		// The output-only requestId: unknown until the app is connected, so a first preview does not ask too early.
+		// github.requestId, not the literal: the call depends on the app's resource, so it runs once the app is
+		// connected; at a preview before that, its result is unknown and nothing is asked (no 404).
 		app := codesec.LookupScmAppOutput(ctx, codesec.LookupScmAppOutputArgs{
 			DeploymentId: pulumi.String("1001"),
 			RequestId:    github.RequestId,

@@ -21,7 +21,7 @@ func main() {
 		// Adopt an app that is already connected (its request completed elsewhere): no code, create reads it.
 		_, err = codesec.NewScmApp(ctx, "legacy", &codesec.ScmAppArgs{
 			DeploymentId: pulumi.String("1001"),
-			RequestId:    pulumi.String("apprq-1001-b"),
+			RequestId:    pulumi.String("apprq-1001-done"),
 		})
 		if err != nil {
 			return err

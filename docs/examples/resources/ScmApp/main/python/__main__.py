@@ -10,5 +10,5 @@ github = codesec.ScmApp("github",
 # Adopt an app that is already connected (its request completed elsewhere): no code, create reads it.
 legacy = codesec.ScmApp("legacy",
     deployment_id="1001",
-    request_id="apprq-1001-b")
+    request_id="apprq-1001-done")
 pulumi.export("appSlug", github.slug)

@@ -11,6 +11,6 @@ const github = new codesec.ScmApp("github", {
 // Adopt an app that is already connected (its request completed elsewhere): no code, create reads it.
 const legacy = new codesec.ScmApp("legacy", {
     deploymentId: "1001",
-    requestId: "apprq-1001-b",
+    requestId: "apprq-1001-done",
 });
 export const appSlug = github.slug;

@@ -15,7 +15,7 @@ func main() {
 				Setup:      pulumi.Bool(true),
 			},
 			ExcludeIds: pulumi.StringArray(pulumi.StringArray{
-				pulumi.String(pulumi.String("7002")),
+				pulumi.String(pulumi.String("7005")),
 			}),
 			GhaOptions: &codesec.GhaOptionsArgs{
 				PrEnabled:      pulumi.Bool(true),

@@ -8,7 +8,7 @@ ci = codesec.WorkflowProvisioning("ci",
         "archived": False,
         "setup": True,
     },
-    exclude_ids=["7002"],
+    exclude_ids=["7005"],
     gha_options={
         "pr_enabled": True,
         "pr_send_comments": True,

@@ -8,7 +8,7 @@ const ci = new codesec.WorkflowProvisioning("ci", {
         archived: false,
         setup: true,
     },
-    excludeIds: ["7002"],
+    excludeIds: ["7005"],
     ghaOptions: {
         prEnabled: true,
         prSendComments: true,

@@ -273,7 +273,6 @@ describe("moving to the native provider and to an explicit Provider in the same 
         `set the movedFrom input of provider "org2" (\`movedFrom: "${emulator.baseUrl}"\`), then run \`pulumi up\``,
       );
       expect(output).not.to.include("pulumi config set codesec:movedFrom");
-      expect(output).not.to.match(/\d+ to (replace|delete)/);
       expect(writes(emulator)).to.deep.equal([]);
       expect(writes(other)).to.deep.equal([]);
     } finally {
@@ -385,7 +384,10 @@ describe("moving back from the native provider to the dynamic resources", functi
   it("the dynamic provider runs it again: no changes, a refresh with no write, destroy applies the role on leaving", async () => {
     emulator.control.clearRequests();
     await pulumi(stack, emulator, "preview", "--expect-no-changes");
-    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview");
+    // The refresh finds nothing to change (the recorded __provider is what the dynamic provider reads
+    // back), and after it a preview still shows none: no update on every run of a drift check.
+    await pulumi(stack, emulator, "refresh", "--yes", "--skip-preview", "--expect-no-changes");
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
     expect(writes(emulator)).to.deep.equal([]);
     await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
     expect(writes(emulator)).to.deep.equal(["updateUserRole:502:200", "updateUserRole:503:200"]);

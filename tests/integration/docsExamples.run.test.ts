@@ -10,6 +10,9 @@
  * One language is enough for behaviour: the Python and Go programs come from the same PCL source with the
  * same values (tests/e2e/docsExamples.test.ts runs the Python under plain mocks and compiles the Go).
  *
+ * An error the program throws outside any call (an `.apply` callback that throws: an unhandled rejection,
+ * which the Node host logs and exits 32 for) and a `pulumi.log.error` fail the example too.
+ *
  * An explicit `codesec.Provider` gets its own plugin, configured with its inputs but its `baseUrl`, which
  * is the emulator's: the examples name the platform's public address, which a test never reaches.
  */
@@ -60,6 +63,29 @@ function compiledProgram(file: string): string {
 function failureText(error: unknown): string {
   const details = (error as { details?: string }).details;
   return details !== undefined && details !== "" ? details : String((error as Error).message ?? error);
+}
+
+/**
+ * Collects what the Pulumi Node host would end a program for (it logs either and exits 32, cmd/run): an
+ * error thrown outside any awaited call (an `.apply` callback that throws) is an unhandled rejection or an
+ * uncaught exception, which mocha would otherwise swallow or pin on whichever test is running. The listener
+ * goes first so the error is seen before mocha's own; `stop` removes it.
+ */
+function collectProgramErrors(): { readonly errors: unknown[]; stop(): void } {
+  const errors: unknown[] = [];
+  // Mocha's unhandledRejection listener re-emits the event (without itself): the same reason comes twice.
+  const collect = (reason: unknown) => {
+    if (!errors.includes(reason)) errors.push(reason);
+  };
+  process.prependListener("unhandledRejection", collect);
+  process.prependListener("uncaughtException", collect);
+  return {
+    errors,
+    stop: () => {
+      process.removeListener("unhandledRejection", collect);
+      process.removeListener("uncaughtException", collect);
+    },
+  };
 }
 
 /**
@@ -148,6 +174,7 @@ async function runExample(
     secretConfig.map((key) => `${PROJECT}:${key}`),
   );
   const { file } = examplePrograms(example).find(({ language }) => language.folder === "typescript")!;
+  const programErrors = collectProgramErrors();
   try {
     let exported: Record<string, unknown> | undefined;
     try {
@@ -180,8 +207,17 @@ async function runExample(
       pending.clear();
       await Promise.allSettled(batch);
     }
+    // A rejection nobody handled is reported once the microtasks have run: after this turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const error of programErrors.errors)
+      steps.push({ what: "the program (unhandled)", failure: failureText(error) });
+    // The CLI reports a `pulumi.log.error` of the program as an error of the update; under mocks it only
+    // counts (setMocks resets the count), and the Node host logs an unhandled error that way too.
+    if (pulumi.log.hasErrors())
+      steps.push({ what: "the program", failure: "it logged an error (pulumi.log.error)" });
     return { steps, outputs };
   } finally {
+    programErrors.stop();
     for (const plugin of plugins) await plugin.close();
   }
 }

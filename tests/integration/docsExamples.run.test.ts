@@ -13,8 +13,10 @@
  * An error the program throws outside any call (an `.apply` callback that throws: an unhandled rejection,
  * which the Node host logs and exits 32 for) and a `pulumi.log.error` fail the example too.
  *
- * An explicit `codesec.Provider` gets its own plugin, configured with its inputs but its `baseUrl`, which
- * is the emulator's: the examples name the platform's public address, which a test never reaches.
+ * An explicit `codesec.Provider` gets its own plugin, whose CheckConfig sees its inputs as written (a
+ * failure fails the example), then configured with them but its `baseUrl`, which is the emulator's: the
+ * examples name the platform's public address, which a test never reaches. The default provider's
+ * configuration (the emulator's address and a token) goes through CheckConfig too.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -26,7 +28,16 @@ import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { docsExamples, examplePrograms, type DocsExample } from "../../scripts/docsExamples";
 import { useEmulator } from "../support/emulator";
-import { configure, provider, props, startPlugin, struct, type PluginHandle } from "../support/nativePlugin";
+import {
+  configure,
+  provider,
+  providerUrn,
+  props,
+  secret,
+  startPlugin,
+  struct,
+  type PluginHandle,
+} from "../support/nativePlugin";
 
 const root = path.resolve(__dirname, "../..");
 /** The project the examples run as: their `pulumi.Config()` keys are namespaced by it. */
@@ -63,6 +74,38 @@ function compiledProgram(file: string): string {
 function failureText(error: unknown): string {
   const details = (error as { details?: string }).details;
   return details !== undefined && details !== "" ? details : String((error as Error).message ?? error);
+}
+
+/**
+ * Configures `plugin` as the engine configures a provider (`name`: `default_0_5_0` or a Provider
+ * resource's): CheckConfig on its inputs exactly as the program wrote them (the plugin validates there and
+ * sends no request), failing with its failures as the CLI does; then Configure with the checked inputs,
+ * their `baseUrl` replaced by `baseUrl` when given (the emulator's: an example names the platform's public
+ * address, which a test never reaches).
+ */
+async function checkAndConfigure(
+  plugin: Plugin,
+  name: string,
+  inputs: Record<string, unknown>,
+  baseUrl?: string,
+): Promise<void> {
+  const checked = await plugin.checkConfig(
+    new provider.CheckRequest()
+      .setUrn(providerUrn(name))
+      .setName(name)
+      .setType(PROVIDER_TYPE)
+      .setNews(struct(inputs)),
+  );
+  const failures = checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+  if (failures.length > 0) throw new Error(`provider ${name}: ${failures.join("; ")}`);
+  const { values, secrets } = props(checked.getInputs());
+  const configured = Object.fromEntries(
+    Object.entries({ ...values, ...(baseUrl === undefined ? {} : { baseUrl }) }).map(([key, value]) => [
+      key,
+      secrets.has(key) ? secret(value) : value,
+    ]),
+  );
+  await configure(plugin, configured, name);
 }
 
 /**
@@ -110,7 +153,10 @@ async function runExample(
     if (id !== "") throw new Error(`no provider ${ref}`);
     const plugin = await startPlugin();
     plugins.push(plugin);
-    await configure(plugin, { baseUrl: connection.baseUrl, token: connection.token }, "default_0_5_0");
+    await checkAndConfigure(plugin, "default_0_5_0", {
+      baseUrl: connection.baseUrl,
+      token: connection.token,
+    });
     byProvider.set("", plugin);
     return plugin;
   };
@@ -138,7 +184,7 @@ async function runExample(
             if (args.type === PROVIDER_TYPE) {
               const plugin = await startPlugin();
               plugins.push(plugin);
-              await configure(plugin, { ...inputs, baseUrl: connection.baseUrl }, args.name);
+              await checkAndConfigure(plugin, args.name, inputs, connection.baseUrl);
               const id = `${args.name}-provider-id`;
               byProvider.set(id, plugin);
               return { id, state: inputs };

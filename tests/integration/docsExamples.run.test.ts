@@ -134,30 +134,40 @@ function collectProgramErrors(): { readonly errors: unknown[]; stop(): void } {
 /**
  * Runs the TypeScript program of `example` under mocks that drive native plugins configured for the
  * emulator (`connection`: its base URL and a token) with stack config `config`; resolves to every step
- * it took and its stack outputs.
+ * it took, its stack outputs and the provider each plugin was started for.
  */
 async function runExample(
   example: DocsExample,
   connection: { baseUrl: string; token: string },
   config: Record<string, string>,
   secretConfig: readonly string[],
-): Promise<{ steps: Step[]; outputs: Record<string, unknown> }> {
+): Promise<{ steps: Step[]; outputs: Record<string, unknown>; started: string[] }> {
   const steps: Step[] = [];
   const plugins: Plugin[] = [];
-  const byProvider = new Map<string, Plugin>();
+  /** The provider each plugin was started for, in order: the engine starts one per provider. */
+  const started: string[] = [];
+  // The pending start, not the plugin: calls that arrive together for one provider share its one plugin.
+  const byProvider = new Map<string, Promise<Plugin>>();
   const pending = new Set<Promise<unknown>>();
-  const pluginFor = async (ref: string | undefined): Promise<Plugin> => {
-    const id = ref !== undefined && ref !== "" ? ref.slice(ref.lastIndexOf("::") + 2) : "";
-    const found = byProvider.get(id);
-    if (found !== undefined) return found;
-    if (id !== "") throw new Error(`no provider ${ref}`);
+  const startProvider = async (
+    name: string,
+    inputs: Record<string, unknown>,
+    baseUrl?: string,
+  ): Promise<Plugin> => {
+    started.push(name);
     const plugin = await startPlugin();
     plugins.push(plugin);
-    await checkAndConfigure(plugin, "default_0_5_0", {
-      baseUrl: connection.baseUrl,
-      token: connection.token,
-    });
-    byProvider.set("", plugin);
+    await checkAndConfigure(plugin, name, inputs, baseUrl);
+    return plugin;
+  };
+  const pluginFor = (ref: string | undefined): Promise<Plugin> => {
+    const id = ref !== undefined && ref !== "" ? ref.slice(ref.lastIndexOf("::") + 2) : "";
+    let plugin = byProvider.get(id);
+    if (plugin === undefined) {
+      if (id !== "") return Promise.reject(new Error(`no provider ${ref}`));
+      plugin = startProvider("default_0_5_0", { baseUrl: connection.baseUrl, token: connection.token });
+      byProvider.set(id, plugin);
+    }
     return plugin;
   };
   const track = <T>(what: string, step: () => Promise<T>): Promise<T> => {
@@ -182,11 +192,10 @@ async function runExample(
         : track(`${args.type} ${args.name}`, async () => {
             const inputs = args.inputs as Record<string, unknown>;
             if (args.type === PROVIDER_TYPE) {
-              const plugin = await startPlugin();
-              plugins.push(plugin);
-              await checkAndConfigure(plugin, args.name, inputs, connection.baseUrl);
               const id = `${args.name}-provider-id`;
+              const plugin = startProvider(args.name, inputs, connection.baseUrl);
               byProvider.set(id, plugin);
+              await plugin;
               return { id, state: inputs };
             }
             const plugin = await pluginFor(args.provider);
@@ -261,7 +270,7 @@ async function runExample(
     // counts (setMocks resets the count), and the Node host logs an unhandled error that way too.
     if (pulumi.log.hasErrors())
       steps.push({ what: "the program", failure: "it logged an error (pulumi.log.error)" });
-    return { steps, outputs };
+    return { steps, outputs, started };
   } finally {
     programErrors.stop();
     for (const plugin of plugins) await plugin.close();
@@ -319,14 +328,18 @@ describe("the docs examples RUN against the emulator (TypeScript, native plugin 
         userId: "502",
         deploymentId: "1001",
       });
-      // A token of its own: the provider keeps a client (and the current user it read) per connection.
+      // A token of its own: the provider keeps one client (and the current user it read) per connection per
+      // process (provider/clients.ts), and here every test's plugins share this process where each `pulumi up`
+      // starts fresh ones: with the fixture token, later examples lose their getCurrentUser. For the same
+      // reason the plugins of one example share a client, so the calls cannot show two plugins started for one
+      // provider (they made one getCurrentUser): `started` checks that.
       const { credential: token } = await handle.control.mintCredential({
         kind: "apiToken",
         userId: "501",
         deploymentId: "1001",
       });
       handle.control.clearRequests();
-      const { steps } = await runExample(
+      const { steps, started } = await runExample(
         example,
         { baseUrl: handle.baseUrl, token },
         { scmAppCode, userJwt, userId: "502" },
@@ -334,6 +347,8 @@ describe("the docs examples RUN against the emulator (TypeScript, native plugin 
       );
       const failures = steps.filter((step) => step.failure !== undefined);
       expect(failures, `${example.target}: failed steps`).to.deep.equal([]);
+      // As the engine: one plugin per provider, however many of its calls arrive together.
+      expect(started, `${example.target}: plugins started, by provider`).to.deep.equal([...new Set(started)]);
       // Sorted: a program registers its resources concurrently.
       const calls = handle.control
         .requests()

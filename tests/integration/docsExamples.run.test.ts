@@ -10,8 +10,13 @@
  * One language is enough for behaviour: the Python and Go programs come from the same PCL source with the
  * same values (tests/e2e/docsExamples.test.ts runs the Python under plain mocks and compiles the Go).
  *
- * An explicit `codesec.Provider` gets its own plugin, configured with its inputs but its `baseUrl`, which
- * is the emulator's: the examples name the platform's public address, which a test never reaches.
+ * An error the program throws outside any call (an `.apply` callback that throws: an unhandled rejection,
+ * which the Node host logs and exits 32 for) and a `pulumi.log.error` fail the example too.
+ *
+ * An explicit `codesec.Provider` gets its own plugin, whose CheckConfig sees its inputs as written (a
+ * failure fails the example), then configured with them but its `baseUrl`, which is the emulator's: the
+ * examples name the platform's public address, which a test never reaches. The default provider's
+ * configuration (the emulator's address and a token) goes through CheckConfig too.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -23,7 +28,16 @@ import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { docsExamples, examplePrograms, type DocsExample } from "../../scripts/docsExamples";
 import { useEmulator } from "../support/emulator";
-import { configure, provider, props, startPlugin, struct, type PluginHandle } from "../support/nativePlugin";
+import {
+  configure,
+  provider,
+  providerUrn,
+  props,
+  secret,
+  startPlugin,
+  struct,
+  type PluginHandle,
+} from "../support/nativePlugin";
 
 const root = path.resolve(__dirname, "../..");
 /** The project the examples run as: their `pulumi.Config()` keys are namespaced by it. */
@@ -63,29 +77,97 @@ function failureText(error: unknown): string {
 }
 
 /**
+ * Configures `plugin` as the engine configures a provider (`name`: `default_0_5_0` or a Provider
+ * resource's): CheckConfig on its inputs exactly as the program wrote them (the plugin validates there and
+ * sends no request), failing with its failures as the CLI does; then Configure with the checked inputs,
+ * their `baseUrl` replaced by `baseUrl` when given (the emulator's: an example names the platform's public
+ * address, which a test never reaches).
+ */
+async function checkAndConfigure(
+  plugin: Plugin,
+  name: string,
+  inputs: Record<string, unknown>,
+  baseUrl?: string,
+): Promise<void> {
+  const checked = await plugin.checkConfig(
+    new provider.CheckRequest()
+      .setUrn(providerUrn(name))
+      .setName(name)
+      .setType(PROVIDER_TYPE)
+      .setNews(struct(inputs)),
+  );
+  const failures = checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+  if (failures.length > 0) throw new Error(`provider ${name}: ${failures.join("; ")}`);
+  const { values, secrets } = props(checked.getInputs());
+  const configured = Object.fromEntries(
+    Object.entries({ ...values, ...(baseUrl === undefined ? {} : { baseUrl }) }).map(([key, value]) => [
+      key,
+      secrets.has(key) ? secret(value) : value,
+    ]),
+  );
+  await configure(plugin, configured, name);
+}
+
+/**
+ * Collects what the Pulumi Node host would end a program for (it logs either and exits 32, cmd/run): an
+ * error thrown outside any awaited call (an `.apply` callback that throws) is an unhandled rejection or an
+ * uncaught exception, which mocha would otherwise swallow or pin on whichever test is running. The listener
+ * goes first so the error is seen before mocha's own; `stop` removes it.
+ */
+function collectProgramErrors(): { readonly errors: unknown[]; stop(): void } {
+  const errors: unknown[] = [];
+  // Mocha's unhandledRejection listener re-emits the event (without itself): the same reason comes twice.
+  const collect = (reason: unknown) => {
+    if (!errors.includes(reason)) errors.push(reason);
+  };
+  process.prependListener("unhandledRejection", collect);
+  process.prependListener("uncaughtException", collect);
+  return {
+    errors,
+    stop: () => {
+      process.removeListener("unhandledRejection", collect);
+      process.removeListener("uncaughtException", collect);
+    },
+  };
+}
+
+/**
  * Runs the TypeScript program of `example` under mocks that drive native plugins configured for the
  * emulator (`connection`: its base URL and a token) with stack config `config`; resolves to every step
- * it took and its stack outputs.
+ * it took, its stack outputs and the provider each plugin was started for.
  */
 async function runExample(
   example: DocsExample,
   connection: { baseUrl: string; token: string },
   config: Record<string, string>,
   secretConfig: readonly string[],
-): Promise<{ steps: Step[]; outputs: Record<string, unknown> }> {
+): Promise<{ steps: Step[]; outputs: Record<string, unknown>; started: string[] }> {
   const steps: Step[] = [];
   const plugins: Plugin[] = [];
-  const byProvider = new Map<string, Plugin>();
+  /** The provider each plugin was started for, in order: the engine starts one per provider. */
+  const started: string[] = [];
+  // The pending start, not the plugin: calls that arrive together for one provider share its one plugin.
+  const byProvider = new Map<string, Promise<Plugin>>();
   const pending = new Set<Promise<unknown>>();
-  const pluginFor = async (ref: string | undefined): Promise<Plugin> => {
-    const id = ref !== undefined && ref !== "" ? ref.slice(ref.lastIndexOf("::") + 2) : "";
-    const found = byProvider.get(id);
-    if (found !== undefined) return found;
-    if (id !== "") throw new Error(`no provider ${ref}`);
+  const startProvider = async (
+    name: string,
+    inputs: Record<string, unknown>,
+    baseUrl?: string,
+  ): Promise<Plugin> => {
+    started.push(name);
     const plugin = await startPlugin();
     plugins.push(plugin);
-    await configure(plugin, { baseUrl: connection.baseUrl, token: connection.token }, "default_0_5_0");
-    byProvider.set("", plugin);
+    await checkAndConfigure(plugin, name, inputs, baseUrl);
+    return plugin;
+  };
+  const pluginFor = (ref: string | undefined): Promise<Plugin> => {
+    const id = ref !== undefined && ref !== "" ? ref.slice(ref.lastIndexOf("::") + 2) : "";
+    let plugin = byProvider.get(id);
+    if (plugin === undefined) {
+      if (id !== "") return Promise.reject(new Error(`no provider ${ref}`));
+      plugin = startProvider("default_0_5_0", { baseUrl: connection.baseUrl, token: connection.token });
+      byProvider.set(id, plugin);
+    }
     return plugin;
   };
   const track = <T>(what: string, step: () => Promise<T>): Promise<T> => {
@@ -110,11 +192,10 @@ async function runExample(
         : track(`${args.type} ${args.name}`, async () => {
             const inputs = args.inputs as Record<string, unknown>;
             if (args.type === PROVIDER_TYPE) {
-              const plugin = await startPlugin();
-              plugins.push(plugin);
-              await configure(plugin, { ...inputs, baseUrl: connection.baseUrl }, args.name);
               const id = `${args.name}-provider-id`;
+              const plugin = startProvider(args.name, inputs, connection.baseUrl);
               byProvider.set(id, plugin);
+              await plugin;
               return { id, state: inputs };
             }
             const plugin = await pluginFor(args.provider);
@@ -148,6 +229,7 @@ async function runExample(
     secretConfig.map((key) => `${PROJECT}:${key}`),
   );
   const { file } = examplePrograms(example).find(({ language }) => language.folder === "typescript")!;
+  const programErrors = collectProgramErrors();
   try {
     let exported: Record<string, unknown> | undefined;
     try {
@@ -180,8 +262,17 @@ async function runExample(
       pending.clear();
       await Promise.allSettled(batch);
     }
-    return { steps, outputs };
+    // A rejection nobody handled is reported once the microtasks have run: after this turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const error of programErrors.errors)
+      steps.push({ what: "the program (unhandled)", failure: failureText(error) });
+    // The CLI reports a `pulumi.log.error` of the program as an error of the update; under mocks it only
+    // counts (setMocks resets the count), and the Node host logs an unhandled error that way too.
+    if (pulumi.log.hasErrors())
+      steps.push({ what: "the program", failure: "it logged an error (pulumi.log.error)" });
+    return { steps, outputs, started };
   } finally {
+    programErrors.stop();
     for (const plugin of plugins) await plugin.close();
   }
 }
@@ -237,14 +328,18 @@ describe("the docs examples RUN against the emulator (TypeScript, native plugin 
         userId: "502",
         deploymentId: "1001",
       });
-      // A token of its own: the provider keeps a client (and the current user it read) per connection.
+      // A token of its own: the provider keeps one client (and the current user it read) per connection per
+      // process (provider/clients.ts), and here every test's plugins share this process where each `pulumi up`
+      // starts fresh ones: with the fixture token, later examples lose their getCurrentUser. For the same
+      // reason the plugins of one example share a client, so the calls cannot show two plugins started for one
+      // provider (they made one getCurrentUser): `started` checks that.
       const { credential: token } = await handle.control.mintCredential({
         kind: "apiToken",
         userId: "501",
         deploymentId: "1001",
       });
       handle.control.clearRequests();
-      const { steps } = await runExample(
+      const { steps, started } = await runExample(
         example,
         { baseUrl: handle.baseUrl, token },
         { scmAppCode, userJwt, userId: "502" },
@@ -252,6 +347,8 @@ describe("the docs examples RUN against the emulator (TypeScript, native plugin 
       );
       const failures = steps.filter((step) => step.failure !== undefined);
       expect(failures, `${example.target}: failed steps`).to.deep.equal([]);
+      // As the engine: one plugin per provider, however many of its calls arrive together.
+      expect(started, `${example.target}: plugins started, by provider`).to.deep.equal([...new Set(started)]);
       // Sorted: a program registers its resources concurrently.
       const calls = handle.control
         .requests()

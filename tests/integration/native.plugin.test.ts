@@ -657,6 +657,31 @@ describe("native plugin: the ResourceProvider service", () => {
         }
       });
     }
+
+    for (const [providerName, words] of [
+      [
+        "org2",
+        `end by their deadline (the deadlineMs input of provider "org2" or the resource's customTimeouts)`,
+      ],
+      [
+        "default_0_5_0",
+        "end by their deadline (stack config codesec:deadlineMs or the resource's customTimeouts)",
+      ],
+    ] as const) {
+      it(`after Cancel, the refusal names the deadline where provider ${providerName} sets it`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h), providerName);
+        await plugin().cancel(new Empty());
+        const error = await rejection(
+          plugin().invoke(
+            new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+          ),
+        );
+        expect(error.code).to.equal(grpc.status.CANCELLED);
+        expect(error.details).to.include(words);
+        if (providerName === "org2") expectNoStackConfigAdvice(error.details);
+      });
+    }
   });
 
   describe("a token's whitespace: one rule for the plugin, the dynamic provider and the client", () => {

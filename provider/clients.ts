@@ -11,9 +11,10 @@ import {
   normalizeBaseUrl,
   RateLimiter,
   type DeadlineLabel,
+  type SettingNames,
 } from "../sdk";
 import type { CurrentUser } from "../api/schemas/users";
-import { TOKEN_SOURCES } from "../sdk/errorHints";
+import { isMessageLine } from "../sdk/optionChecks";
 import {
   CodeSecConnectionError,
   STACK_CONFIG,
@@ -116,7 +117,8 @@ export function clientFor(
     throw settingError(error, connection);
   }
   const digest = createHash("sha256").update(connection.token.trim()).digest("hex");
-  const key = JSON.stringify([baseUrl, digest, settings, deadlineLabel]);
+  const settingNames = settingNamesOf(connection);
+  const key = JSON.stringify([baseUrl, digest, settings, deadlineLabel, settingNames]);
   let client = clients.get(key);
   if (!client) {
     const { requestsPerSecond, maxInFlight, ...options } = settings;
@@ -127,6 +129,7 @@ export function clientFor(
         userAgent: USER_AGENT,
         ...options,
         ...(deadlineLabel === undefined ? {} : { deadlineLabel }),
+        ...(settingNames === undefined ? {} : { settingNames }),
         rateLimiter: sharedLimiter(baseUrl, { requestsPerSecond, maxInFlight }),
       });
     } catch (error) {
@@ -222,14 +225,7 @@ export function verifyCredentials(client: CodeSecClient, connection: ResolvedCon
       () => undefined,
       (error: unknown) => {
         const { origin } = connection;
-        let reason = error instanceof CodeSecError ? error.message : String(error);
-        // The client's 401 advice lists every place a token may come from, in stack config's words; this
-        // connection's token came from one place, which a Provider's message names in its own words.
-        if (origin.providerInputs)
-          reason = reason.replace(
-            TOKEN_SOURCES,
-            `where this connection's token is set (${tokenSetting(connection)})`,
-          );
+        const reason = error instanceof CodeSecError ? error.message : String(error);
         throw new CodeSecConnectionError(
           connection.fields.token,
           `pulumi-codesec could not use the credentials from ${connection.source} at ${client.baseUrl}: ` +
@@ -243,8 +239,25 @@ export function verifyCredentials(client: CodeSecClient, connection: ResolvedCon
   return check;
 }
 
-/** The setting a connection's token came from, as its origin names it (a Provider's input, with its name). */
-function tokenSetting(connection: ResolvedConnection): string {
+/**
+ * How the client's messages name where a connection's settings are set: an explicit Provider's inputs,
+ * named after it (`the timeoutMs input of provider "org2"`), and the one place its base URL and token came
+ * from. Undefined under stack config, whose keys are the client's own default words.
+ */
+function settingNamesOf(connection: ResolvedConnection): SettingNames | undefined {
   const { fields, origin } = connection;
-  return connection.fromOrigin ? origin.prefix(fields.token) : fields.token;
+  if (!origin.providerInputs) return undefined;
+  // A phrase the client would refuse (a Provider's name is not bounded) names the input alone.
+  const phrase = (key: string) => {
+    const where = origin.where(key);
+    return isMessageLine(where) ? where : `the ${origin.setting(key)} input of its codesec.Provider`;
+  };
+  const field = (name: string) => (connection.fromOrigin ? phrase(name) : name);
+  return {
+    baseUrl: field(fields.baseUrl),
+    token: field(fields.token),
+    timeoutMs: phrase(CLIENT_SETTING_KEYS.timeoutMs),
+    deadlineMs: phrase(CLIENT_SETTING_KEYS.deadlineMs),
+    maxRetryDelayMs: phrase(CLIENT_SETTING_KEYS.maxRetryDelayMs),
+  };
 }

@@ -68,6 +68,11 @@ export interface ConfigOrigin {
    */
   readonly subject: (key: string) => string;
   /**
+   * Where a key is set, as a phrase for advice (`raise timeoutMs (...)`): `stack config codesec:timeoutMs`,
+   * or `the timeoutMs input of provider "org2"`.
+   */
+  readonly where: (key: string) => string;
+  /**
    * A key as a failing value's prefix (`<prefix>: <what is wrong>`): the namespaced key alone names a stack
    * config setting (`codesec:timeoutMs`); a Provider's input is named with its Provider.
    */
@@ -109,6 +114,7 @@ export const STACK_CONFIG: ConfigOrigin = {
   label: "stack config",
   setting: (key) => key,
   subject: (key) => `stack config ${key}`,
+  where: (key) => `stack config ${key}`,
   prefix: (key) => key,
   pairSource: (baseUrlKey, tokenKey) => `stack config (${baseUrlKey} and ${tokenKey})`,
   howToSet: (key, value, options) =>
@@ -132,6 +138,7 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     label,
     setting,
     subject: (key) => `${label} ${setting(key)}`,
+    where: (key) => `the ${setting(key)} input of ${provider}`,
     prefix: (key) => `${label} ${setting(key)}`,
     pairSource: (baseUrlKey, tokenKey) =>
       `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`,

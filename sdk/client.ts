@@ -10,7 +10,7 @@ import * as scans from "./operations/scans";
 import * as scm from "./operations/scm";
 import * as users from "./operations/users";
 import { describeFound } from "../api/schemaIssues";
-import { checkNumber, checkOptionNames } from "./optionChecks";
+import { checkNumber, checkOptionNames, isMessageLine, MAX_MESSAGE_LINE_LENGTH } from "./optionChecks";
 import { RateLimiter, checkMaxInFlight, checkRequestsPerSecond } from "./rateLimiter";
 import type { NotificationRule } from "../api/schemas/notificationRules";
 import type { ProvisionResult } from "../api/schemas/provisioning";
@@ -18,6 +18,7 @@ import type { Branch, Scan } from "../api/schemas/scans";
 import type { ScmApp, SubscribeScmWebhookResponse } from "../api/schemas/scm";
 import type { CurrentUser, JoinableOrganizationsResponse } from "../api/schemas/users";
 import type { DeadlineLabel } from "./failureErrors";
+import { checkSettingNames, type SettingNames } from "./settingNames";
 import { Transport } from "./transport";
 
 /** Per-attempt timeout: connecting, sending, the headers and the whole body. */
@@ -52,6 +53,15 @@ export interface CodeSecClientOptions {
    * `codesec:deadlineMs`).
    */
   deadlineLabel?: DeadlineLabel;
+  /**
+   * Where your users set this client's settings, in their words, for the messages that say what to change:
+   * `{ baseUrl, token, timeoutMs, deadlineMs, maxRetryDelayMs }`, each a phrase such as
+   * `the timeoutMs input of provider "org2"`, which replaces the client option and the stack config key
+   * the message names otherwise. Words only: it sets nothing. Each a line of printable text of at most 200
+   * characters; a part left out keeps its default words; any other key is refused. Default: messages
+   * name the client option and the provider package's stack config key (`codesec:timeoutMs`).
+   */
+  settingNames?: SettingNames;
   /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */
   retries?: number;
   /** Cap in ms of each backoff wait; a longer `Retry-After` fails the call at once. Default 10000. */
@@ -85,6 +95,7 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
   "maxInFlight",
   "rateLimiter",
   "deadlineLabel",
+  "settingNames",
 ];
 
 /**
@@ -148,6 +159,7 @@ export class CodeSecClient {
       timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
       deadlineMs: checkNumber("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, 1, MAX_TIMER_MS),
       deadlineLabel: checkDeadlineLabel(options.deadlineLabel),
+      settingNames: checkSettingNames(options.settingNames),
       retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
       maxRetryDelayMs: checkNumber(
         "maxRetryDelayMs",
@@ -350,29 +362,20 @@ function checkToken(value: unknown): string {
   return token;
 }
 
-/** The longest `limit` or `raise` of a deadline label: a phrase in a message, not a paragraph. */
-const MAX_DEADLINE_LABEL_LENGTH = 200;
-
 /**
  * A deadline label is words in messages only (it bounds nothing): each part one short line of printable
- * text, as a control character or line break would forge or garble the message it lands in.
+ * text (optionChecks.ts isMessageLine).
  */
 function checkDeadlineLabel(value: unknown): DeadlineLabel | undefined {
   if (value === undefined) return undefined;
-  const isLine = (text: unknown): text is string =>
-    typeof text === "string" &&
-    text.trim() !== "" &&
-    text.length <= MAX_DEADLINE_LABEL_LENGTH &&
-    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-    !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text);
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     checkOptionNames(value, ["limit", "raise"], "deadlineLabel", "deadlineLabel");
     const { limit, raise } = value as Record<string, unknown>;
-    if (isLine(limit) && isLine(raise)) return { limit, raise };
+    if (isMessageLine(limit) && isMessageLine(raise)) return { limit, raise };
   }
   throw new CodeSecInputError(
     "deadlineLabel",
-    `deadlineLabel must be an object { limit, raise } of two lines of at most ${MAX_DEADLINE_LABEL_LENGTH} ` +
+    `deadlineLabel must be an object { limit, raise } of two lines of at most ${MAX_MESSAGE_LINE_LENGTH} ` +
       "characters, printable text with no control character",
   );
 }

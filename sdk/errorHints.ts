@@ -1,19 +1,16 @@
 /**
  * What to do about a failure, per operation and cause. The spec leaves non-200 answers open, so these
- * hints name the usual causes in their likely order. They name client options and the stack config
- * keys that set them, nothing else of Pulumi: the provider adds its own advice.
+ * hints name the usual causes in their likely order. They name client options and where they are set
+ * (settingNames.ts: by default the stack config keys that set them), nothing else of Pulumi: the provider
+ * adds its own advice.
  */
 import { OPERATIONS, type OperationKey } from "../api/operations";
-
-// Where a token comes from: the client option, or, through the provider package, one of its sources. The
-// provider replaces it with the one setting a connection's token came from when that is a Provider's input.
-export const TOKEN_SOURCES =
-  "where this connection's token is set (the client's token option; for the provider package, the named " +
-  "connection's codesec:connections.<name>.token, codesec:token, or CODESEC_TOKEN)";
-export const BASE_URL_SOURCES = "codesec:baseUrl / CODESEC_BASE_URL";
+import type { SettingWords } from "./settingNames";
 
 export interface HintContext {
   operation: OperationKey;
+  /** Where the settings a hint names are set. */
+  words: SettingWords;
   status: number;
   code?: string;
   /** `Location` header of a redirect (sanitized). */
@@ -24,9 +21,9 @@ export interface HintContext {
 
 /** One or two sentences telling the caller what to check or do next, for a non-2xx status. */
 export function hintFor(ctx: HintContext): string {
-  const { operation, status, code } = ctx;
+  const { operation, status, code, words } = ctx;
   if (status === 401) {
-    return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT ${TOKEN_SOURCES}.`;
+    return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT where this connection's token is set (${words.token}).`;
   }
   if (status === 403) return forbiddenHint(operation);
   if (status === 404) return notFoundHint(ctx);
@@ -48,13 +45,13 @@ export function hintFor(ctx: HintContext): string {
     const where = ctx.location === undefined ? "" : ` to ${ctx.location}`;
     return (
       `The server redirected${where}; redirects are not followed (the credential goes to the configured host only). ` +
-      `Set the base URL (${BASE_URL_SOURCES}) to the platform API's final address.`
+      `Set the base URL (${words.baseUrl}) to the platform API's final address.`
     );
   }
   if (status === 400 || status === 422) {
     return "The platform rejected the arguments; correct them and try again.";
   }
-  return `Check the arguments and the base URL (${BASE_URL_SOURCES}).`;
+  return `Check the arguments and the base URL (${words.baseUrl}).`;
 }
 
 function forbiddenHint(operation: OperationKey): string {
@@ -83,7 +80,7 @@ function notFoundHint(ctx: HintContext): string {
   return (
     `${base} The base URL has the path ${ctx.baseUrlPath}, which is put in front of the operation's path ` +
     `(which already starts with /api/): if the platform is not served under ${ctx.baseUrlPath}, drop it from ` +
-    `the base URL (${BASE_URL_SOURCES}).`
+    `the base URL (${ctx.words.baseUrl}).`
   );
 }
 

@@ -3,7 +3,7 @@
  * what happened (the status and what the platform said, sanitized), and what to do.
  */
 import { parseErrorBody } from "./errorBody";
-import { BASE_URL_SOURCES, hintFor, outcomeUnknownAdvice } from "./errorHints";
+import { hintFor, outcomeUnknownAdvice } from "./errorHints";
 import {
   CodeSecApiError,
   CodeSecNetworkError,
@@ -19,6 +19,7 @@ import type { AnswerHeaders, HttpOutcome } from "./http";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { responseError } from "./responseValidation";
 import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, type RetryWait } from "./retryPolicy";
+import { settingWords, type SettingNames } from "./settingNames";
 
 /** The failure of the last attempt, with what the message needs: the attempt's own outcome where it says enough. */
 export type CallFailure =
@@ -30,21 +31,23 @@ export type CallFailure =
  * How messages name a call's deadline when something other than the `deadlineMs` option chose it (the
  * native provider passes a resource's customTimeouts as the deadline): `limit` names the limit that was
  * reached (`the resource's customTimeouts (31 s for this step)`), `raise` what to raise to allow more
- * (`the resource's customTimeouts`). Without one, messages name `deadlineMs` and `codesec:deadlineMs`.
+ * (`the resource's customTimeouts`). Without one, messages name `deadlineMs` and where it is set
+ * (settingNames.ts).
  */
 export interface DeadlineLabel {
   readonly limit: string;
   readonly raise: string;
 }
 
-/** The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and stack config. */
+/** The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set. */
 function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
   const label = ctx.options.deadlineLabel;
   if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };
+  const words = settingWords(ctx.options.settingNames);
   return {
-    limit: `deadlineMs ${ctx.options.deadlineMs} ms, stack config codesec:deadlineMs`,
+    limit: `deadlineMs ${ctx.options.deadlineMs} ms, ${words.deadlineMs}`,
     value: `deadlineMs ${ctx.options.deadlineMs} ms`,
-    raise: "client option deadlineMs, stack config codesec:deadlineMs",
+    raise: words.raiseDeadlineMs,
   };
 }
 
@@ -65,6 +68,7 @@ export interface FailureContext {
     deadlineMs: number;
     maxRetryDelayMs: number;
     deadlineLabel?: DeadlineLabel | undefined;
+    settingNames?: SettingNames | undefined;
   };
   /** When the last attempt's answer arrived (for `retryAt`). */
   receivedAt: number;
@@ -97,6 +101,7 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
   const label = labelOf(ctx);
   const after = afterAttempts(ctx);
   const { baseUrl } = ctx;
+  const words = settingWords(ctx.options.settingNames);
 
   switch (failure.kind) {
     case "timeout": {
@@ -106,7 +111,7 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
       return new CodeSecTimeoutError(
         `${label} timed out${after}: no complete answer from ${baseUrl} within ${within}.${deadline} ` +
           `The platform is slow or unreachable; it is safe to run again later. To wait longer, raise ` +
-          `timeoutMs (stack config codesec:timeoutMs).`,
+          `timeoutMs (${words.timeoutMs}).`,
         { ...ref, timeoutMs: ctx.timeoutMs, requestMayHaveArrived: failure.mayHaveArrived },
       );
     }
@@ -117,7 +122,7 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
         ? `lost the connection to ${baseUrl}${after}: ${reason}${code}.`
         : `could not reach ${baseUrl}${after}: ${reason}${code}; the request never reached the platform.`;
       return new CodeSecNetworkError(
-        `${label} ${what}${deadline} Check the base URL (${BASE_URL_SOURCES}) and that the platform is ` +
+        `${label} ${what}${deadline} Check the base URL (${words.baseUrl}) and that the platform is ` +
           `reachable from this machine; it is safe to run again.`,
         {
           ...ref,
@@ -198,6 +203,7 @@ function statusError(
   }
   const hint = hintFor({
     operation: ctx.operation,
+    words: settingWords(ctx.options.settingNames),
     status: failure.status,
     ...(code === undefined ? {} : { code }),
     ...(location === undefined ? {} : { location: clean(location, 200) }),
@@ -216,7 +222,7 @@ function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string
   if (stop?.kind === "retryAfterAboveCap") {
     return (
       ` ${asked}, longer than this client waits on its own (maxRetryDelayMs ${ctx.options.maxRetryDelayMs} ms). ` +
-      `Run again after that time, or raise the cap: client option maxRetryDelayMs, stack config codesec:maxRetryDelayMs.`
+      `Run again after that time, or raise the cap: ${settingWords(ctx.options.settingNames).raiseMaxRetryDelayMs}.`
     );
   }
   if (stop?.kind === "pastDeadline") {

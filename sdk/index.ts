@@ -13,6 +13,7 @@ export {
   type CodeSecClientOptions,
 } from "./client";
 export type { DeadlineLabel } from "./failureErrors";
+export type { SettingNames } from "./settingNames";
 export { normalizeBaseUrl } from "./baseUrl";
 export {
   BURST_WINDOW_MS,

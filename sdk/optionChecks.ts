@@ -47,3 +47,21 @@ export function checkOptionNames(
     }
   }
 }
+
+/** The longest phrase a caller may give for messages (a deadline label, a setting's name): not a paragraph. */
+export const MAX_MESSAGE_LINE_LENGTH = 200;
+
+/**
+ * Whether `text` may be a caller's phrase in messages: one non-blank line of at most
+ * {@link MAX_MESSAGE_LINE_LENGTH} characters with no control character or line break, which would forge or
+ * garble the message it lands in.
+ */
+export function isMessageLine(text: unknown): text is string {
+  return (
+    typeof text === "string" &&
+    text.trim() !== "" &&
+    text.length <= MAX_MESSAGE_LINE_LENGTH &&
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+    !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)
+  );
+}

@@ -20,6 +20,7 @@ import { mentionsSecret, sanitize } from "./redaction";
 import { responseError } from "./responseValidation";
 import type { RateLimiter } from "./rateLimiter";
 import { decideRetry, planRetryWait } from "./retryPolicy";
+import type { SettingNames } from "./settingNames";
 
 export interface TransportConfig {
   /** Normalized (baseUrl.ts): no trailing slash. */
@@ -31,6 +32,8 @@ export interface TransportConfig {
   deadlineMs: number;
   /** How messages name the deadline, when something other than `deadlineMs` chose it. */
   deadlineLabel?: DeadlineLabel | undefined;
+  /** Where the caller's users set the settings, for messages (settingNames.ts). */
+  settingNames?: SettingNames | undefined;
   /** Extra attempts after the first, where the retry class allows one. */
   retries: number;
   /** Cap of each backoff wait; a longer Retry-After fails the call at once. */

@@ -10,17 +10,25 @@
  *
  * Cancellation: after the engine's Cancel, no new call starts: each answers at once that the run was
  * cancelled. Calls already under way are not cut short (a write cut in the middle leaves its outcome
- * unknown): each ends by its deadline (`codesec:deadlineMs`, default 30 s, or the step's customTimeouts),
- * which bounds everything it does; the engine waits for them, then stops the plugin.
+ * unknown): each ends by its deadline (`deadlineMs`, from stack config or an explicit Provider's input,
+ * default 30 s; or the step's customTimeouts), which bounds everything it does; the engine waits for them,
+ * then stops the plugin.
  */
 import * as grpc from "@grpc/grpc-js";
+import { CLIENT_SETTING_KEYS } from "../clients";
+import { STACK_CONFIG, type ConfigLookup } from "../connection";
 import type { ProviderContext } from "../providerContext";
 import type { PluginState } from "./pluginState";
 import { StatusError } from "./rpcErrors";
 
-const CANCELLED =
-  "pulumi-codesec: the run was cancelled, so no new call to the platform starts; calls already under way " +
-  "end by their deadline (codesec:deadlineMs or the resource's customTimeouts).";
+/** The refusal of a call after Cancel, naming the deadline where the provider's configuration sets it. */
+function cancelled(config: ConfigLookup): string {
+  const origin = config.origin ?? STACK_CONFIG;
+  return (
+    "pulumi-codesec: the run was cancelled, so no new call to the platform starts; calls already under way " +
+    `end by their deadline (${origin.where(CLIENT_SETTING_KEYS.deadlineMs)} or the resource's customTimeouts).`
+  );
+}
 
 /** One engine call: its resource, name, timeout, and whether it may reach the platform. */
 export interface EngineCall {
@@ -48,7 +56,11 @@ export async function withCallContext<T>(
   step: (ctx: ProviderContext) => Promise<T>,
 ): Promise<T> {
   if (plugin.cancelled) {
-    throw new StatusError({ name: "Error", message: CANCELLED, code: grpc.status.CANCELLED });
+    throw new StatusError({
+      name: "Error",
+      message: cancelled(plugin.config),
+      code: grpc.status.CANCELLED,
+    });
   }
   if (call.plansOnly !== true && plugin.unknownConfig.length > 0) {
     throw new ConfigNotKnownError(plugin.unknownConfig, call.name);

@@ -8,6 +8,8 @@
  */
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { userRoleProvider } from "../support/dynamicProviders";
@@ -383,9 +385,7 @@ describe("native plugin: the ResourceProvider service", () => {
       );
       expect(reason).to.include("HTTP 401");
       // The client's 401 advice, in the Provider's words: the one setting the token came from.
-      expect(reason).to.include(
-        `where this connection's token is set (provider "org2" (codesec.Provider resource inputs) token)`,
-      );
+      expect(reason).to.include(`where this connection's token is set (the token input of provider "org2")`);
       expect(reason).to.match(
         /To preview without contacting the platform \(an air-gapped preview\), set the skipCredentialsValidation input of provider "org2" \(`skipCredentialsValidation: true`\)\.$/,
       );
@@ -404,7 +404,7 @@ describe("native plugin: the ResourceProvider service", () => {
         `could not use the credentials from connection "team2" in the connections input of provider "org2" at`,
       );
       expect(error.details).to.include(
-        `where this connection's token is set (provider "org2" (codesec.Provider resource inputs) connections.team2.token)`,
+        `where this connection's token is set (the connections.team2.token input of provider "org2")`,
       );
       expectNoStackConfigAdvice(error.details);
       expect(error.details).not.to.include(named);
@@ -563,6 +563,125 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(byDefault[0][1]).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
       expect(h.control.requests()).to.deep.equal([]);
     });
+
+    /**
+     * The client's own advice on a failure of the credential check (operation 8), each with the settings
+     * that produce it, and the words naming where to change them: an explicit Provider's inputs, or the
+     * default provider's stack config keys. Faults come before authentication, so the token only needs a
+     * good shape; each case has its own (one check per connection per process).
+     */
+    const clientFailures = (h: EmulatorHandle, redirector: string) => [
+      {
+        what: "a timeout",
+        config: { timeoutMs: "200", retries: "0" },
+        fault: { operation: "getCurrentUser" as const, latencyMs: 3000 },
+        explicit: ['raise timeoutMs (the timeoutMs input of provider "org2")'],
+        byDefault: ["raise timeoutMs (stack config codesec:timeoutMs)"],
+      },
+      {
+        what: "the call's deadline",
+        config: { timeoutMs: "200", deadlineMs: "300", retries: "3" },
+        fault: { operation: "getCurrentUser" as const, latencyMs: 3000, count: 4 },
+        explicit: ['(deadlineMs 300 ms, the deadlineMs input of provider "org2")'],
+        byDefault: ["(deadlineMs 300 ms, stack config codesec:deadlineMs)"],
+      },
+      {
+        what: "a Retry-After above maxRetryDelayMs",
+        config: { maxRetryDelayMs: "1000" },
+        fault: { operation: "getCurrentUser" as const, status: 503, retryAfter: "60" },
+        explicit: ['raise the cap: the maxRetryDelayMs input of provider "org2".'],
+        byDefault: ["raise the cap: client option maxRetryDelayMs, stack config codesec:maxRetryDelayMs."],
+      },
+      {
+        what: "a redirect",
+        config: { baseUrl: redirector, retries: "0" },
+        explicit: ['Set the base URL (the baseUrl input of provider "org2") to the platform'],
+        byDefault: ["Set the base URL (codesec:baseUrl / CODESEC_BASE_URL) to the platform"],
+      },
+      {
+        what: "a 404 under a base URL with a path",
+        config: { baseUrl: `${h.baseUrl}/platform`, retries: "0" },
+        explicit: ['drop it from the base URL (the baseUrl input of provider "org2")'],
+        byDefault: ["drop it from the base URL (codesec:baseUrl / CODESEC_BASE_URL)"],
+      },
+      {
+        what: "an unreachable platform",
+        config: { baseUrl: "http://127.0.0.1:9", retries: "0" },
+        explicit: ['Check the base URL (the baseUrl input of provider "org2") and that the platform'],
+        byDefault: ["Check the base URL (codesec:baseUrl / CODESEC_BASE_URL) and that the platform"],
+      },
+    ];
+
+    /** A server that answers every request with a redirect elsewhere (as a misconfigured proxy would). */
+    let redirector: http.Server | undefined;
+    let redirectorUrl = "";
+    before(async () => {
+      const server = http.createServer((_request, response) => {
+        response.writeHead(302, { location: "https://elsewhere.example/api" }).end();
+      });
+      redirector = server;
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      redirectorUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      redirector?.closeAllConnections();
+      await new Promise((resolve) => redirector?.close(resolve));
+    });
+
+    for (const [who, providerName] of [
+      ["an explicit Provider's", "org2"],
+      ["the default provider's", "default_0_5_0"],
+    ] as const) {
+      it(`${who} client failures (timeout, deadline, Retry-After cap, redirect, 404, network) name ${
+        providerName === "org2" ? "its inputs, never stack config" : "the stack config keys"
+      }`, async () => {
+        const h = emulator();
+        for (const [index, failure] of clientFailures(h, redirectorUrl).entries()) {
+          if (failure.fault) h.control.addFault(failure.fault);
+          const token = unknownToken(`${providerName.replace(/_/g, "")}${index}`);
+          const reason = await checkReason(
+            h,
+            { baseUrl: h.baseUrl, token: secret(token), ...failure.config },
+            providerName,
+          );
+          h.control.clearFaults();
+          for (const words of providerName === "org2" ? failure.explicit : failure.byDefault)
+            expect(reason, failure.what).to.include(words);
+          if (providerName === "org2") {
+            expectNoStackConfigAdvice(reason);
+            expect(reason, failure.what).not.to.match(/codesec:(?!index:)/);
+            expect(reason, failure.what).not.to.include("CODESEC_");
+            expect(reason, failure.what).not.to.include("client option");
+          }
+          expect(reason, failure.what).not.to.include(token);
+        }
+      });
+    }
+
+    for (const [providerName, words] of [
+      [
+        "org2",
+        `end by their deadline (the deadlineMs input of provider "org2" or the resource's customTimeouts)`,
+      ],
+      [
+        "default_0_5_0",
+        "end by their deadline (stack config codesec:deadlineMs or the resource's customTimeouts)",
+      ],
+    ] as const) {
+      it(`after Cancel, the refusal names the deadline where provider ${providerName} sets it`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h), providerName);
+        await plugin().cancel(new Empty());
+        const error = await rejection(
+          plugin().invoke(
+            new provider.InvokeRequest().setTok("codesec:index:getCurrentUser").setArgs(struct({})),
+          ),
+        );
+        expect(error.code).to.equal(grpc.status.CANCELLED);
+        expect(error.details).to.include(words);
+        if (providerName === "org2") expectNoStackConfigAdvice(error.details);
+      });
+    }
   });
 
   describe("a token's whitespace: one rule for the plugin, the dynamic provider and the client", () => {

@@ -15,7 +15,7 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from "../../sdk";
 import { FakeServer, SAMPLES, TOKEN, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
-import { CodeSecClient } from "../../sdk";
+import { CodeSecClient, type CodeSecClientOptions } from "../../sdk";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
 const SCAN_OK = { status: 200, json: { scan: SAMPLES.scan } };
@@ -362,6 +362,170 @@ describe("CodeSecClient retries", () => {
       expect(() => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, deadlineLabel }))
         .to.throw('unknown deadlineLabel option "rasie"; the options are limit, raise')
         .with.property("field", "deadlineLabel.rasie");
+    });
+
+    describe("settingNames: where a caller's users set each setting, in every message that names one", () => {
+      const settingNames = {
+        baseUrl: "the base URL input",
+        token: "the token input",
+        timeoutMs: "the timeout input",
+        deadlineMs: "the deadline input",
+        maxRetryDelayMs: "the delay cap input",
+      };
+
+      /** Each failure, the options that cause it, and the words with and without settingNames. */
+      const failures: {
+        what: string;
+        arrange: () => Promise<{ baseUrl?: string; options: Partial<CodeSecClientOptions> }>;
+        named: string;
+        byDefault: string;
+      }[] = [
+        {
+          what: "a timeout",
+          arrange: async () => {
+            server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+            return { options: { timeoutMs: 200, retries: 0 } };
+          },
+          named: "To wait longer, raise timeoutMs (the timeout input).",
+          byDefault: "To wait longer, raise timeoutMs (stack config codesec:timeoutMs).",
+        },
+        {
+          what: "the deadline reached",
+          arrange: async () => {
+            server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+            return { options: { timeoutMs: 200, deadlineMs: 300, retries: 3 } };
+          },
+          named: "The call's deadline was reached (deadlineMs 300 ms, the deadline input)",
+          byDefault: "The call's deadline was reached (deadlineMs 300 ms, stack config codesec:deadlineMs)",
+        },
+        {
+          what: "a Retry-After past the deadline",
+          arrange: async () => {
+            server.always({ status: 429, headers: { "retry-after": "2" } });
+            return { options: { maxRetryDelayMs: 5000, deadlineMs: 1000 } };
+          },
+          named: "or raise the deadline: the deadline input.",
+          byDefault: "or raise the deadline: client option deadlineMs, stack config codesec:deadlineMs.",
+        },
+        {
+          what: "a Retry-After above the cap",
+          arrange: async () => {
+            server.always({ status: 503, headers: { "retry-after": "60" } });
+            return { options: { maxRetryDelayMs: 1000 } };
+          },
+          named: "or raise the cap: the delay cap input.",
+          byDefault: "or raise the cap: client option maxRetryDelayMs, stack config codesec:maxRetryDelayMs.",
+        },
+        {
+          what: "a 401",
+          arrange: async () => {
+            server.always({ status: 401, json: { message: "bad token" } });
+            return { options: {} };
+          },
+          named: "Set a valid API token or user JWT where this connection's token is set (the token input).",
+          byDefault:
+            "Set a valid API token or user JWT where this connection's token is set (the client's token " +
+            "option; for the provider package, the named connection's codesec:connections.<name>.token, " +
+            "codesec:token, or CODESEC_TOKEN).",
+        },
+        {
+          what: "a redirect",
+          arrange: async () => {
+            server.always({ status: 302, headers: { location: "https://elsewhere.example/api" } });
+            return { options: {} };
+          },
+          named: "Set the base URL (the base URL input) to the platform API's final address.",
+          byDefault:
+            "Set the base URL (codesec:baseUrl / CODESEC_BASE_URL) to the platform API's final address.",
+        },
+        {
+          what: "a 404 under a base URL with a path",
+          arrange: async () => {
+            server.always({ status: 404 });
+            return { baseUrl: `${server.baseUrl}/codesec`, options: {} };
+          },
+          named: "drop it from the base URL (the base URL input).",
+          byDefault: "drop it from the base URL (codesec:baseUrl / CODESEC_BASE_URL).",
+        },
+        {
+          what: "another 4xx",
+          arrange: async () => {
+            server.always({ status: 418 });
+            return { options: {} };
+          },
+          named: "Check the arguments and the base URL (the base URL input).",
+          byDefault: "Check the arguments and the base URL (codesec:baseUrl / CODESEC_BASE_URL).",
+        },
+        {
+          what: "an unreachable platform",
+          arrange: async () => ({ baseUrl: await refusedBaseUrl(), options: { retries: 0 } }),
+          named: "Check the base URL (the base URL input) and that the platform is reachable",
+          byDefault:
+            "Check the base URL (codesec:baseUrl / CODESEC_BASE_URL) and that the platform is reachable",
+        },
+      ];
+
+      for (const failure of failures) {
+        it(`${failure.what}: the given names replace the client option and stack config; without, as before`, async () => {
+          for (const names of [settingNames, undefined]) {
+            const { baseUrl = server.baseUrl, options } = await failure.arrange();
+            const client = new CodeSecClient({
+              baseUrl,
+              token: TOKEN,
+              ...options,
+              ...(names === undefined ? {} : { settingNames: names }),
+            });
+            const error = await rejection(client.getScan(SCAN_ARGS), Error);
+            if (names === undefined) {
+              expect(error.message).to.include(failure.byDefault);
+            } else {
+              expect(error.message).to.include(failure.named);
+              expect(error.message).not.to.match(/codesec:|stack config|client option|CODESEC_/);
+            }
+          }
+        });
+      }
+
+      it("a part left out keeps its default words", async () => {
+        server.always({ status: 401, json: { message: "bad token" } });
+        const client = server.client({ settingNames: { baseUrl: "the base URL input" } });
+        const error = await rejection(client.getScan(SCAN_ARGS), CodeSecApiError);
+        expect(error.message).to.include("codesec:connections.<name>.token, codesec:token, or CODESEC_TOKEN");
+      });
+
+      it("refuses settingNames that are not an object of short lines of printable text", () => {
+        const long = "x".repeat(201);
+        for (const names of [
+          { timeoutMs: "" },
+          { timeoutMs: "a\nb" },
+          { token: "a\u001b[31mb" },
+          { baseUrl: long },
+          { deadlineMs: 5 },
+          "x",
+          null,
+          [],
+        ]) {
+          expect(
+            () => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, settingNames: names } as never),
+            JSON.stringify(names),
+          )
+            .to.throw(/settingNames must be an object of lines of at most 200 characters/)
+            .with.property("field", "settingNames");
+        }
+        const longest = { baseUrl: "x".repeat(200) };
+        expect(
+          () => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, settingNames: longest }),
+        ).not.to.throw();
+      });
+
+      it("refuses an unknown key in settingNames as every other unknown client option", () => {
+        const names = { timeoutMs: "x", retries: "y" };
+        expect(() => new CodeSecClient({ baseUrl: server.baseUrl, token: TOKEN, settingNames: names }))
+          .to.throw(
+            'unknown settingNames option "retries"; the options are baseUrl, token, timeoutMs, deadlineMs, maxRetryDelayMs',
+          )
+          .with.property("field", "settingNames.retries");
+      });
     });
 
     it("bounds a persistent 503 whose Retry-After waits would pass it", async () => {

@@ -40,7 +40,7 @@ if [ "$languages_rc" -ne 0 ]; then
   exit 1
 fi
 e2e_rc=0
-CODESEC_TEST_COUNTS="$counts/e2e.json" mocha --config tests/e2e/.mocharc.json || e2e_rc=$?
+CODESEC_TEST_COUNTS="$counts/e2e.json" mocha --config tests/e2e/.mocharc.js || e2e_rc=$?
 problems=()
 if [ "$e2e_rc" -eq 0 ]; then
   # The reliability tests wrote their sections; docs/reliability.md is rendered from them.

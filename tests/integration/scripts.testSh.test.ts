@@ -25,7 +25,7 @@ const repoRoot = path.resolve(__dirname, "../..");
 /** `mocha`: phase "e2e" when given the e2e config, else "first"; behaves as $FAKE_<PHASE> says. */
 const FAKE_MOCHA = `#!/usr/bin/env bash
 phase=first
-case " $* " in *" --config tests/e2e/.mocharc.json "*) phase=e2e ;; esac
+case " $* " in *" --config tests/e2e/.mocharc.js "*) phase=e2e ;; esac
 echo "$phase" >>"$FAKE_LOG"
 spec_var="FAKE_$(echo "$phase" | tr a-z A-Z)"
 spec="\${!spec_var}"

@@ -35,6 +35,10 @@ const devDependencies = (
  */
 const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+// In mocha's parallel mode this process is a worker, asked to exit when the run ends and sent SIGTERM a
+// second later if it is still there: removing a scratch folder of a whole run's installs takes longer.
+// SIGTERM exits through the handler above instead (a signal that comes while it runs waits for it).
+process.once("SIGTERM", () => process.exit(143));
 process.env.TMPDIR = path.join(scratch, "tmp");
 mkdirSync(process.env.TMPDIR);
 

@@ -15,7 +15,7 @@ export const RESOURCE_STEP_LIMIT_MS = 1_000;
 /**
  * The time limit of a test, from what it waits for: `commands` Pulumi CLI commands (npm installs and
  * compiles count as one each) stepping through `resourceSteps` resources in all. Mocha's default for the
- * end-to-end suite (tests/e2e/.mocharc.json, 600 s) covers a test of up to two commands of a small stack.
+ * end-to-end suite (tests/e2e/.mocharc.js, 600 s) covers a test of up to two commands of a small stack.
  */
 export function timeLimitFor(commands: number, resourceSteps = 0): number {
   return commands * CLI_COMMAND_LIMIT_MS + resourceSteps * RESOURCE_STEP_LIMIT_MS;

@@ -1,0 +1,35 @@
+"use strict";
+// The end-to-end suite's mocha configuration. Its test files run two at a time, each in a worker process
+// of its own (mocha's parallel mode): most of a test's time is the Pulumi CLI, the language hosts and the
+// programs starting up and waiting on one another, so two files share a 2-core machine well.
+// CODESEC_E2E_JOBS sets how many files run at once; 1 runs them one after another in this process (the
+// serial mode, with `.only` forbidden as in the other suites: a worker forbids it in any case).
+// Every file keeps its state to itself (tests/e2e/support/harness.ts: a scratch folder per process, a
+// PULUMI_HOME per stack, servers on a free port of 127.0.0.1), so files may run in any order and at once.
+
+/** How many test files run at once: CODESEC_E2E_JOBS, 2 when unset. */
+function jobsFrom(value) {
+  if (value === undefined || value === "") return 2;
+  if (!/^[1-9][0-9]*$/.test(value)) {
+    throw new Error(
+      `CODESEC_E2E_JOBS must be a whole number of test files to run at once (1 or more), not "${value}"`,
+    );
+  }
+  return Number(value);
+}
+
+const jobs = jobsFrom(process.env.CODESEC_E2E_JOBS);
+
+module.exports = {
+  require: ["ts-node/register/transpile-only"],
+  extension: ["ts"],
+  spec: ["tests/e2e/**/*.test.ts"],
+  timeout: 600000,
+  slow: 30000,
+  forbidOnly: true,
+  parallel: jobs > 1,
+  jobs,
+  // A custom reporter runs in the main process in parallel mode, fed every worker's events.
+  reporter: "tests/support/summaryReporter.js",
+  "node-option": ["conditions=codesec-source"],
+};

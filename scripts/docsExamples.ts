@@ -115,7 +115,7 @@ export function exampleSourceFiles(root: string): string[] {
   ).sort();
 }
 
-/** The generated program of `example` in each language, under `root`: [language, relative path]. */
+/** The generated program of `example` in each language: [language, path relative to the clone]. */
 export function examplePrograms(
   example: DocsExample,
 ): { language: (typeof EXAMPLE_LANGUAGES)[number]; file: string }[] {

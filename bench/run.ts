@@ -112,10 +112,25 @@ async function main(): Promise<void> {
     unfinished.splice(unfinished.indexOf(name), 1);
     save();
   };
+  // A comparison that cannot run fails the run, but only at its end: the others still measure (a full
+  // run once lost 50 minutes to one failed request in its second comparison).
+  const failures: string[] = [];
+  const failed = (name: string, error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push(`${name}: ${message}`);
+    notes.push(`${name} could not run: ${message}`);
+    log(`[bench] ${name} FAILED: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    save();
+  };
   const step = async (name: string, measure: () => Promise<Figure[]>) => {
     log(`[bench] ${name} ...`);
     const start = performance.now();
-    figures.push(...(await measure()));
+    try {
+      figures.push(...(await measure()));
+    } catch (error) {
+      failed(name, error);
+      return;
+    }
     timings[name] = Math.round(secondsSince(start));
     log(`[bench] ${name}: ${timings[name]} s`);
     done(name);
@@ -138,35 +153,39 @@ async function main(): Promise<void> {
     const engineStart = performance.now();
     const bySize = new Map<number, Figure[]>();
     const quick = [...figures];
-    await engineFloor(options, log, (run: SizeRun) => {
-      // After every repetition: this size's figures from all its repetitions so far replace the last ones.
-      bySize.set(run.n, [
-        ...engineFloorFigures(run),
-        ...apiCallFigures([
-          { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
-        ]),
-        ...nativeFigures(run),
-        ...userRolesMapFigures(run),
-      ]);
-      figures.splice(0, figures.length, ...quick, ...[...bySize.values()].flat());
-      if (!sizesDone.includes(run.n)) sizesDone.push(run.n);
-      repetitionsDone[`N=${run.n}`] = run.repetitions;
-      const step = engineSteps[options.sizes.indexOf(run.n)];
-      timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
-      if (run.repetitions < run.plannedRepetitions) {
-        const at = unfinished.findIndex((name) => name.startsWith(step));
-        unfinished[at] = `${step} (${run.repetitions} of ${run.plannedRepetitions} repetitions done)`;
-        save();
-        log(`[bench] N=${run.n} rep ${run.repetitions} saved`);
-      } else {
-        unfinished.splice(
-          unfinished.findIndex((name) => name.startsWith(step)),
-          1,
-        );
-        save();
-        log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
-      }
-    });
+    try {
+      await engineFloor(options, log, (run: SizeRun) => {
+        // After every repetition: this size's figures from all its repetitions so far replace the last ones.
+        bySize.set(run.n, [
+          ...engineFloorFigures(run),
+          ...apiCallFigures([
+            { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+          ]),
+          ...nativeFigures(run),
+          ...userRolesMapFigures(run),
+        ]);
+        figures.splice(0, figures.length, ...quick, ...[...bySize.values()].flat());
+        if (!sizesDone.includes(run.n)) sizesDone.push(run.n);
+        repetitionsDone[`N=${run.n}`] = run.repetitions;
+        const step = engineSteps[options.sizes.indexOf(run.n)];
+        timings[`N=${run.n}`] = Math.round(secondsSince(engineStart));
+        if (run.repetitions < run.plannedRepetitions) {
+          const at = unfinished.findIndex((name) => name.startsWith(step));
+          unfinished[at] = `${step} (${run.repetitions} of ${run.plannedRepetitions} repetitions done)`;
+          save();
+          log(`[bench] N=${run.n} rep ${run.repetitions} saved`);
+        } else {
+          unfinished.splice(
+            unfinished.findIndex((name) => name.startsWith(step)),
+            1,
+          );
+          save();
+          log(`[bench] N=${run.n} done (${timings[`N=${run.n}`]} s into the stacks)`);
+        }
+      });
+    } catch (error) {
+      failed("1 engine floor, native provider, UserRoles map", error);
+    }
   }
 
   save();
@@ -175,6 +194,10 @@ async function main(): Promise<void> {
   console.log(
     `\n${options.smoke ? "smoke" : "full"} run, ${results().wallSeconds} s on ${machineLine(machine)}; written to ${file}`,
   );
+  if (failures.length > 0) {
+    console.error(`[bench] ${failures.length} comparison(s) could not run:\n${failures.join("\n")}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error) => {

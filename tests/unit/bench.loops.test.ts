@@ -58,4 +58,39 @@ describe("bench: bare loops", () => {
     for (const { n, at } of arrivals) expect(at - before, `request ${n}`).to.be.at.least((n * 1000) / 200);
     expect(mostInFlight).to.be.at.most(3);
   });
+
+  it("sends a request once more when the server closed its reused keep-alive socket, and only once", async () => {
+    // A server that closes the connection on the second request it reads on one socket, without answering
+    // (what the emulator's idle keep-alive timeout does when it fires as a request goes out), and, up to
+    // `dropsPerRequest` times, on that request's later arrivals too (a fresh socket then: not resent).
+    const drops = async (dropsPerRequest: number) => {
+      const seenOn = new WeakMap<object, number>();
+      const dropped = new Map<string, number>();
+      const closing = http.createServer((req, res) => {
+        const count = (seenOn.get(req.socket) ?? 0) + 1;
+        seenOn.set(req.socket, count);
+        const times = dropped.get(req.url!) ?? 0;
+        if ((count === 2 || times > 0) && times < dropsPerRequest) {
+          dropped.set(req.url!, times + 1);
+          req.socket.destroy();
+          return;
+        }
+        res.end("{}");
+      });
+      await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
+      const { port } = closing.address() as AddressInfo;
+      try {
+        return await bareLoop({ ...request, baseUrl: `http://127.0.0.1:${port}` }, 1, { requests: 3 });
+      } finally {
+        closing.closeAllConnections();
+        await new Promise<void>((resolve) => closing.close(() => resolve()));
+      }
+    };
+    const once = await drops(1); // the request that went out on a closing socket arrives once more
+    expect(once.requests).to.equal(3);
+    expect(once.statuses).to.deep.equal({ "200": 3 });
+    let error: NodeJS.ErrnoException | undefined;
+    await drops(Infinity).catch((e: NodeJS.ErrnoException) => (error = e));
+    expect(error?.code, "a request dropped on a fresh socket is not resent").to.equal("ECONNRESET");
+  });
 });

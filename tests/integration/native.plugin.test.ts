@@ -550,17 +550,31 @@ describe("native plugin: the ResourceProvider service", () => {
     it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
       const h = emulator();
       const reasons = checkConfigReasons;
-      const explicit = await reasons("org2", { baseUrl: h.baseUrl });
-      expect(explicit).to.have.length(1);
-      expect(explicit[0][1]).to.match(
-        /^provider "org2" \(codesec\.Provider resource inputs\) sets baseUrl but not token: /,
-      );
-      expect(explicit[0][1]).not.to.include("codesec:token");
-      const badUrl = await reasons("org2", { baseUrl: "ftp://nowhere", token: h.apiToken });
-      expect(badUrl.map(([property]) => property)).to.deep.equal(["baseUrl"]);
-      expect(badUrl[0][1]).to.match(/^provider "org2" \(codesec\.Provider resource inputs\) baseUrl: /);
-      const byDefault = await reasons("default_0_5_0", { baseUrl: h.baseUrl });
-      expect(byDefault[0][1]).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      // A Provider whose name merely starts with "default" is still the user's: its inputs.
+      for (const name of ["org2", "defaultOrg"]) {
+        const label = `provider "${name}" (codesec.Provider resource inputs)`;
+        const explicit = await reasons(name, { baseUrl: h.baseUrl });
+        expect(explicit, name).to.have.length(1);
+        const missing = `${label} sets baseUrl but not token: `;
+        expect(explicit[0][1].slice(0, missing.length), name).to.equal(missing);
+        expectNoStackConfigAdvice(explicit[0][1]);
+        const badUrl = await reasons(name, { baseUrl: "ftp://nowhere", token: h.apiToken });
+        expect(
+          badUrl.map(([property]) => property),
+          name,
+        ).to.deep.equal(["baseUrl"]);
+        expect(badUrl[0][1].slice(0, `${label} baseUrl: `.length), name).to.equal(`${label} baseUrl: `);
+      }
+      // The engine's names of the default provider: without a version, with one, with a pluginDownloadURL.
+      for (const name of [
+        "default",
+        "default_0_5_0",
+        "default_0_5_0_alpha_1",
+        "default_0_5_0_pulumi.com/pkg",
+      ]) {
+        const byDefault = await reasons(name, { baseUrl: h.baseUrl });
+        expect(byDefault[0][1], name).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      }
       expect(h.control.requests()).to.deep.equal([]);
     });
 

@@ -246,7 +246,7 @@ export function verifyCredentials(client: CodeSecClient, connection: ResolvedCon
  */
 function settingNamesOf(connection: ResolvedConnection): SettingNames | undefined {
   const { fields, origin } = connection;
-  if (!origin.providerInputs) return undefined;
+  if (origin.providerName === undefined) return undefined;
   // A phrase the client would refuse (a Provider's name is not bounded) names the input alone.
   const phrase = (key: string) => {
     const where = origin.where(key);

@@ -103,9 +103,11 @@ export interface ConfigOrigin {
    * `pulumi config set --path` commands, or the Provider's `connections` input.
    */
   readonly howToDefineConnection: (name: string) => string;
-  /** Whether the settings are a Provider resource's inputs (their names alone do not say whose). */
-  readonly providerInputs: boolean;
-  /** The explicit Provider resource's name (`org2`); undefined for stack config. */
+  /**
+   * The explicit Provider resource's name (`org2`) whose inputs the settings are; undefined for stack
+   * config. Its presence is what says the settings are a Provider's inputs (their names alone do not say
+   * whose).
+   */
   readonly providerName?: string;
 }
 
@@ -125,7 +127,6 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToDefineConnection: (name) =>
     `pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url> and ` +
     `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>`,
-  providerInputs: false,
 };
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
@@ -151,7 +152,6 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     howToDefineConnection: (connection) =>
       `the ${connections} input of ${provider}, an object of named connections ` +
       `(\`${connections}: { ${JSON.stringify(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
-    providerInputs: true,
     providerName: name,
   };
 }
@@ -196,15 +196,17 @@ export class CodeSecConnectionError extends Error {
 /** No source has credentials; the message names all three ways to set them, in `origin`'s words. */
 export class MissingCredentialsError extends CodeSecConnectionError {
   constructor(origin: ConfigOrigin = STACK_CONFIG) {
-    const own = origin.providerInputs
-      ? origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN)
-      : "stack config " +
-        `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`;
-    const named = origin.providerInputs
-      ? origin.howToDefineConnection("team2")
-      : `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
-        `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\``;
-    const name = origin.providerInputs ? "team2" : "org2";
+    const own =
+      origin.providerName !== undefined
+        ? origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN)
+        : "stack config " +
+          `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`;
+    const named =
+      origin.providerName !== undefined
+        ? origin.howToDefineConnection("team2")
+        : `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
+          `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\``;
+    const name = origin.providerName !== undefined ? "team2" : "org2";
     super(
       "connection",
       `pulumi-codesec: no credentials. Set them in one of three ways: ${own}, ` +

@@ -104,6 +104,11 @@ export interface ConfigOrigin {
    */
   readonly howToDefineConnection: (name: string) => string;
   /**
+   * Where the connection used when a resource names none is set, and how, as one of the ways to give
+   * credentials: stack config with its two commands, or the Provider's `baseUrl` and `token` inputs.
+   */
+  readonly howToSetCredentials: string;
+  /**
    * The explicit Provider resource's name (`org2`) whose inputs the settings are; undefined for stack
    * config. Its presence is what says the settings are a Provider's inputs (their names alone do not say
    * whose).
@@ -125,8 +130,11 @@ export const STACK_CONFIG: ConfigOrigin = {
   connectionsSetting: `stack config ${CONFIG_CONNECTIONS}`,
   connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
   howToDefineConnection: (name) =>
-    `pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url> and ` +
-    `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>`,
+    `\`pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url>\` and ` +
+    `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>\``,
+  howToSetCredentials:
+    `stack config (\`pulumi config set ${CONFIG_BASE_URL} <url>\` and ` +
+    `\`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`,
 };
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
@@ -135,14 +143,15 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
   const label = `${provider} (codesec.Provider resource inputs)`;
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);
+  const pairSource = (baseUrlKey: string, tokenKey: string) =>
+    `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`;
   return {
     label,
     setting,
     subject: (key) => `${label} ${setting(key)}`,
     where: (key) => `the ${setting(key)} input of ${provider}`,
     prefix: (key) => `${label} ${setting(key)}`,
-    pairSource: (baseUrlKey, tokenKey) =>
-      `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`,
+    pairSource,
     howToSet: (key, value) =>
       `set the ${setting(key)} input of ${provider} (\`${setting(key)}: ${literal(value)}\`)`,
     howToSetToken: `set the token input of ${provider}`,
@@ -152,6 +161,7 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     howToDefineConnection: (connection) =>
       `the ${connections} input of ${provider}, an object of named connections ` +
       `(\`${connections}: { ${JSON.stringify(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
+    howToSetCredentials: pairSource(CONFIG_BASE_URL, CONFIG_TOKEN),
     providerName: name,
   };
 }
@@ -196,22 +206,13 @@ export class CodeSecConnectionError extends Error {
 /** No source has credentials; the message names all three ways to set them, in `origin`'s words. */
 export class MissingCredentialsError extends CodeSecConnectionError {
   constructor(origin: ConfigOrigin = STACK_CONFIG) {
-    const own =
-      origin.providerName !== undefined
-        ? origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN)
-        : "stack config " +
-          `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`;
-    const named =
-      origin.providerName !== undefined
-        ? origin.howToDefineConnection("team2")
-        : `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
-          `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\``;
-    const name = origin.providerName !== undefined ? "team2" : "org2";
+    // The example connection's name: an explicit Provider is often named after an organization itself.
+    const name = origin.providerName === undefined ? "org2" : "team2";
     super(
       "connection",
-      `pulumi-codesec: no credentials. Set them in one of three ways: ${own}, ` +
+      `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +
         `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, or a named connection ` +
-        `(\`connection: "${name}"\` with ${named}).`,
+        `(\`connection: "${name}"\` with ${origin.howToDefineConnection(name)}).`,
     );
   }
 }

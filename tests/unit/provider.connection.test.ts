@@ -7,7 +7,10 @@ import { expect } from "chai";
 import {
   CodeSecConnectionError,
   MissingCredentialsError,
+  providerInputsOrigin,
   resolveConnection,
+  STACK_CONFIG,
+  type ConfigOrigin,
 } from "../../provider/connection";
 
 describe("credential resolution: one source, whole", () => {
@@ -119,5 +122,65 @@ describe("credential resolution: one source, whole", () => {
       .and.includes("CODESEC_BASE_URL")
       .and.includes("CODESEC_TOKEN")
       .and.includes("codesec:connections");
+  });
+
+  describe("how to define a named connection: the same words in every message that advises it", () => {
+    const lookup = (values: Record<string, string>, origin: ConfigOrigin) =>
+      Object.assign((key: string) => values[key], { origin });
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+    const stackCommands = (name: string) =>
+      `\`pulumi config set --path codesec:connections.${name}.baseUrl <url>\` and ` +
+      `\`pulumi config set --secret --path codesec:connections.${name}.token <token>\``;
+    const providerInput = (name: string) =>
+      `the connections input of provider "org2", an object of named connections ` +
+      `(\`connections: { ${JSON.stringify(name)}: { baseUrl: "<url>", token: <secret token> } }\`)`;
+
+    it("stack config: no credentials, a name not defined, a broken connection, connections not an object", () => {
+      const none = lookup({}, STACK_CONFIG);
+      expect(message(() => resolveConnection(undefined, none, {}))).to.equal(
+        "pulumi-codesec: no credentials. Set them in one of three ways: stack config " +
+          "(`pulumi config set codesec:baseUrl <url>` and `pulumi config set --secret codesec:token <token>`), " +
+          "the environment variables CODESEC_BASE_URL and CODESEC_TOKEN, or a named connection " +
+          `(\`connection: "org2"\` with ${stackCommands("org2")}).`,
+      );
+      expect(message(() => resolveConnection("org9", none, {}))).to.equal(
+        "connection names no connection defined in stack config codesec:connections (none is defined). " +
+          `Define it with ${stackCommands("<name>")}`,
+      );
+      const broken = lookup(
+        { "codesec:connections": JSON.stringify({ org2: { baseUrl: "http://a" } }) },
+        STACK_CONFIG,
+      );
+      expect(message(() => resolveConnection("org2", broken, {}))).to.equal(
+        "codesec:connections.org2.token is required (a non-blank string): " +
+          `set it with ${stackCommands("org2")}`,
+      );
+      const notObject = lookup({ "codesec:connections": "[1]" }, STACK_CONFIG);
+      expect(message(() => resolveConnection("org2", notObject, {}))).to.equal(
+        "stack config codesec:connections must be an object of named connections; set each one with " +
+          stackCommands("<name>"),
+      );
+    });
+
+    it("an explicit Provider's: its connections input, in the same places", () => {
+      const origin = providerInputsOrigin("org2");
+      const none = lookup({}, origin);
+      expect(message(() => resolveConnection(undefined, none, {}))).to.equal(
+        'pulumi-codesec: no credentials. Set them in one of three ways: the baseUrl and token inputs of provider "org2", ' +
+          "the environment variables CODESEC_BASE_URL and CODESEC_TOKEN, or a named connection " +
+          `(\`connection: "team2"\` with ${providerInput("team2")}).`,
+      );
+      expect(message(() => resolveConnection("team9", none, {}))).to.equal(
+        'connection names no connection defined in the connections input of provider "org2" (none is defined). ' +
+          `Define it with ${providerInput("<name>")}`,
+      );
+    });
   });
 });

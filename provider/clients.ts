@@ -257,6 +257,8 @@ function settingNamesOf(connection: ResolvedConnection): SettingNames | undefine
     baseUrl: field(fields.baseUrl),
     token: field(fields.token),
     timeoutMs: phrase(CLIENT_SETTING_KEYS.timeoutMs),
+    // Where deadlineMs is set; when a step's customTimeouts chose the deadline instead, clientFor's
+    // deadlineLabel names them and the client leaves this unused.
     deadlineMs: phrase(CLIENT_SETTING_KEYS.deadlineMs),
     maxRetryDelayMs: phrase(CLIENT_SETTING_KEYS.maxRetryDelayMs),
   };

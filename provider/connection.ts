@@ -19,10 +19,24 @@ export const CONFIG_CONNECTIONS = "codesec:connections";
 export const ENV_BASE_URL = "CODESEC_BASE_URL";
 export const ENV_TOKEN = "CODESEC_TOKEN";
 
+/** Where the default provider's named connections are: the words of `STACK_CONFIG.connectionsSetting`. */
+const STACK_CONNECTIONS = `stack config ${CONFIG_CONNECTIONS}`;
+
+/**
+ * What a connection name must be, naming where the connections are (`connectionsSetting`): the schema's
+ * description says stack config's; a message says its own origin's.
+ */
+const connectionNameRule = (connectionsSetting: string) =>
+  `the name of a connection under ${connectionsSetting} (letters, digits, _ . -)`;
+
+/** What a `connection` input must be, naming where the named connections are (as {@link connectionNameRule}). */
+const connectionInputRule = (connectionsSetting: string) =>
+  `a connection name from ${connectionsSetting}, or (deprecated) an object { baseUrl, token }`;
+
 /** The name of a connection defined under stack config `codesec:connections`. */
 export const ConnectionName = Type.String({
   pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
-  description: "the name of a connection under stack config codesec:connections (letters, digits, _ . -)",
+  description: connectionNameRule(STACK_CONNECTIONS),
 });
 
 /** Explicit credentials: `{ baseUrl, token }`. Deprecated as a resource argument: name a connection instead. */
@@ -45,8 +59,7 @@ export type Connection = Static<typeof ConnectionObject>;
 
 /** The `connection` input of resources and the `connection` option of functions. */
 export const ConnectionInput = Type.Union([ConnectionName, ConnectionObject], {
-  description:
-    "a connection name from stack config codesec:connections, or (deprecated) an object { baseUrl, token }",
+  description: connectionInputRule(STACK_CONNECTIONS),
 });
 /** A connection name (preferred) or, deprecated, explicit credentials. */
 export type ConnectionInput = Static<typeof ConnectionInput>;
@@ -127,7 +140,7 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToSet: (key, value, options) =>
     `run \`pulumi config set${options?.secret === true ? " --secret" : ""} ${key} ${String(value)}\``,
   howToSetToken: `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
-  connectionsSetting: `stack config ${CONFIG_CONNECTIONS}`,
+  connectionsSetting: STACK_CONNECTIONS,
   connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
   howToDefineConnection: (name) =>
     `\`pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url>\` and ` +
@@ -229,7 +242,8 @@ export function resolveConnection(
     if (typeof explicit === "object" && !Array.isArray(explicit)) return explicitConnection(explicit, origin);
     throw new CodeSecConnectionError(
       "connection",
-      `connection must be ${ConnectionInput.description}, got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
+      `connection must be ${connectionInputRule(origin.connectionsSetting)}, ` +
+        `got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
     );
   }
   const fromConfig = pair(
@@ -294,9 +308,14 @@ function pair(
 
 function explicitConnection(value: object, origin: ConfigOrigin): ResolvedConnection {
   const fields = { baseUrl: "connection.baseUrl", token: "connection.token" };
-  const why = (key: "baseUrl" | "token") =>
-    `an explicit connection carries both of its fields, and never takes ` +
-    `${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} from elsewhere`;
+  // The setting of the field it never falls back to, as its origin names a setting on its own.
+  const why = (key: "baseUrl" | "token") => {
+    const [setting, env] = key === "token" ? [CONFIG_TOKEN, ENV_TOKEN] : [CONFIG_BASE_URL, ENV_BASE_URL];
+    return (
+      "an explicit connection carries both of its fields, and never takes " +
+      `${origin.prefix(setting)} or ${env} from elsewhere`
+    );
+  };
   const { baseUrl, token } = connectionFields(value, "connection", fields, why);
   return { baseUrl, token, source: "the connection argument", fields, origin, fromOrigin: false };
 }
@@ -305,7 +324,10 @@ function namedConnection(name: string, config: ConfigLookup): ResolvedConnection
   const origin = config.origin ?? STACK_CONFIG;
   // An undefined name is never echoed: it may be a token passed in the wrong place.
   if (!new RegExp(ConnectionName.pattern!).test(name)) {
-    throw new CodeSecConnectionError("connection", `connection must be ${ConnectionName.description}`);
+    throw new CodeSecConnectionError(
+      "connection",
+      `connection must be ${connectionNameRule(origin.connectionsSetting)}`,
+    );
   }
   const connections = definedConnections(config);
   const names = Object.keys(connections);

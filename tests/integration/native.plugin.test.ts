@@ -547,6 +547,46 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
+    it("a resource's connection an explicit Provider cannot use (a bad name, an incomplete object, no name or object): its words, not stack config's", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h), "org2");
+      const cases: [unknown, string][] = [
+        [
+          "bad name!",
+          'connection must be the name of a connection under the connections input of provider "org2" ' +
+            "(letters, digits, _ . -)",
+        ],
+        [
+          { baseUrl: h.baseUrl },
+          "connection.token is required (a non-blank string): an explicit connection carries both of its " +
+            'fields, and never takes provider "org2" (codesec.Provider resource inputs) token or CODESEC_TOKEN from elsewhere',
+        ],
+        [
+          42,
+          'connection must be a connection name from the connections input of provider "org2", or ' +
+            "(deprecated) an object { baseUrl, token }, got number",
+        ],
+      ];
+      for (const [connection, words] of cases) {
+        const reason = await connectionFailure({ ...userRole, connection });
+        expect(reason, JSON.stringify(connection)).to.include(words);
+        expectNoStackConfigAdvice(reason);
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a Provider named defaultOrg, configured (not only checked): its connections input, not stack config", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h), "defaultOrg");
+      const reason = await connectionFailure({ ...userRole, connection: "team9" });
+      expect(reason).to.include(
+        'connection names no connection defined in the connections input of provider "defaultOrg" ' +
+          '(none is defined). Define it with the connections input of provider "defaultOrg"',
+      );
+      expectNoStackConfigAdvice(reason);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
       const h = emulator();
       const reasons = checkConfigReasons;

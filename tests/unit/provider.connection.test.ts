@@ -183,4 +183,63 @@ describe("credential resolution: one source, whole", () => {
       );
     });
   });
+
+  describe("a connection argument that cannot be used: where connections and credentials are set, in the origin's words", () => {
+    const message = (explicit: unknown, origin?: ConfigOrigin) => {
+      const lookup = Object.assign(
+        (key: string) => ({ "codesec:baseUrl": "http://a", "codesec:token": "t" })[key],
+        {
+          origin,
+        },
+      );
+      try {
+        resolveConnection(explicit, lookup, {});
+      } catch (error) {
+        expect(error).to.be.instanceOf(CodeSecConnectionError);
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+
+    // The dynamic provider's lookup has no origin; the default provider's is STACK_CONFIG: the same words.
+    for (const origin of [undefined, STACK_CONFIG]) {
+      it(`stack config (${origin === undefined ? "no origin" : "STACK_CONFIG"}): its keys, as before`, () => {
+        expect(message("bad name!", origin)).to.equal(
+          "connection must be the name of a connection under stack config codesec:connections (letters, digits, _ . -)",
+        );
+        expect(message({ baseUrl: "http://b" }, origin)).to.equal(
+          "connection.token is required (a non-blank string): an explicit connection carries both of its fields, " +
+            "and never takes codesec:token or CODESEC_TOKEN from elsewhere",
+        );
+        expect(message({ token: "t" }, origin)).to.equal(
+          "connection.baseUrl is required (a non-blank string): an explicit connection carries both of its fields, " +
+            "and never takes codesec:baseUrl or CODESEC_BASE_URL from elsewhere",
+        );
+        expect(message(42, origin)).to.equal(
+          "connection must be a connection name from stack config codesec:connections, or (deprecated) an " +
+            "object { baseUrl, token }, got number",
+        );
+      });
+    }
+
+    it("an explicit Provider's: its inputs, never a stack config key", () => {
+      const origin = providerInputsOrigin("org2");
+      expect(message("bad name!", origin)).to.equal(
+        'connection must be the name of a connection under the connections input of provider "org2" ' +
+          "(letters, digits, _ . -)",
+      );
+      expect(message({ baseUrl: "http://b" }, origin)).to.equal(
+        "connection.token is required (a non-blank string): an explicit connection carries both of its fields, " +
+          'and never takes provider "org2" (codesec.Provider resource inputs) token or CODESEC_TOKEN from elsewhere',
+      );
+      expect(message({ token: "t" }, origin)).to.equal(
+        "connection.baseUrl is required (a non-blank string): an explicit connection carries both of its fields, " +
+          'and never takes provider "org2" (codesec.Provider resource inputs) baseUrl or CODESEC_BASE_URL from elsewhere',
+      );
+      expect(message([], origin)).to.equal(
+        'connection must be a connection name from the connections input of provider "org2", or (deprecated) ' +
+          "an object { baseUrl, token }, got an array",
+      );
+    });
+  });
 });

@@ -21,7 +21,6 @@ describe("native plugin: where a provider's configuration comes from, by its URN
     // a pluginDownloadURL, as tokens.IntoQName makes it: each character outside [A-Za-z0-9_.-] but "/"
     // becomes "_", empty segments are dropped (https://example.com)
     "default_1_2_3_https_/example.com",
-    "default_1_2_3_https___example_com",
     "default_0_18_1_pulumi.com/pkg",
     "default_0_17_7_dev_1555435978_gb7030aa4_dirty_company.com/artifact-storage/pkg",
     "default_company.com",

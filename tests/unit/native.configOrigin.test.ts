@@ -30,7 +30,15 @@ describe("native plugin: where a provider's configuration comes from, by its URN
     });
   }
 
-  for (const name of ["defaultOrg", "default-eu", "defaults", "default.eu", "org2", "my-default"]) {
+  for (const name of [
+    "defaultOrg",
+    "default-eu",
+    "defaults",
+    "default.eu",
+    "default_my org",
+    "org2",
+    "my-default",
+  ]) {
     it(`an explicit Provider named ${JSON.stringify(name)}: its inputs, named after it`, () => {
       const origin = configOriginOf(urnOf(name));
       expect(origin.providerName).to.equal(name);

@@ -216,11 +216,19 @@ export class CodeSecConnectionError extends Error {
   }
 }
 
-/** No source has credentials; the message names all three ways to set them, in `origin`'s words. */
+/**
+ * No source has credentials; the message names all three ways to set them, in the words of where the
+ * provider's configuration comes from.
+ */
 export class MissingCredentialsError extends CodeSecConnectionError {
-  constructor(origin: ConfigOrigin = STACK_CONFIG) {
+  /**
+   * @param providerName The name of the explicit `codesec.Provider` resource whose inputs the message
+   *   names; without it, stack config.
+   */
+  constructor(providerName?: string) {
+    const origin = providerName === undefined ? STACK_CONFIG : providerInputsOrigin(providerName);
     // The example connection's name: an explicit Provider is often named after an organization itself.
-    const name = origin.providerName === undefined ? "org2" : "team2";
+    const name = providerName === undefined ? "org2" : "team2";
     super(
       "connection",
       `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +
@@ -275,7 +283,7 @@ export function resolveConnection(
       origin,
       fromOrigin: false,
     };
-  throw new MissingCredentialsError(origin);
+  throw new MissingCredentialsError(origin.providerName);
 }
 
 /** Both fields of one source, or undefined when the source sets neither; one without the other fails. */

@@ -124,6 +124,27 @@ describe("credential resolution: one source, whole", () => {
       .and.includes("codesec:connections");
   });
 
+  it("MissingCredentialsError, as the package exports it: stack config's words, or a named Provider's", () => {
+    const thrown = (origin: ConfigOrigin) => {
+      try {
+        resolveConnection(
+          undefined,
+          Object.assign(() => undefined, { origin }),
+          {},
+        );
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+    expect(new MissingCredentialsError().message).to.equal(thrown(STACK_CONFIG));
+    // A Provider is named by its name alone: the constructor takes no internal origin.
+    expect(new MissingCredentialsError("org2").message).to.equal(thrown(providerInputsOrigin("org2")));
+    expect(new MissingCredentialsError("org2").message).to.include(
+      'the baseUrl and token inputs of provider "org2"',
+    );
+  });
+
   describe("how to define a named connection: the same words in every message that advises it", () => {
     const lookup = (values: Record<string, string>, origin: ConfigOrigin) =>
       Object.assign((key: string) => values[key], { origin });

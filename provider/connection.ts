@@ -129,6 +129,22 @@ export interface ConfigOrigin {
   readonly providerName?: string;
 }
 
+/** The command that sets a stack config key: `pulumi config set [--secret] [--path] <key> <value>`. */
+function configSetCommand(
+  key: string,
+  value: string,
+  options?: { secret?: boolean; path?: boolean },
+): string {
+  const flags = `${options?.secret === true ? " --secret" : ""}${options?.path === true ? " --path" : ""}`;
+  return `pulumi config set${flags} ${key} ${value}`;
+}
+
+/** A command as a message quotes it among words: in backticks. */
+const quoted = (command: string) => `\`${command}\``;
+
+/** The command that sets the default provider's token, alone or beside its base URL's. */
+const SET_STACK_TOKEN = configSetCommand(CONFIG_TOKEN, "<token>", { secret: true });
+
 /** The default provider's configuration: stack config keys under `codesec:`. */
 export const STACK_CONFIG: ConfigOrigin = {
   label: "stack config",
@@ -137,17 +153,14 @@ export const STACK_CONFIG: ConfigOrigin = {
   where: (key) => `stack config ${key}`,
   prefix: (key) => key,
   pairSource: (baseUrlKey, tokenKey) => `stack config (${baseUrlKey} and ${tokenKey})`,
-  howToSet: (key, value, options) =>
-    `run \`pulumi config set${options?.secret === true ? " --secret" : ""} ${key} ${String(value)}\``,
-  howToSetToken: `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
+  howToSet: (key, value, options) => `run ${quoted(configSetCommand(key, String(value), options))}`,
+  howToSetToken: SET_STACK_TOKEN,
   connectionsSetting: STACK_CONNECTIONS,
   connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
   howToDefineConnection: (name) =>
-    `\`pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url>\` and ` +
-    `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>\``,
-  howToSetCredentials:
-    `stack config (\`pulumi config set ${CONFIG_BASE_URL} <url>\` and ` +
-    `\`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`,
+    `${quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.baseUrl`, "<url>", { path: true }))} and ` +
+    quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.token`, "<token>", { secret: true, path: true })),
+  howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */

@@ -124,6 +124,23 @@ describe("credential resolution: one source, whole", () => {
       .and.includes("codesec:connections");
   });
 
+  it("stack config's command to set the token: the same in the advice on a missing token and on missing credentials", () => {
+    const command = "pulumi config set --secret codesec:token <token>";
+    expect(() => resolveConnection(undefined, config({ "codesec:baseUrl": "http://stack" }), {}))
+      .to.throw(CodeSecConnectionError)
+      .with.property("message")
+      .that.equals(
+        "stack config sets codesec:baseUrl but not codesec:token: a token is never taken from another source " +
+          `than its base URL. Set it (${command}), or remove codesec:baseUrl.`,
+      );
+    expect(new MissingCredentialsError().message).to.include(
+      `stack config (\`pulumi config set codesec:baseUrl <url>\` and \`${command}\`), `,
+    );
+    expect(STACK_CONFIG.howToSet("codesec:token", "<token>", { secret: true })).to.equal(
+      `run \`${command}\``,
+    );
+  });
+
   it("MissingCredentialsError, as the package exports it: stack config's words, or a named Provider's", () => {
     const thrown = (origin: ConfigOrigin) => {
       try {

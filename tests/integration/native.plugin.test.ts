@@ -575,6 +575,27 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
+    for (const [providerName, where] of [
+      ["org2", 'provider "org2" (codesec.Provider resource inputs)'],
+      ["default_0_5_0", "stack config"],
+    ] as const) {
+      it(`a refresh's 401 under provider ${providerName}: the token-rotation advice names where its token is set`, async () => {
+        const h = emulator();
+        const token = unknownToken(`rotated${providerName.replace(/\W/g, "")}`);
+        const config = { baseUrl: h.baseUrl, token: secret(token), skipCredentialsValidation: "true" };
+        await configure(plugin(), config, providerName);
+        const error = await rejection(
+          plugin().read(readRequest("UserRole", "1001/502", { ...userRole, platform: h.baseUrl })),
+        );
+        expect(error.details).to.include("HTTP 401");
+        expect(error.details).to.include(
+          `If the token was rotated in ${where}: \`pulumi refresh\` and \`pulumi destroy\` use the credentials`,
+        );
+        if (providerName === "org2") expectNoStackConfigAdvice(error.details);
+        expect(error.details).not.to.include(token);
+      });
+    }
+
     it("a Provider named defaultOrg, configured (not only checked): its connections input, not stack config", async () => {
       const h = emulator();
       await configure(plugin(), emulatorConfig(h), "defaultOrg");

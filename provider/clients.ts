@@ -246,7 +246,7 @@ export function verifyCredentials(client: CodeSecClient, connection: ResolvedCon
  */
 function settingNamesOf(connection: ResolvedConnection): SettingNames | undefined {
   const { fields, origin } = connection;
-  if (!origin.providerInputs) return undefined;
+  if (origin.providerName === undefined) return undefined;
   // A phrase the client would refuse (a Provider's name is not bounded) names the input alone.
   const phrase = (key: string) => {
     const where = origin.where(key);
@@ -257,6 +257,8 @@ function settingNamesOf(connection: ResolvedConnection): SettingNames | undefine
     baseUrl: field(fields.baseUrl),
     token: field(fields.token),
     timeoutMs: phrase(CLIENT_SETTING_KEYS.timeoutMs),
+    // Where deadlineMs is set; when a step's customTimeouts chose the deadline instead, clientFor's
+    // deadlineLabel names them and the client leaves this unused.
     deadlineMs: phrase(CLIENT_SETTING_KEYS.deadlineMs),
     maxRetryDelayMs: phrase(CLIENT_SETTING_KEYS.maxRetryDelayMs),
   };

@@ -19,10 +19,24 @@ export const CONFIG_CONNECTIONS = "codesec:connections";
 export const ENV_BASE_URL = "CODESEC_BASE_URL";
 export const ENV_TOKEN = "CODESEC_TOKEN";
 
+/** Where the default provider's named connections are: the words of `STACK_CONFIG.connectionsSetting`. */
+const STACK_CONNECTIONS = `stack config ${CONFIG_CONNECTIONS}`;
+
+/**
+ * What a connection name must be, naming where the connections are (`connectionsSetting`): the schema's
+ * description says stack config's; a message says its own origin's.
+ */
+const connectionNameRule = (connectionsSetting: string) =>
+  `the name of a connection under ${connectionsSetting} (letters, digits, _ . -)`;
+
+/** What a `connection` input must be, naming where the named connections are (as {@link connectionNameRule}). */
+const connectionInputRule = (connectionsSetting: string) =>
+  `a connection name from ${connectionsSetting}, or (deprecated) an object { baseUrl, token }`;
+
 /** The name of a connection defined under stack config `codesec:connections`. */
 export const ConnectionName = Type.String({
   pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
-  description: "the name of a connection under stack config codesec:connections (letters, digits, _ . -)",
+  description: connectionNameRule(STACK_CONNECTIONS),
 });
 
 /** Explicit credentials: `{ baseUrl, token }`. Deprecated as a resource argument: name a connection instead. */
@@ -45,8 +59,7 @@ export type Connection = Static<typeof ConnectionObject>;
 
 /** The `connection` input of resources and the `connection` option of functions. */
 export const ConnectionInput = Type.Union([ConnectionName, ConnectionObject], {
-  description:
-    "a connection name from stack config codesec:connections, or (deprecated) an object { baseUrl, token }",
+  description: connectionInputRule(STACK_CONNECTIONS),
 });
 /** A connection name (preferred) or, deprecated, explicit credentials. */
 export type ConnectionInput = Static<typeof ConnectionInput>;
@@ -103,11 +116,34 @@ export interface ConfigOrigin {
    * `pulumi config set --path` commands, or the Provider's `connections` input.
    */
   readonly howToDefineConnection: (name: string) => string;
-  /** Whether the settings are a Provider resource's inputs (their names alone do not say whose). */
-  readonly providerInputs: boolean;
-  /** The explicit Provider resource's name (`org2`); undefined for stack config. */
+  /**
+   * Where the connection used when a resource names none is set, and how, as one of the ways to give
+   * credentials: stack config with its two commands, or the Provider's `baseUrl` and `token` inputs.
+   */
+  readonly howToSetCredentials: string;
+  /**
+   * The explicit Provider resource's name (`org2`) whose inputs the settings are; undefined for stack
+   * config. Its presence is what says the settings are a Provider's inputs (their names alone do not say
+   * whose).
+   */
   readonly providerName?: string;
 }
+
+/** The command that sets a stack config key: `pulumi config set [--secret] [--path] <key> <value>`. */
+function configSetCommand(
+  key: string,
+  value: string,
+  options?: { secret?: boolean; path?: boolean },
+): string {
+  const flags = `${options?.secret === true ? " --secret" : ""}${options?.path === true ? " --path" : ""}`;
+  return `pulumi config set${flags} ${key} ${value}`;
+}
+
+/** A command as a message quotes it among words: in backticks. */
+const quoted = (command: string) => `\`${command}\``;
+
+/** The command that sets the default provider's token, alone or beside its base URL's. */
+const SET_STACK_TOKEN = configSetCommand(CONFIG_TOKEN, "<token>", { secret: true });
 
 /** The default provider's configuration: stack config keys under `codesec:`. */
 export const STACK_CONFIG: ConfigOrigin = {
@@ -117,15 +153,14 @@ export const STACK_CONFIG: ConfigOrigin = {
   where: (key) => `stack config ${key}`,
   prefix: (key) => key,
   pairSource: (baseUrlKey, tokenKey) => `stack config (${baseUrlKey} and ${tokenKey})`,
-  howToSet: (key, value, options) =>
-    `run \`pulumi config set${options?.secret === true ? " --secret" : ""} ${key} ${String(value)}\``,
-  howToSetToken: `pulumi config set --secret ${CONFIG_TOKEN} <token>`,
-  connectionsSetting: `stack config ${CONFIG_CONNECTIONS}`,
+  howToSet: (key, value, options) => `run ${quoted(configSetCommand(key, String(value), options))}`,
+  howToSetToken: SET_STACK_TOKEN,
+  connectionsSetting: STACK_CONNECTIONS,
   connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
   howToDefineConnection: (name) =>
-    `pulumi config set --path ${CONFIG_CONNECTIONS}.${name}.baseUrl <url> and ` +
-    `pulumi config set --secret --path ${CONFIG_CONNECTIONS}.${name}.token <token>`,
-  providerInputs: false,
+    `${quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.baseUrl`, "<url>", { path: true }))} and ` +
+    quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.token`, "<token>", { secret: true, path: true })),
+  howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
@@ -134,14 +169,15 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
   const label = `${provider} (codesec.Provider resource inputs)`;
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);
+  const pairSource = (baseUrlKey: string, tokenKey: string) =>
+    `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`;
   return {
     label,
     setting,
     subject: (key) => `${label} ${setting(key)}`,
     where: (key) => `the ${setting(key)} input of ${provider}`,
     prefix: (key) => `${label} ${setting(key)}`,
-    pairSource: (baseUrlKey, tokenKey) =>
-      `the ${setting(baseUrlKey)} and ${setting(tokenKey)} inputs of ${provider}`,
+    pairSource,
     howToSet: (key, value) =>
       `set the ${setting(key)} input of ${provider} (\`${setting(key)}: ${literal(value)}\`)`,
     howToSetToken: `set the token input of ${provider}`,
@@ -151,7 +187,7 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     howToDefineConnection: (connection) =>
       `the ${connections} input of ${provider}, an object of named connections ` +
       `(\`${connections}: { ${JSON.stringify(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
-    providerInputs: true,
+    howToSetCredentials: pairSource(CONFIG_BASE_URL, CONFIG_TOKEN),
     providerName: name,
   };
 }
@@ -193,23 +229,24 @@ export class CodeSecConnectionError extends Error {
   }
 }
 
-/** No source has credentials; the message names all three ways to set them, in `origin`'s words. */
+/**
+ * No source has credentials; the message names all three ways to set them, in the words of where the
+ * provider's configuration comes from.
+ */
 export class MissingCredentialsError extends CodeSecConnectionError {
-  constructor(origin: ConfigOrigin = STACK_CONFIG) {
-    const own = origin.providerInputs
-      ? origin.pairSource(CONFIG_BASE_URL, CONFIG_TOKEN)
-      : "stack config " +
-        `(\`pulumi config set ${CONFIG_BASE_URL} <url>\` and \`pulumi config set --secret ${CONFIG_TOKEN} <token>\`)`;
-    const named = origin.providerInputs
-      ? origin.howToDefineConnection("team2")
-      : `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
-        `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\``;
-    const name = origin.providerInputs ? "team2" : "org2";
+  /**
+   * @param providerName The name of the explicit `codesec.Provider` resource whose inputs the message
+   *   names; without it, stack config.
+   */
+  constructor(providerName?: string) {
+    const origin = providerName === undefined ? STACK_CONFIG : providerInputsOrigin(providerName);
+    // The example connection's name: an explicit Provider is often named after an organization itself.
+    const name = providerName === undefined ? "org2" : "team2";
     super(
       "connection",
-      `pulumi-codesec: no credentials. Set them in one of three ways: ${own}, ` +
+      `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +
         `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, or a named connection ` +
-        `(\`connection: "${name}"\` with ${named}).`,
+        `(\`connection: "${name}"\` with ${origin.howToDefineConnection(name)}).`,
     );
   }
 }
@@ -226,7 +263,8 @@ export function resolveConnection(
     if (typeof explicit === "object" && !Array.isArray(explicit)) return explicitConnection(explicit, origin);
     throw new CodeSecConnectionError(
       "connection",
-      `connection must be ${ConnectionInput.description}, got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
+      `connection must be ${connectionInputRule(origin.connectionsSetting)}, ` +
+        `got ${Array.isArray(explicit) ? "an array" : typeof explicit}`,
     );
   }
   const fromConfig = pair(
@@ -258,7 +296,7 @@ export function resolveConnection(
       origin,
       fromOrigin: false,
     };
-  throw new MissingCredentialsError(origin);
+  throw new MissingCredentialsError(origin.providerName);
 }
 
 /** Both fields of one source, or undefined when the source sets neither; one without the other fails. */
@@ -291,9 +329,14 @@ function pair(
 
 function explicitConnection(value: object, origin: ConfigOrigin): ResolvedConnection {
   const fields = { baseUrl: "connection.baseUrl", token: "connection.token" };
-  const why = (key: "baseUrl" | "token") =>
-    `an explicit connection carries both of its fields, and never takes ` +
-    `${key === "token" ? `${CONFIG_TOKEN} or ${ENV_TOKEN}` : `${CONFIG_BASE_URL} or ${ENV_BASE_URL}`} from elsewhere`;
+  // The setting of the field it never falls back to, as its origin names a setting on its own.
+  const why = (key: "baseUrl" | "token") => {
+    const [setting, env] = key === "token" ? [CONFIG_TOKEN, ENV_TOKEN] : [CONFIG_BASE_URL, ENV_BASE_URL];
+    return (
+      "an explicit connection carries both of its fields, and never takes " +
+      `${origin.prefix(setting)} or ${env} from elsewhere`
+    );
+  };
   const { baseUrl, token } = connectionFields(value, "connection", fields, why);
   return { baseUrl, token, source: "the connection argument", fields, origin, fromOrigin: false };
 }
@@ -302,7 +345,10 @@ function namedConnection(name: string, config: ConfigLookup): ResolvedConnection
   const origin = config.origin ?? STACK_CONFIG;
   // An undefined name is never echoed: it may be a token passed in the wrong place.
   if (!new RegExp(ConnectionName.pattern!).test(name)) {
-    throw new CodeSecConnectionError("connection", `connection must be ${ConnectionName.description}`);
+    throw new CodeSecConnectionError(
+      "connection",
+      `connection must be ${connectionNameRule(origin.connectionsSetting)}`,
+    );
   }
   const connections = definedConnections(config);
   const names = Object.keys(connections);

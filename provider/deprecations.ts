@@ -1,6 +1,6 @@
 /** Warnings for deprecated usage, each said once per program run so a large stack is not flooded. */
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_CONNECTIONS } from "./connection";
+import { STACK_CONFIG } from "./connection";
 
 let objectConnectionWarned = false;
 
@@ -15,9 +15,7 @@ export function warnObjectConnection(resource?: pulumi.Resource): void {
   void pulumi.log.warn(
     "pulumi-codesec: `connection: { baseUrl, token }` is deprecated: it stores the token in the state of " +
       "every resource that uses it, and a rotated token reaches that state only with the resource's next " +
-      'update. Name the connection instead: `connection: "org2"`, with ' +
-      `\`pulumi config set --path ${CONFIG_CONNECTIONS}.org2.baseUrl <url>\` and ` +
-      `\`pulumi config set --secret --path ${CONFIG_CONNECTIONS}.org2.token <token>\`.`,
+      `update. Name the connection instead: \`connection: "org2"\`, with ${STACK_CONFIG.howToDefineConnection("org2")}.`,
     resource,
   );
 }

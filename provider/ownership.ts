@@ -119,7 +119,7 @@ export class PlatformMismatchError extends CodeSecConnectionError {
         : ` (${origin.subject(CONFIG_MOVED_FROM)} is ${JSON.stringify(movedFrom)}, which is not the platform ` +
           "this resource was created on)";
     const move = `${origin.howToSet(CONFIG_MOVED_FROM, recorded)}, then ${
-      origin.providerInputs ? "run " : ""
+      origin.providerName !== undefined ? "run " : ""
     }\`pulumi up\``;
     super(
       connection.fields.baseUrl,

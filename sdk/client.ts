@@ -50,7 +50,9 @@ export interface CodeSecClientOptions {
    * reached (`the resource's customTimeouts (31 s for this step)`), and `raise`, what to raise. Words
    * only: it bounds nothing (`deadlineMs` does). Each a line of printable text of at most 200 characters;
    * any other key is refused. Default: messages name `deadlineMs` (client option, stack config
-   * `codesec:deadlineMs`).
+   * `codesec:deadlineMs`, or `settingNames.deadlineMs`). Not a part of `settingNames`, which says where a
+   * setting is set: a label says that another limit, in its own terms, replaced `deadlineMs`, so with
+   * one the deadline's messages name the label and never `deadlineMs` or `settingNames.deadlineMs`.
    */
   deadlineLabel?: DeadlineLabel;
   /**
@@ -59,7 +61,8 @@ export interface CodeSecClientOptions {
    * `the timeoutMs input of provider "org2"`, which replaces the client option and the stack config key
    * the message names otherwise. Words only: it sets nothing. Each a line of printable text of at most 200
    * characters; a part left out keeps its default words; any other key is refused. Default: messages
-   * name the client option and the provider package's stack config key (`codesec:timeoutMs`).
+   * name the client option and the provider package's stack config key (`codesec:timeoutMs`). With a
+   * `deadlineLabel`, the deadline's messages name the label instead of `deadlineMs`'s words.
    */
   settingNames?: SettingNames;
   /** Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3. */

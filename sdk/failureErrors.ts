@@ -32,7 +32,9 @@ export type CallFailure =
  * native provider passes a resource's customTimeouts as the deadline): `limit` names the limit that was
  * reached (`the resource's customTimeouts (31 s for this step)`), `raise` what to raise to allow more
  * (`the resource's customTimeouts`). Without one, messages name `deadlineMs` and where it is set
- * (settingNames.ts).
+ * (settingNames.ts). Not a setting name: `settingNames.deadlineMs` says where `deadlineMs` is set, and
+ * messages quote its value beside it (`deadlineMs 300 ms, ...`); a label replaces both, as `deadlineMs`
+ * did not choose the deadline.
  */
 export interface DeadlineLabel {
   readonly limit: string;

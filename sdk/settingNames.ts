@@ -22,7 +22,12 @@ export interface SettingNames {
   readonly token?: string;
   /** Where `timeoutMs` is set. Default `stack config codesec:timeoutMs`. */
   readonly timeoutMs?: string;
-  /** Where `deadlineMs` is set. Default: the client option and `stack config codesec:deadlineMs`. */
+  /**
+   * Where `deadlineMs` is set. Default: the client option and `stack config codesec:deadlineMs`. Unused
+   * by a client with a `deadlineLabel`: that says another limit (a resource's customTimeouts) chose its
+   * deadline, named in its own terms, where this names the `deadlineMs` setting whose value messages quote
+   * (`deadlineMs 300 ms, <this>`); neither can be made from the other.
+   */
   readonly deadlineMs?: string;
   /** Where `maxRetryDelayMs` is set. Default: the client option and `stack config codesec:maxRetryDelayMs`. */
   readonly maxRetryDelayMs?: string;

@@ -50,13 +50,24 @@ export function configLookup(inputs: Props, origin: ConfigOrigin = STACK_CONFIG)
 
 /**
  * Where the configuration of the provider with this URN comes from: the default provider's is stack
- * config (the engine names it `default` or `default_<version>...`, as Pulumi's IsDefaultProvider reads
- * it), an explicit Provider resource's is its inputs. An engine that sends no URN: stack config.
+ * config, an explicit Provider resource's is its inputs. An engine that sends no URN: stack config.
  */
 export function configOriginOf(urn: string | undefined): ConfigOrigin {
   const name = urn === undefined || urn === "" ? "" : urn.split("::").slice(3).join("::");
-  return name === "" || name.startsWith("default") ? STACK_CONFIG : providerInputsOrigin(name);
+  return name === "" || DEFAULT_PROVIDER_NAME.test(name) ? STACK_CONFIG : providerInputsOrigin(name);
 }
+
+/**
+ * The names the engine gives the default provider (ProviderRequest.DefaultName, pkg/v3 v3.259.0
+ * resource/deploy/providers/provider.go): `default`, or `default_` and then the version's parts
+ * (`_0_5_0`, each pre-release and build identifier `_alpha_1`) and the pluginDownloadURL as a QName
+ * (`_pulumi.com/pkg`), all QName characters. Exact rather than Pulumi's IsDefaultProvider, which takes any
+ * name starting with `default`: that would give `new codesec.Provider("defaultOrg", ...)` the stack config
+ * wording, naming settings its user cannot set. A Provider the user names `default_` followed by name
+ * characters (letters, digits, `_ . - /`) still reads as the default provider: the engine's own names take
+ * that form too.
+ */
+const DEFAULT_PROVIDER_NAME = /^default(?:_[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*)?$/;
 
 /** Configure's `variables` (`codesec:config:<name>` -> text) as inputs, for an engine that sends no `args`. */
 export function inputsFromVariables(variables: Iterable<[string, string]>): Props {

@@ -1,31 +1,54 @@
 /**
  * Advice for the one failure the engine's credential handling makes likely: `pulumi refresh` and
- * `pulumi destroy` configure the dynamic provider from the stack config recorded at the last
- * `pulumi up`, so after a token rotation they still send the old token until an `up` records the new
- * one (or the command runs the program with `--run-program`).
+ * `pulumi destroy` configure the provider from its configuration recorded at the last `pulumi up` (the
+ * dynamic provider's stack config, the native default provider's, an explicit Provider's inputs), so
+ * after a token rotation they still send the old token until an `up` records the new one (or the command
+ * runs the program with `--run-program`).
  */
 import { CodeSecApiError } from "../../sdk";
+import { STACK_CONFIG, type ConfigOrigin } from "../connection";
 
-export const ROTATION_ADVICE =
-  "If the token was rotated in stack config: `pulumi refresh` and `pulumi destroy` use the credentials " +
-  "recorded at the last `pulumi up`. Run `pulumi up` once with the new token (it records it without " +
-  "changing any resource), or add `--run-program` to the refresh or destroy, then try again.";
+/** What the engine does with the recorded token, and what to do: the advice after where it was rotated. */
+const ROTATION_STEPS =
+  "`pulumi refresh` and `pulumi destroy` use the credentials recorded at the last `pulumi up`. Run " +
+  "`pulumi up` once with the new token (it records it without changing any resource), or add " +
+  "`--run-program` to the refresh or destroy, then try again.";
+
+/** The advice, naming where the provider's token is set in `origin`'s words (`stack config`, a Provider). */
+export function rotationAdvice(origin: ConfigOrigin): string {
+  return `If the token was rotated in ${origin.label}: ${ROTATION_STEPS}`;
+}
+
+/** The default and the dynamic provider's advice: the token rotated in stack config. */
+export const ROTATION_ADVICE = rotationAdvice(STACK_CONFIG);
+
+/**
+ * Any origin's advice where a message carries it (global: every occurrence), for a report that gives each
+ * once. The origin's label is matched lazily up to the fixed steps, so a label with a colon still matches.
+ */
+export const ROTATION_ADVICE_PATTERN = new RegExp(
+  `If the token was rotated in .+?: ${ROTATION_STEPS.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+  "g",
+);
 
 // The errors that carry the advice already (by identity: their message may have grown since).
 const advised = new WeakSet<Error>();
 
 /**
- * Runs a refresh or destroy step, adding the rotation advice to a 401, once: the steps of one refresh
- * share a failed lookup (the token owner's id is fetched once per client), so the same error can pass
- * through here for every UserRole of the stack.
+ * Runs a refresh or destroy step, adding the rotation advice (in `origin`'s words) to a 401, once: the
+ * steps of one refresh share a failed lookup (the token owner's id is fetched once per client), so the same
+ * error can pass through here for every UserRole of the stack.
  */
-export async function withRotationAdvice<T>(step: () => Promise<T>): Promise<T> {
+export async function withRotationAdvice<T>(
+  step: () => Promise<T>,
+  origin: ConfigOrigin = STACK_CONFIG,
+): Promise<T> {
   try {
     return await step();
   } catch (error) {
     if (error instanceof CodeSecApiError && error.status === 401 && !advised.has(error)) {
       advised.add(error);
-      error.message = `${error.message} ${ROTATION_ADVICE}`;
+      error.message = `${error.message} ${rotationAdvice(origin)}`;
     }
     throw error;
   }

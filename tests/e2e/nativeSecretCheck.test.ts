@@ -4,7 +4,8 @@
  * preview` and `pulumi up` fail, never print the value, and write nothing: the code with a stray newline or
  * leading space at the kind's check; the token with a space inside at CheckConfig (before any request),
  * and, as whitespace around a token is dropped, one with a stray newline or leading space at the credential
- * check the platform answers (its value is not a real token), naming the Provider.
+ * check the platform answers (its value is not a real token), naming the Provider. A Provider whose name
+ * starts with "default" is named as the user's too, not read as the default provider's stack config.
  */
 import { expect } from "chai";
 import * as path from "node:path";
@@ -80,4 +81,27 @@ describe("native provider: a check failure on a secret input never prints it", f
       }
     });
   }
+
+  it("a Provider named defaultOrg: the refusal names its token input, not stack config", async () => {
+    await stack.setAllConfig({
+      "e2e:mode": { value: "badToken" },
+      "e2e:badValue": { value: "cst_1001_admin Qz7Wd3Lp", secret: true },
+      "e2e:providerName": { value: "defaultOrg" },
+    });
+    try {
+      emulator.control.clearRequests();
+      const { code, output } = await runPulumi(stack, ["preview"], `secret-check-${process.pid}`);
+      expect(code).not.to.equal(0);
+      expect(output).to.match(
+        /provider "defaultOrg" \(codesec\.Provider resource inputs\) token: token must contain only printable ASCII/,
+        output,
+      );
+      expect(output).not.to.include("codesec:token");
+      expect(output).not.to.include("pulumi config set");
+      expect(output).not.to.include("Qz7Wd3Lp");
+      expect(emulator.control.requests()).to.deep.equal([]);
+    } finally {
+      await stack.removeConfig("e2e:providerName");
+    }
+  });
 });

@@ -547,20 +547,95 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
+    it("a resource's connection an explicit Provider cannot use (a bad name, an incomplete object, no name or object): its words, not stack config's", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h), "org2");
+      const cases: [unknown, string][] = [
+        [
+          "bad name!",
+          'connection must be the name of a connection under the connections input of provider "org2" ' +
+            "(letters, digits, _ . -)",
+        ],
+        [
+          { baseUrl: h.baseUrl },
+          "connection.token is required (a non-blank string): an explicit connection carries both of its " +
+            'fields, and never takes provider "org2" (codesec.Provider resource inputs) token or CODESEC_TOKEN from elsewhere',
+        ],
+        [
+          42,
+          'connection must be a connection name from the connections input of provider "org2", or ' +
+            "(deprecated) an object { baseUrl, token }, got number",
+        ],
+      ];
+      for (const [connection, words] of cases) {
+        const reason = await connectionFailure({ ...userRole, connection });
+        expect(reason, JSON.stringify(connection)).to.include(words);
+        expectNoStackConfigAdvice(reason);
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    for (const [providerName, where] of [
+      ["org2", 'provider "org2" (codesec.Provider resource inputs)'],
+      ["default_0_5_0", "stack config"],
+    ] as const) {
+      it(`a refresh's 401 under provider ${providerName}: the token-rotation advice names where its token is set`, async () => {
+        const h = emulator();
+        const token = unknownToken(`rotated${providerName.replace(/\W/g, "")}`);
+        const config = { baseUrl: h.baseUrl, token: secret(token), skipCredentialsValidation: "true" };
+        await configure(plugin(), config, providerName);
+        const error = await rejection(
+          plugin().read(readRequest("UserRole", "1001/502", { ...userRole, platform: h.baseUrl })),
+        );
+        expect(error.details).to.include("HTTP 401");
+        expect(error.details).to.include(
+          `If the token was rotated in ${where}: \`pulumi refresh\` and \`pulumi destroy\` use the credentials`,
+        );
+        if (providerName === "org2") expectNoStackConfigAdvice(error.details);
+        expect(error.details).not.to.include(token);
+      });
+    }
+
+    it("a Provider named defaultOrg, configured (not only checked): its connections input, not stack config", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h), "defaultOrg");
+      const reason = await connectionFailure({ ...userRole, connection: "team9" });
+      expect(reason).to.include(
+        'connection names no connection defined in the connections input of provider "defaultOrg" ' +
+          '(none is defined). Define it with the connections input of provider "defaultOrg"',
+      );
+      expectNoStackConfigAdvice(reason);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
     it("CheckConfig of an explicit Provider names its inputs; of the default provider, the stack config keys", async () => {
       const h = emulator();
       const reasons = checkConfigReasons;
-      const explicit = await reasons("org2", { baseUrl: h.baseUrl });
-      expect(explicit).to.have.length(1);
-      expect(explicit[0][1]).to.match(
-        /^provider "org2" \(codesec\.Provider resource inputs\) sets baseUrl but not token: /,
-      );
-      expect(explicit[0][1]).not.to.include("codesec:token");
-      const badUrl = await reasons("org2", { baseUrl: "ftp://nowhere", token: h.apiToken });
-      expect(badUrl.map(([property]) => property)).to.deep.equal(["baseUrl"]);
-      expect(badUrl[0][1]).to.match(/^provider "org2" \(codesec\.Provider resource inputs\) baseUrl: /);
-      const byDefault = await reasons("default_0_5_0", { baseUrl: h.baseUrl });
-      expect(byDefault[0][1]).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      // A Provider whose name merely starts with "default" is still the user's: its inputs.
+      for (const name of ["org2", "defaultOrg"]) {
+        const label = `provider "${name}" (codesec.Provider resource inputs)`;
+        const explicit = await reasons(name, { baseUrl: h.baseUrl });
+        expect(explicit, name).to.have.length(1);
+        const missing = `${label} sets baseUrl but not token: `;
+        expect(explicit[0][1].slice(0, missing.length), name).to.equal(missing);
+        expectNoStackConfigAdvice(explicit[0][1]);
+        const badUrl = await reasons(name, { baseUrl: "ftp://nowhere", token: h.apiToken });
+        expect(
+          badUrl.map(([property]) => property),
+          name,
+        ).to.deep.equal(["baseUrl"]);
+        expect(badUrl[0][1].slice(0, `${label} baseUrl: `.length), name).to.equal(`${label} baseUrl: `);
+      }
+      // The engine's names of the default provider: without a version, with one, with a pluginDownloadURL.
+      for (const name of [
+        "default",
+        "default_0_5_0",
+        "default_0_5_0_alpha_1",
+        "default_0_5_0_pulumi.com/pkg",
+      ]) {
+        const byDefault = await reasons(name, { baseUrl: h.baseUrl });
+        expect(byDefault[0][1], name).to.match(/^stack config sets codesec:baseUrl but not codesec:token: /);
+      }
       expect(h.control.requests()).to.deep.equal([]);
     });
 

@@ -184,7 +184,10 @@ export function props(value: Struct | undefined): PropertyBag {
   return fromStruct(value);
 }
 
-/** `urn:pulumi:test::codesec-test::pulumi:providers:codesec::<name>`: `default...` is the default provider. */
+/**
+ * `urn:pulumi:test::codesec-test::pulumi:providers:codesec::<name>`: `default` or `default_<version>...` is
+ * the default provider (the engine's names of it), any other name an explicit Provider.
+ */
 export function providerUrn(name: string): string {
   return `urn:pulumi:test::codesec-test::pulumi:providers:codesec::${name}`;
 }

@@ -486,6 +486,34 @@ describe("CodeSecClient retries", () => {
         });
       }
 
+      it("beside a deadlineLabel, the label names the deadline and settingNames every other setting", async () => {
+        // settingNames.deadlineMs says where deadlineMs is set; a label says that something else chose
+        // this client's deadline (a resource's customTimeouts), so naming deadlineMs there would be wrong.
+        const deadlineLabel = { limit: "the step's limit (0.3 s)", raise: "the step's limit" };
+        const client = (options: Partial<CodeSecClientOptions>) =>
+          server.client({ ...options, settingNames, deadlineLabel });
+        server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+        const timedOut = await rejection(
+          client({ timeoutMs: 200, deadlineMs: 300, retries: 3 }).getScan(SCAN_ARGS),
+          CodeSecTimeoutError,
+        );
+        expect(timedOut.message)
+          .to.include(
+            "The call's deadline was reached (the step's limit (0.3 s)), so it was not tried again.",
+          )
+          .and.include("raise timeoutMs (the timeout input).");
+        server.always({ status: 429, headers: { "retry-after": "2" } });
+        const limited = await rejection(
+          client({ maxRetryDelayMs: 5000, deadlineMs: 1000 }).getScan(SCAN_ARGS),
+          CodeSecRateLimitError,
+        );
+        expect(limited.message).to.include("or raise the deadline: the step's limit.");
+        for (const error of [timedOut, limited]) {
+          expect(error.message).not.to.include("the deadline input");
+          expect(error.message).not.to.include("deadlineMs");
+        }
+      });
+
       it("a part left out keeps its default words", async () => {
         server.always({ status: 401, json: { message: "bad token" } });
         const client = server.client({ settingNames: { baseUrl: "the base URL input" } });

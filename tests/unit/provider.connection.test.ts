@@ -7,7 +7,10 @@ import { expect } from "chai";
 import {
   CodeSecConnectionError,
   MissingCredentialsError,
+  providerInputsOrigin,
   resolveConnection,
+  STACK_CONFIG,
+  type ConfigOrigin,
 } from "../../provider/connection";
 
 describe("credential resolution: one source, whole", () => {
@@ -119,5 +122,162 @@ describe("credential resolution: one source, whole", () => {
       .and.includes("CODESEC_BASE_URL")
       .and.includes("CODESEC_TOKEN")
       .and.includes("codesec:connections");
+  });
+
+  it("stack config's command to set the token: the same in the advice on a missing token and on missing credentials", () => {
+    const command = "pulumi config set --secret codesec:token <token>";
+    expect(() => resolveConnection(undefined, config({ "codesec:baseUrl": "http://stack" }), {}))
+      .to.throw(CodeSecConnectionError)
+      .with.property("message")
+      .that.equals(
+        "stack config sets codesec:baseUrl but not codesec:token: a token is never taken from another source " +
+          `than its base URL. Set it (${command}), or remove codesec:baseUrl.`,
+      );
+    expect(new MissingCredentialsError().message).to.include(
+      `stack config (\`pulumi config set codesec:baseUrl <url>\` and \`${command}\`), `,
+    );
+    expect(STACK_CONFIG.howToSet("codesec:token", "<token>", { secret: true })).to.equal(
+      `run \`${command}\``,
+    );
+  });
+
+  it("MissingCredentialsError, as the package exports it: stack config's words, or a named Provider's", () => {
+    const thrown = (origin: ConfigOrigin) => {
+      try {
+        resolveConnection(
+          undefined,
+          Object.assign(() => undefined, { origin }),
+          {},
+        );
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+    expect(new MissingCredentialsError().message).to.equal(thrown(STACK_CONFIG));
+    // A Provider is named by its name alone: the constructor takes no internal origin.
+    expect(new MissingCredentialsError("org2").message).to.equal(thrown(providerInputsOrigin("org2")));
+    expect(new MissingCredentialsError("org2").message).to.include(
+      'the baseUrl and token inputs of provider "org2"',
+    );
+  });
+
+  describe("how to define a named connection: the same words in every message that advises it", () => {
+    const lookup = (values: Record<string, string>, origin: ConfigOrigin) =>
+      Object.assign((key: string) => values[key], { origin });
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+    const stackCommands = (name: string) =>
+      `\`pulumi config set --path codesec:connections.${name}.baseUrl <url>\` and ` +
+      `\`pulumi config set --secret --path codesec:connections.${name}.token <token>\``;
+    const providerInput = (name: string) =>
+      `the connections input of provider "org2", an object of named connections ` +
+      `(\`connections: { ${JSON.stringify(name)}: { baseUrl: "<url>", token: <secret token> } }\`)`;
+
+    it("stack config: no credentials, a name not defined, a broken connection, connections not an object", () => {
+      const none = lookup({}, STACK_CONFIG);
+      expect(message(() => resolveConnection(undefined, none, {}))).to.equal(
+        "pulumi-codesec: no credentials. Set them in one of three ways: stack config " +
+          "(`pulumi config set codesec:baseUrl <url>` and `pulumi config set --secret codesec:token <token>`), " +
+          "the environment variables CODESEC_BASE_URL and CODESEC_TOKEN, or a named connection " +
+          `(\`connection: "org2"\` with ${stackCommands("org2")}).`,
+      );
+      expect(message(() => resolveConnection("org9", none, {}))).to.equal(
+        "connection names no connection defined in stack config codesec:connections (none is defined). " +
+          `Define it with ${stackCommands("<name>")}`,
+      );
+      const broken = lookup(
+        { "codesec:connections": JSON.stringify({ org2: { baseUrl: "http://a" } }) },
+        STACK_CONFIG,
+      );
+      expect(message(() => resolveConnection("org2", broken, {}))).to.equal(
+        "codesec:connections.org2.token is required (a non-blank string): " +
+          `set it with ${stackCommands("org2")}`,
+      );
+      const notObject = lookup({ "codesec:connections": "[1]" }, STACK_CONFIG);
+      expect(message(() => resolveConnection("org2", notObject, {}))).to.equal(
+        "stack config codesec:connections must be an object of named connections; set each one with " +
+          stackCommands("<name>"),
+      );
+    });
+
+    it("an explicit Provider's: its connections input, in the same places", () => {
+      const origin = providerInputsOrigin("org2");
+      const none = lookup({}, origin);
+      expect(message(() => resolveConnection(undefined, none, {}))).to.equal(
+        'pulumi-codesec: no credentials. Set them in one of three ways: the baseUrl and token inputs of provider "org2", ' +
+          "the environment variables CODESEC_BASE_URL and CODESEC_TOKEN, or a named connection " +
+          `(\`connection: "team2"\` with ${providerInput("team2")}).`,
+      );
+      expect(message(() => resolveConnection("team9", none, {}))).to.equal(
+        'connection names no connection defined in the connections input of provider "org2" (none is defined). ' +
+          `Define it with ${providerInput("<name>")}`,
+      );
+    });
+  });
+
+  describe("a connection argument that cannot be used: where connections and credentials are set, in the origin's words", () => {
+    const message = (explicit: unknown, origin?: ConfigOrigin) => {
+      const lookup = Object.assign(
+        (key: string) => ({ "codesec:baseUrl": "http://a", "codesec:token": "t" })[key],
+        {
+          origin,
+        },
+      );
+      try {
+        resolveConnection(explicit, lookup, {});
+      } catch (error) {
+        expect(error).to.be.instanceOf(CodeSecConnectionError);
+        return (error as Error).message;
+      }
+      throw new Error("expected an error");
+    };
+
+    // The dynamic provider's lookup has no origin; the default provider's is STACK_CONFIG: the same words.
+    for (const origin of [undefined, STACK_CONFIG]) {
+      it(`stack config (${origin === undefined ? "no origin" : "STACK_CONFIG"}): its keys, as before`, () => {
+        expect(message("bad name!", origin)).to.equal(
+          "connection must be the name of a connection under stack config codesec:connections (letters, digits, _ . -)",
+        );
+        expect(message({ baseUrl: "http://b" }, origin)).to.equal(
+          "connection.token is required (a non-blank string): an explicit connection carries both of its fields, " +
+            "and never takes codesec:token or CODESEC_TOKEN from elsewhere",
+        );
+        expect(message({ token: "t" }, origin)).to.equal(
+          "connection.baseUrl is required (a non-blank string): an explicit connection carries both of its fields, " +
+            "and never takes codesec:baseUrl or CODESEC_BASE_URL from elsewhere",
+        );
+        expect(message(42, origin)).to.equal(
+          "connection must be a connection name from stack config codesec:connections, or (deprecated) an " +
+            "object { baseUrl, token }, got number",
+        );
+      });
+    }
+
+    it("an explicit Provider's: its inputs, never a stack config key", () => {
+      const origin = providerInputsOrigin("org2");
+      expect(message("bad name!", origin)).to.equal(
+        'connection must be the name of a connection under the connections input of provider "org2" ' +
+          "(letters, digits, _ . -)",
+      );
+      expect(message({ baseUrl: "http://b" }, origin)).to.equal(
+        "connection.token is required (a non-blank string): an explicit connection carries both of its fields, " +
+          'and never takes provider "org2" (codesec.Provider resource inputs) token or CODESEC_TOKEN from elsewhere',
+      );
+      expect(message({ token: "t" }, origin)).to.equal(
+        "connection.baseUrl is required (a non-blank string): an explicit connection carries both of its fields, " +
+          'and never takes provider "org2" (codesec.Provider resource inputs) baseUrl or CODESEC_BASE_URL from elsewhere',
+      );
+      expect(message([], origin)).to.equal(
+        'connection must be a connection name from the connections input of provider "org2", or (deprecated) ' +
+          "an object { baseUrl, token }, got an array",
+      );
+    });
   });
 });

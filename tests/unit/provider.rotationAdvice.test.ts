@@ -7,6 +7,7 @@
 import { expect } from "chai";
 import { CodeSecApiError } from "../../sdk/errors";
 import { ROTATION_ADVICE, withRotationAdvice } from "../../provider/resources/staleCredentials";
+import { providerInputsOrigin, STACK_CONFIG } from "../../provider/connection";
 
 const details = {
   operation: "getCurrentUser",
@@ -42,6 +43,24 @@ describe("token-rotation advice on a 401", () => {
     expect(shared.message).to.equal(
       `HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE} (while reading UserRole "max")`,
     );
+  });
+
+  it("names where the token is set: stack config for the default provider, an explicit Provider's inputs for it", async () => {
+    const byDefault = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
+    await rejectionOf(withRotationAdvice(() => Promise.reject(byDefault), STACK_CONFIG));
+    expect(byDefault.message).to.equal(`HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`);
+    expect(ROTATION_ADVICE).to.match(/^If the token was rotated in stack config: `pulumi refresh` and /);
+
+    const explicit = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
+    await rejectionOf(withRotationAdvice(() => Promise.reject(explicit), providerInputsOrigin("org2")));
+    expect(explicit.message).to.equal(
+      "HTTP 401 UNAUTHENTICATED " +
+        ROTATION_ADVICE.replace(
+          "If the token was rotated in stack config:",
+          'If the token was rotated in provider "org2" (codesec.Provider resource inputs):',
+        ),
+    );
+    expect(explicit.message).not.to.include("stack config");
   });
 
   it("is not added to other failures", async () => {

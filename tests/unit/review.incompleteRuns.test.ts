@@ -179,5 +179,29 @@ describe("review and drift reports of a run that failed or did not finish", () =
         "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
         `- ${ROTATION_ADVICE}\n`,
     ]);
+    // Explicit Providers' 401s: each Provider's advice (its inputs, not stack config) once, after the errors.
+    const inProvider = (provider: string) =>
+      ROTATION_ADVICE.replace(
+        "in stack config:",
+        `in provider "${provider}" (codesec.Provider resource inputs):`,
+      );
+    const providers = run(
+      driftCommand,
+      [],
+      read +
+        error(`codesec:UserRole role-501: HTTP 401 UNAUTHENTICATED ${inProvider("org2")}`) +
+        error(`codesec:UserRole role-502: HTTP 401 UNAUTHENTICATED ${inProvider("org2")}`) +
+        error(`codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED ${inProvider("org:3")}`) +
+        summary("failed"),
+    );
+    expect([providers.code, providers.stdout]).to.deep.equal([
+      1,
+      "### ❗ codesec drift check failed in stack `prod`\n\n" +
+        "- codesec:UserRole role-501: HTTP 401 UNAUTHENTICATED\n" +
+        "- codesec:UserRole role-502: HTTP 401 UNAUTHENTICATED\n" +
+        "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
+        `- ${inProvider("org2")}\n` +
+        `- ${inProvider("org:3")}\n`,
+    ]);
   });
 });

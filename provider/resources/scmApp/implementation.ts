@@ -201,7 +201,10 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     const state = migrateState(props ?? {});
     let app: ScmApp;
     try {
-      app = await withRotationAdvice(() => clientOf(ctx, state).getScmApp({ deploymentId, requestId }));
+      app = await withRotationAdvice(
+        () => clientOf(ctx, state).getScmApp({ deploymentId, requestId }),
+        ctx.config.origin,
+      );
     } catch (error) {
       // Gone on the platform (its own answer, on the resource's own platform): refresh drops it. An import
       // of an app that is not connected is an error.

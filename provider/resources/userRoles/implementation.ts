@@ -296,7 +296,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
   async read(_id, state, ctx) {
     // The lifecycle refuses an import (the definition's import rule): a refresh always has a state.
     const recorded = state!;
-    const me = await withRotationAdvice(() => currentUserOf(clientOf(ctx, recorded)));
+    const me = await withRotationAdvice(() => currentUserOf(clientOf(ctx, recorded)), ctx.config.origin);
     if (!Object.hasOwn(recorded.roles, me.id) || recorded.roles[me.id] === me.orgRole)
       return { state: recorded };
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.

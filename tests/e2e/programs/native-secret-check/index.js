@@ -1,13 +1,14 @@
 // Secret inputs with a value the native provider's checks refuse, so that a test can see that the failure
 // never prints the value: e2e:mode "badCode" gives an ScmApp a one-time code with a stray newline or space;
-// "badToken" gives an explicit Provider a token with one. Driven by tests/e2e/nativeSecretCheck.test.ts.
+// "badToken" gives an explicit Provider a token with one. e2e:providerName names the Provider (default
+// "org"). Driven by tests/e2e/nativeSecretCheck.test.ts.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const codesec = require("@pulumi-codesec/codesec");
 
 const cfg = new pulumi.Config("e2e");
 const mode = cfg.require("mode");
-const provider = new codesec.Provider("org", {
+const provider = new codesec.Provider(cfg.get("providerName") ?? "org", {
   baseUrl: cfg.require("baseUrl"),
   token: mode === "badToken" ? cfg.requireSecret("badValue") : cfg.requireSecret("token"),
 });

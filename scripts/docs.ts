@@ -31,6 +31,7 @@ import {
   type OwnedExampleGroupName,
 } from "./docsExamples";
 import type { FunctionDefinition } from "../provider/functions/definition";
+import { kindFolder } from "../provider/resources/kindFolder";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import {
   inputShape,
@@ -52,7 +53,7 @@ export interface DocEntry {
 
 export function docEntries(): DocEntry[] {
   const resources = RESOURCE_KIND_NAMES.map((kind): DocEntry => {
-    const folder = `provider/resources/${kind[0].toLowerCase()}${kind.slice(1)}`;
+    const folder = `provider/resources/${kindFolder(kind)}`;
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
     return {
       source: `${folder}/docs.md`,

@@ -12,6 +12,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
+import { kindFolder } from "../provider/resources/kindFolder";
 import { RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 
 /** Where the generated examples are committed, relative to the repository's root. */
@@ -72,7 +73,7 @@ export const OWNED_EXAMPLE_GROUPS = {
   resources: {
     owners: RESOURCE_KIND_NAMES,
     sources: "provider/resources/*/examples",
-    folder: (kind) => `${kind[0].toLowerCase()}${kind.slice(1)}`,
+    folder: kindFolder,
     noun: "resource kind",
     whose: "a kind's",
   },

@@ -4,7 +4,7 @@
  * provider's own walks all recurse, and throw a bare `RangeError` (call stack exceeded) somewhere past a
  * few thousand levels; this walk uses an explicit stack, so it gives a message naming the path instead.
  */
-import type { SchemaIssue } from "./schemaIssues";
+import { pathOfKeys, type SchemaIssue } from "./schemaIssues";
 
 /** Deepest nesting an input may have: the argument object is level 1. Real inputs stay below 10. */
 export const MAX_NESTING_DEPTH = 64;
@@ -73,10 +73,5 @@ function isContainer(value: unknown): value is object {
 function pathOf(frame: Frame): string {
   const keys: (string | number)[] = [];
   for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) keys.push(at.key);
-  let path = "";
-  for (const key of keys.reverse()) {
-    if (typeof key === "number") path += `[${key}]`;
-    else path += path === "" ? key : `.${key}`;
-  }
-  return path;
+  return pathOfKeys(keys.reverse());
 }

@@ -212,22 +212,35 @@ export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string 
 /** A JSON pointer (`/orgs/0/id`) as a dotted path (`orgs[0].id`), indexing where the value is an array. */
 export function dottedPath(pointer: string, root: unknown): string {
   if (pointer === "") return "";
-  let out = "";
+  const keys: (string | number)[] = [];
   let current: unknown = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(current) && /^\d+$/.test(key)) {
-      out += `[${key}]`;
+      keys.push(Number(key));
       current = current[Number(key)];
     } else {
-      out += out === "" ? key : `.${key}`;
+      keys.push(key);
       current =
         current !== null && typeof current === "object"
           ? (current as Record<string, unknown>)[key]
           : undefined;
     }
   }
-  return out;
+  return pathOfKeys(keys);
+}
+
+/**
+ * The keys from a value's root to one of its parts as the dotted path every message writes
+ * (`orgs[0].id`): an array index in brackets, a field name after a dot; `""` for the root.
+ */
+export function pathOfKeys(keys: readonly (string | number)[]): string {
+  let path = "";
+  for (const key of keys) {
+    if (typeof key === "number") path += `[${key}]`;
+    else path += path === "" ? key : `.${key}`;
+  }
+  return path;
 }
 
 /** A short English description of what a schema accepts. */

@@ -1,9 +1,11 @@
 /**
- * Every problem of a fixture set, worded for whoever wrote it: shape errors (the one wording of
- * `pulumi-codesec/api`'s schemaIssues, secrets shown by type only), then duplicate ids and broken references.
+ * Every problem of a fixture set, worded for whoever wrote it: values that are not JSON data, shape errors
+ * (the one wording of `pulumi-codesec/api`'s schemaIssues, secrets shown by type only), then duplicate ids
+ * and broken references.
  */
 import { issueMessage, schemaIssues } from "pulumi-codesec/api";
 import { FixtureFile, withAllCollections, type FixtureSet } from "./fixtureSchema";
+import { nonJsonDataProblems } from "./jsonData";
 
 function duplicates(values: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -23,11 +25,16 @@ function secretPaths(value: unknown): string[] {
 }
 
 /**
- * Every problem of a fixture set (collections may be absent): shape errors first, each naming the field,
+ * Every problem of a fixture set (collections may be absent): values that are not JSON data first (a
+ * function, a Date, an undefined field: nonJsonDataProblems), then shape errors, each naming the field,
  * what is expected there and what was found (the one wording of `pulumi-codesec/api`'s schemaIssues);
  * if the shape is right, broken references and duplicate ids. Empty when the set is usable.
  */
 export function fixtureSetProblems(value: unknown): string[] {
+  // First: the store keeps the set as JSON text, and the schema lets anything through where it says
+  // unknown (a rule's `config`) or allows extra fields (a rule's): JSON would drop or change such a value.
+  const notData = nonJsonDataProblems(value, "the fixture set");
+  if (notData.length > 0) return notData;
   const issues = schemaIssues(FixtureFile, value);
   if (issues.length > 0) {
     const subject = { name: "a fixture set", noun: "field", secretFields: secretPaths(value) } as const;

@@ -65,7 +65,10 @@ export interface RedactedState {
 
 /** Options of `EmulatorStore.open`. */
 export interface StoreOptions {
-  /** The data to seed from when there is no state file yet, and to restore on reset. */
+  /**
+   * The data to seed from when there is no state file yet, and to restore on reset: JSON data (a set that
+   * parseFixtureSet accepted, or the default one), as the store keeps it as JSON text.
+   */
   fixtures: FixtureSet;
   /** Persist here: loaded at start when present, else seeded from `fixtures`; saved after every mutation. */
   stateFile?: string;
@@ -132,8 +135,9 @@ export class EmulatorStore {
    * writes the state file). See ./stateJournal.
    */
   static open(options: StoreOptions): EmulatorStore {
-    // The fixtures are plain JSON data (a checked fixture set): their text is a copy, and parsing it
-    // gives the store its own objects to seed from.
+    // The fixtures are JSON data: startEmulator passes the default set or a checked one, and the check
+    // (fixtureSetProblems) refuses a value JSON would drop or change (a function, a Date, an undefined
+    // field). So their text is an exact copy, and parsing it gives the store its own objects to seed from.
     const fixturesText = JSON.stringify(options.fixtures);
     const seed = JSON.parse(fixturesText) as FixtureSet;
     if (!options.stateFile) {

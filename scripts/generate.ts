@@ -18,9 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as prettier from "prettier";
 import * as ts from "typescript";
-import { FUNCTION_DEFINITIONS } from "../provider/functions/definitions";
-import { RESOURCE_KIND_NAMES } from "../provider/resources/registry";
-import { docsExamples, EXAMPLES_DIR } from "./docsExamples";
+import { docsExamples, EXAMPLE_GROUPS, EXAMPLES_DIR } from "./docsExamples";
 import { SCHEMA_PATH, schemaText } from "./schema";
 import { dynamicPackageFiles } from "./typescript/dynamicPackage";
 
@@ -121,9 +119,6 @@ export function programsNotParsing(outDir: string): string[] {
   return problems;
 }
 
-/** The groups of generated examples: the folders under docs/examples (whose README.md is written by hand). */
-const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
-
 /**
  * Writes every docs example under `examplesRoot` (a scratch folder), from the sources under `root`: each
  * group's folder is written whole, so an example whose source is gone does not linger. The first source
@@ -132,8 +127,7 @@ const EXAMPLE_GROUPS = ["resources", "functions", "readme"] as const;
 function generateExamples(generator: string, schemaFile: string, root: string, examplesRoot: string): void {
   for (const group of EXAMPLE_GROUPS)
     fs.rmSync(path.join(examplesRoot, group), { recursive: true, force: true });
-  const functions = Object.values(FUNCTION_DEFINITIONS).map((definition) => definition.name);
-  for (const example of docsExamples(root, RESOURCE_KIND_NAMES, functions)) {
+  for (const example of docsExamples(root)) {
     const outDir = path.join(examplesRoot, path.relative(EXAMPLES_DIR, example.target));
     generateExample(generator, schemaFile, path.join(root, example.source), outDir);
   }
@@ -175,7 +169,7 @@ export function generate(root: string): void {
  * The files under `root` that differ from what generation writes now: schema.json, and in each committed
  * SDK every file that differs or is missing, and every file no generation writes (left behind by a
  * removed resource or function). What the SDK's own .gitignore names (node_modules/, bin/, Python
- * bytecode) is skipped. The same for the docs examples under docs/examples/{resources,functions,readme}.
+ * bytecode) is skipped. The same for the docs examples, in the folder of each of EXAMPLE_GROUPS under docs/examples.
  */
 export function staleGenerated(root: string): string[] {
   const generator = generatorPath();

@@ -23,6 +23,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { kindFolder } from "../resources/kindFolder";
 import type { ResourceKind } from "../resources/registry";
 
 const stubs = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
@@ -49,8 +50,7 @@ function installedEntry(kind: ResourceKind): pulumi.dynamic.ResourceProvider | u
   const request = `pulumi-codesec/dynamic/${kind}`;
   try {
     const file = require.resolve(request); // as the require cache keys it, which the serializer reads
-    const folder = kind[0].toLowerCase() + kind.slice(1);
-    const expected = `pulumi-codesec/dist/provider/resources/${folder}/engineEntry.js`;
+    const expected = `pulumi-codesec/dist/provider/resources/${kindFolder(kind)}/engineEntry.js`;
     if (serializerModuleName(file, process.cwd()) !== expected) return undefined;
     // A require rooted in @pulumi/pulumi (not `paths`: from inside this package, Node resolves its own name to itself).
     const seenByPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json")).resolve(

@@ -17,6 +17,7 @@ import {
   type OnChange,
   type ResourceDefinition,
 } from "../../provider/resources/definition";
+import { kindFolder } from "../../provider/resources/kindFolder";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { isOptional, tsDoc, typeOf, wrap, type NamedEnums, type PrintOptions } from "./typeboxToTypeScript";
 
@@ -37,10 +38,6 @@ const CHANGE_SENTENCE: Record<OnChange, string> = {
   record: "Changing it is recorded with no API call.",
   never: "Changing it alone is no change.",
 };
-
-function lowerFirst(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
-}
 
 /** An example as TSDoc lines (an `@example` with a fenced block). */
 function exampleDoc(code: string): string[] {
@@ -77,7 +74,7 @@ function properties(
 /** `provider/resources/<kind>/resource.ts` for one kind. */
 export function resourceFile(definition: ResourceDefinition): string {
   const name = definition.name;
-  const folder = lowerFirst(name);
+  const folder = kindFolder(name);
   const inputs = inputShape(definition);
   const outputs = outputShape(definition);
   const input: PrintOptions = { mode: "input", enums: ENUMS, indent: "  " };
@@ -240,7 +237,7 @@ export function dynamicPackageFiles(): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of RESOURCE_KIND_NAMES) {
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
-    files.set(`provider/resources/${lowerFirst(kind)}/resource.ts`, resourceFile(definition));
+    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition));
   }
   for (const definition of Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS)) {
     files.set(`provider/functions/${definition.name}.ts`, functionFile(definition));

@@ -7,8 +7,6 @@ import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
-import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
 import { packedPackage, repoRoot, scratchDir } from "./support/harness";
 
@@ -63,11 +61,7 @@ describe("the packed package's source maps", () => {
     const dir = scratchDir("unpacked");
     execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
     const packed = new Set(filesUnder(path.join(dir, "package")));
-    const examples = docsExamples(
-      repoRoot,
-      RESOURCE_KIND_NAMES,
-      Object.values(FUNCTION_DEFINITIONS).map((definition) => definition.name),
-    );
+    const examples = docsExamples(repoRoot);
     expect(examples.length).to.be.greaterThan(10);
     const wanted = [
       "docs/examples/README.md",

@@ -67,7 +67,7 @@ function definitionExamples(): Block[] {
 
 /** The generated TypeScript docs examples, and the same with the dynamic package's import where it applies. */
 function generatedExamples(): Block[] {
-  const examples = docsExamples(root, Object.keys(RESOURCE_DEFINITIONS), Object.keys(FUNCTION_DEFINITIONS));
+  const examples = docsExamples(root);
   return examples.flatMap((example) => {
     const { file } = examplePrograms(example)[0];
     const code = fs.readFileSync(path.join(root, file), "utf8");

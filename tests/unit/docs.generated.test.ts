@@ -39,7 +39,7 @@ function copyOfDocs(): string {
 }
 
 function allDocsExamples() {
-  return docsExamples(root, Object.keys(RESOURCE_DEFINITIONS), Object.keys(FUNCTION_DEFINITIONS));
+  return docsExamples(root);
 }
 
 function runCheck(repoRoot: string) {

@@ -117,6 +117,114 @@ describe("emulator fixtures", () => {
   });
 });
 
+describe("emulator fixtures: only JSON data", () => {
+  /** A rule's `config` is typed unknown and a rule takes extra fields: the schema lets anything through there. */
+  const withRule = (change: (rule: Record<string, unknown>, config: Record<string, unknown>) => void) => {
+    const fixtures = defaultFixtures();
+    const rule = fixtures.notificationRules[0] as unknown as Record<string, unknown>;
+    change(rule, rule.config as Record<string, unknown>);
+    return fixtures;
+  };
+
+  class Webhook {
+    constructor(readonly url: string) {}
+    toJSON() {
+      return "https://elsewhere.example";
+    }
+  }
+
+  it("the fixtures option is refused, naming the path, where a value is not JSON data (the store's JSON copy would drop or change it)", async () => {
+    const cases: Array<[(rule: Record<string, unknown>, config: Record<string, unknown>) => void, string]> = [
+      [(_, c) => (c.sign = () => 1), "notificationRules[0].config.sign: a function, not JSON data"],
+      [(r) => (r.hook = () => 1), "notificationRules[0].hook: a function, not JSON data"],
+      [(_, c) => (c.tag = Symbol("t")), "notificationRules[0].config.tag: a symbol, not JSON data"],
+      [(_, c) => (c.big = 10n), "notificationRules[0].config.big: a bigint, not JSON data"],
+      [(_, c) => (c.ratio = Number.NaN), "notificationRules[0].config.ratio: NaN, not JSON data"],
+      [(_, c) => (c.when = new Date(0)), "notificationRules[0].config.when: a Date, not JSON data"],
+      [(_, c) => (c.seen = new Map()), "notificationRules[0].config.seen: a Map, not JSON data"],
+      [
+        (_, c) => (c.target = new Webhook("https://hooks.example")),
+        "notificationRules[0].config.target: an instance of Webhook, not JSON data",
+      ],
+      [
+        (_, c) => (c.gone = undefined),
+        "notificationRules[0].config.gone: undefined, not JSON data (leave the field out)",
+      ],
+      [
+        (_, c) => (c.list = ["a", undefined]),
+        "notificationRules[0].config.list[1]: undefined, not JSON data",
+      ],
+      [
+        // An array with a hole at 1 (`["a", , "c"]`), built the way code makes one: by writing past the end.
+        (_, c) => {
+          const list: unknown[] = ["a"];
+          list[2] = "c";
+          c.list = list;
+        },
+        "notificationRules[0].config.list[1]: an empty slot, not JSON data",
+      ],
+      [(_, c) => (c.self = c), "notificationRules[0].config.self: a circular reference, not JSON data"],
+    ];
+    for (const [change, problem] of cases) {
+      const fixtures = withRule(change);
+      expect(fixtureSetProblems(fixtures), problem).to.deep.equal([problem]);
+      let thrown: unknown;
+      try {
+        const handle = await startEmulator({ fixtures, quiet: true });
+        await handle.close();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, problem).to.be.instanceOf(Error);
+      expect((thrown as Error).message, problem)
+        .to.include("invalid fixture set (the fixtures option)")
+        .and.include(problem);
+    }
+  });
+
+  it("every such value is listed, and a secret field's value is named by its type only", () => {
+    const fixtures = withRule((rule, config) => {
+      config.sign = () => 1;
+      rule.extra = [new Date(0)];
+    }) as unknown as { apiTokens: Array<{ value: unknown }> };
+    fixtures.apiTokens[0].value = new String("cst_1001_admin_5b7e0c1d9a2f4e68");
+    const problems = fixtureSetProblems(fixtures);
+    expect(problems).to.deep.equal([
+      "apiTokens[0].value: an instance of String, not JSON data",
+      "notificationRules[0].config.sign: a function, not JSON data",
+      "notificationRules[0].extra[0]: a Date, not JSON data",
+    ]);
+    expect(problems.join("\n")).not.to.include("5b7e0c1d9a2f4e68");
+    expect(fixtureSetProblems(new Map())).to.deep.equal(["the fixture set: a Map, not JSON data"]);
+  });
+
+  it("a fixture file is JSON: the one value it can hold that JSON would change is a number out of range", () => {
+    const dir = mkdtempSync(join(tmpdir(), "codesec-fixtures-"));
+    try {
+      const file = join(dir, "huge.json");
+      const fixtures = withRule((_, config) => (config.limit = 0));
+      writeFileSync(file, JSON.stringify(fixtures).replace('"limit":0', '"limit":1e400'));
+      expect(() => loadFixtureFile(file)).to.throw(
+        "notificationRules[0].config.limit: Infinity, not JSON data",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("plain data passes: null-prototype objects, shared (not circular) parts, and every fixture file (JSON parsed)", () => {
+    const shared = { channel: "#sec" };
+    const fixtures = withRule((_, config) => {
+      config.a = shared;
+      config.b = [shared, null, 1.5, true, "x"];
+      config.c = Object.assign(Object.create(null) as object, { d: 1 });
+    });
+    expect(fixtureSetProblems(fixtures)).to.deep.equal([]);
+    expect(fixtureSetProblems(JSON.parse(readFileSync(EXAMPLE, "utf8")))).to.deep.equal([]);
+    expect(fixtureSetProblems(JSON.parse(JSON.stringify(defaultFixtures())))).to.deep.equal([]);
+  });
+});
+
 describe("emulator fixture files: optional collections", () => {
   /** The least a fixture file needs for the emulator to start: a deployment, an admin, its API token. */
   const minimal = (): FixtureFile => ({

@@ -73,6 +73,19 @@ describe("emulator store", () => {
       expect(store.roleOf("501", "1001")).to.equal("ORG_ROLE_ADMIN");
     });
 
+    it("takes its own copy of the fixtures: what the caller changes in them after open reaches neither the state nor a reset", () => {
+      // The one copy of a caller's fixture set (the fixtures option, a file's parse): the emulator copies it nowhere else.
+      const fixtures = defaultFixtures();
+      const store = EmulatorStore.open({ fixtures });
+      fixtures.users.find((user) => user.id === "501")!.roles["1001"] = "ORG_ROLE_READONLY";
+      fixtures.deployments.find((deployment) => deployment.id === "1001")!.name = "changed";
+      expect(store.roleOf("501", "1001")).to.equal("ORG_ROLE_ADMIN");
+      expect(store.deployment("1001")?.name).to.equal("acme");
+      store.reset();
+      expect(store.roleOf("501", "1001")).to.equal("ORG_ROLE_ADMIN");
+      expect(store.deployment("1001")?.name).to.equal("acme");
+    });
+
     it("sets and removes roles", () => {
       const store = EmulatorStore.open({ fixtures: defaultFixtures() });
       store.setRole("502", "1001", "ORG_ROLE_ADMIN");

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { expect } from "chai";
+import { kindFolder } from "../../provider/resources/kindFolder";
 import { RESOURCE_KINDS } from "../support/serializeStub";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -32,10 +33,11 @@ describe("module load of the provider: counts", function () {
 
   for (const kind of RESOURCE_KINDS) {
     it(`${kind}'s entry module loads no TypeBox module, and no other kind`, () => {
-      const folder = kind[0].toLowerCase() + kind.slice(1);
-      const loaded = modulesLoadedBy(path.join(ROOT, `provider/resources/${folder}/engineEntry.ts`));
+      const loaded = modulesLoadedBy(
+        path.join(ROOT, `provider/resources/${kindFolder(kind)}/engineEntry.ts`),
+      );
       expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
-      const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map((k) => k[0].toLowerCase() + k.slice(1));
+      const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map(kindFolder);
       expect(loaded.filter((f) => otherKinds.some((k) => f.includes(`/resources/${k}/`)))).to.deep.equal([]);
       // The provider and the typed client are about 60 modules; TypeBox alone would add about 200.
       expect(loaded.length).to.be.at.most(64);

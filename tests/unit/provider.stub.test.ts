@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { serializerModuleName, stubProvider } from "../../provider/dynamic/stubProvider";
+import { kindFolder } from "../../provider/resources/kindFolder";
 import { pinnedLegacyStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -20,7 +21,7 @@ describe("serialized provider stub (__provider)", () => {
       exports: Record<string, { default: string }>;
     };
     for (const kind of RESOURCE_KINDS) {
-      const folder = kind[0].toLowerCase() + kind.slice(1);
+      const folder = kindFolder(kind);
       expect(manifest.exports[`./dynamic/${kind}`]?.default, kind).to.equal(
         `./dist/provider/resources/${folder}/engineEntry.js`,
       );

@@ -13,7 +13,13 @@
  *   platform stops at preview;
  * - back from the native provider to the dynamic resources, with an alias to the native type on each:
  *   no write, no replacement, and the stack keeps working on the dynamic provider (refresh, destroy);
- * - the SCM app's one-time code stays ciphertext in `pulumi stack export` after each move, and in no output.
+ * - back from an explicit `codesec.Provider` to the dynamic resources and the named connection (stack
+ *   config `codesec:connections`), the Provider dropped in the same step: while the connection is not
+ *   defined the preview stops, writing nothing; then one `up`, no write, no replacement, nobody demoted
+ *   (deleting the Provider deletes no resource, so no `roleOnDestroy` applies); refresh and preview find no
+ *   changes, and destroy applies the role on leaving through the named connection;
+ * - the SCM app's one-time code stays ciphertext in `pulumi stack export` after each move, and in no output
+ *   (nor does a token), a failing preview's included.
  *
  * Each part has an emulator of its own (the SCM app's code can be exchanged once per emulator).
  */
@@ -395,5 +401,147 @@ describe("moving back from the native provider to the dynamic resources", functi
       "502": "ORG_ROLE_MEMBER",
       "503": "ORG_ROLE_MEMBER",
     });
+  });
+});
+
+/**
+ * The way back from an explicit `codesec.Provider` (issue 15, item 6): the second organization's resources
+ * on a Provider move to the dynamic classes with a named connection (stack config `codesec:connections`)
+ * and an alias to the native type each, and the Provider leaves the program in the same step. 601's
+ * UserRole demotes on destroy, so a delete of the native resource through the Provider would show as a
+ * demotion: the move must make none.
+ */
+describe("moving back from an explicit Provider to the dynamic resources and a named connection", function () {
+  const ORG2_ROLE_ON_DESTROY = "ORG_ROLE_MEMBER";
+  let emulator: EmulatorHandle;
+  let stack: Stack;
+  let dir: string;
+
+  /** The roles the move must leave as they are: the team's, and 601's in the second organization. */
+  function expectNobodyDemoted(): void {
+    expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal(TEAM);
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": "ORG_ROLE_ADMIN" });
+  }
+
+  before(async function () {
+    emulator = await startEmulator({ quiet: true });
+    // A second admin of 2002 (the platform refuses to demote the last one): a demotion of 601 would go
+    // through, and show.
+    emulator.control.setUserRole("504", { deploymentId: "2002", role: "ORG_ROLE_ADMIN" });
+    ({ dir, stack } = await dynamicStack(emulator, "explicit-back"));
+    await stack.setConfig("e2e:org2RoleOnDestroy", { value: ORG2_ROLE_ON_DESTROY });
+    // To the native resources and the second organization's to an explicit Provider (the path tested
+    // above); the stack then needs the named connection no more, and drops it.
+    await useProgram(stack, dir, "native");
+    await stack.setConfig("e2e:explicitProvider", { value: "true" });
+    await move(stack, emulator, 1);
+    await stack.removeConfig("codesec:connections");
+    const resources = await stateResources(stack);
+    const org2Admin = resources.find((r) => r.urn.endsWith("::org2-admin"))!;
+    expect((org2Admin as { provider?: string }).provider).to.match(/::pulumi:providers:codesec::org2::/);
+    expect(org2Admin.inputs?.roleOnDestroy).to.equal(ORG2_ROLE_ON_DESTROY);
+    expectNobodyDemoted();
+    await useProgram(stack, dir, "dynamic");
+    await stack.setConfig("e2e:backAliases", { value: "true" });
+  });
+
+  after(async () => {
+    await emulator?.close();
+  });
+
+  it("before the named connection is back in stack config, the preview stops and nothing is written", async () => {
+    emulator.control.clearRequests();
+    const { code, output } = await runPulumi(
+      stack,
+      ["preview", "--color", "never"],
+      `migration-paths-${process.pid}`,
+    );
+    expect(code, output).not.to.equal(0);
+    // The engine stops at the first of the two resources it checks.
+    expect(output, output).to.match(
+      new RegExp(
+        "pulumi-nodejs:dynamic/codesec:(UserRole resource 'org2-admin'|ScmWebhookSubscription resource " +
+          "'org2-hooks') has a problem: connection names no connection defined in stack config " +
+          "codesec:connections \\(none is defined\\)\\.",
+      ),
+    );
+    // A failing run prints no secret either (docs/migrating-to-native.md: no command prints one).
+    for (const secret of [emulator.sample.scmAppCode, emulator.apiToken, GLOBEX_TOKEN])
+      expect(output).not.to.include(secret);
+    expect(writes(emulator)).to.deep.equal([]);
+  });
+
+  it("one up, the Provider dropped in the same step: no write, no replacement, nobody demoted, the resources the dynamic provider's", async () => {
+    // `pulumi config set --path codesec:connections.org2.baseUrl ...` and `--secret --path ....token`: the
+    // connection with the Provider's base URL and token.
+    await stack.setConfig("codesec:connections.org2.baseUrl", { value: emulator.baseUrl }, true);
+    await stack.setConfig("codesec:connections.org2.token", { value: GLOBEX_TOKEN, secret: true }, true);
+    const expected = { same: 1, update: 4, delete: 1 };
+    emulator.control.clearRequests();
+    const preview = await stack.preview({ diff: true, color: "never" });
+    const previewed = preview.stdout + preview.stderr;
+    expect(preview.changeSummary, previewed).to.deep.equal(expected);
+    expect(writes(emulator), "the preview's writes").to.deep.equal([]);
+    // The second organization's resources leave the Provider for the dynamic provider, updated in place
+    // (the engine asks the new provider's DiffConfig; the dynamic provider answers UNIMPLEMENTED, which the
+    // engine takes as no replacement), and take `connection` back; the Provider, used by nothing now, is
+    // deleted, which calls no resource's delete.
+    for (const kind of ["UserRole", "ScmWebhookSubscription"]) {
+      expect(previewed).to.match(
+        new RegExp(
+          `~ pulumi-nodejs:dynamic/codesec:${kind}: \\(update\\)[^~]*\\[provider: \\S+::pulumi:providers:codesec::org2::\\S+ => \\S+::pulumi:providers:pulumi-nodejs::default::`,
+        ),
+      );
+    }
+    expect(previewed.match(/\+ connection\s*: "org2"/g)).to.have.length(2);
+    expect(previewed).to.match(
+      /- pulumi:providers:codesec: \(delete\)\s+\[id=\S+\]\s+\[urn=\S+::pulumi:providers:codesec::org2\]/,
+    );
+    expect(previewed).not.to.match(/\((replace|create-replacement|delete-replaced|create)\)/);
+    const up = await stack.up({ color: "never" });
+    console.log(`      move back: ${JSON.stringify(up.summary.resourceChanges)}`);
+    expect(up.summary.resourceChanges, up.stdout).to.deep.equal(expected);
+    expect(writes(emulator), "the move's writes").to.deep.equal([]);
+    for (const text of [previewed, up.stdout, up.stderr]) {
+      for (const secret of [emulator.sample.scmAppCode, emulator.apiToken, GLOBEX_TOKEN])
+        expect(text).not.to.include(secret);
+    }
+    expectNobodyDemoted();
+    const resources = await stateResources(stack);
+    expect(resources.filter((r) => r.type === "pulumi:providers:codesec").map((r) => r.urn)).to.deep.equal(
+      [],
+    );
+    const moved = codesecResources(resources);
+    expect(moved.map((r) => r.type).sort()).to.deep.equal(DYNAMIC_TYPES);
+    for (const resource of moved) {
+      expect(resource.outputs?.__provider, `${resource.urn}: outputs`).to.be.a("string");
+      expect((resource as { provider?: string }).provider, resource.urn).to.match(
+        /::pulumi:providers:pulumi-nodejs::default/,
+      );
+    }
+    for (const name of ["org2-admin", "org2-hooks"]) {
+      const resource = moved.find((r) => r.urn.endsWith(`::${name}`))!;
+      expect(resource.inputs?.connection, name).to.equal("org2");
+    }
+    expect(moved.find((r) => r.urn.endsWith("::org2-admin"))!.inputs?.roleOnDestroy).to.equal(
+      ORG2_ROLE_ON_DESTROY,
+    );
+    expectCodeStoredEncrypted(stack, emulator);
+    expect(exportStackAsStored(stack)).not.to.include(GLOBEX_TOKEN);
+  });
+
+  it("the dynamic provider runs it: a refresh and a preview with no changes and no write; destroy demotes 601 through the named connection", async () => {
+    emulator.control.clearRequests();
+    await pulumi(stack, emulator, "refresh", "--preview-only", "--expect-no-changes");
+    await pulumi(stack, emulator, "preview", "--expect-no-changes");
+    expect(writes(emulator)).to.deep.equal([]);
+    expectNobodyDemoted();
+    await pulumi(stack, emulator, "destroy", "--yes", "--skip-preview");
+    expect(writes(emulator)).to.deep.equal([
+      "updateUserRole:502:200",
+      "updateUserRole:503:200",
+      "updateUserRole:601:200",
+    ]);
+    expect(rolesOf(emulator, "2002", "601")).to.deep.equal({ "601": ORG2_ROLE_ON_DESTROY });
   });
 });

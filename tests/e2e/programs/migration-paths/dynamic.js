@@ -3,12 +3,14 @@
 // connection (stack config codesec:baseUrl / codesec:token), a UserRole and a webhook subscription of a
 // second organization through the named connection "org2" (stack config codesec:connections.org2).
 // With e2e:backAliases set, each carries an alias to its native type: how a stack moved to the native
-// provider comes back (docs/migrating-to-native.md, "Moving back").
+// provider comes back (docs/migrating-to-native.md, "Moving back"). With e2e:org2RoleOnDestroy set, the second
+// organization's UserRole demotes 601 to that role on destroy.
 const pulumi = require("@pulumi/pulumi");
 const codesec = require("pulumi-codesec");
 
 const cfg = new pulumi.Config("e2e");
 const back = cfg.getBoolean("backAliases");
+const org2RoleOnDestroy = cfg.get("org2RoleOnDestroy");
 const opts = (kind) => (back ? { aliases: [{ type: `codesec:index:${kind}` }] } : {});
 
 const team = new codesec.UserRoles(
@@ -23,7 +25,13 @@ const app = new codesec.ScmApp(
 );
 const org2Admin = new codesec.UserRole(
   "org2-admin",
-  { deploymentId: "2002", userId: "601", role: "ORG_ROLE_ADMIN", connection: "org2" },
+  {
+    deploymentId: "2002",
+    userId: "601",
+    role: "ORG_ROLE_ADMIN",
+    connection: "org2",
+    ...(org2RoleOnDestroy ? { roleOnDestroy: org2RoleOnDestroy } : {}),
+  },
   opts("UserRole"),
 );
 const org2Hooks = new codesec.ScmWebhookSubscription(

@@ -2,11 +2,13 @@
 // The program of dynamic.js moved to the native provider (@pulumi-codesec/codesec): the same resources under
 // the same names, the SDK's aliases carrying each over. The second organization's resources keep
 // `connection: "org2"` on the default provider (the same stack config), or, with e2e:explicitProvider set,
-// move in the same step to an explicit Provider with that connection's base URL and token.
+// move in the same step to an explicit Provider with that connection's base URL and token. With
+// e2e:org2RoleOnDestroy set, the second organization's UserRole demotes 601 to that role on destroy.
 const pulumi = require("@pulumi/pulumi");
 const codesec = require("@pulumi-codesec/codesec");
 
 const cfg = new pulumi.Config("e2e");
+const org2RoleOnDestroy = cfg.get("org2RoleOnDestroy");
 let org2Args = { connection: "org2" };
 let org2Opts = {};
 if (cfg.getBoolean("explicitProvider")) {
@@ -30,7 +32,13 @@ const app = new codesec.ScmApp("github", {
 });
 const org2Admin = new codesec.UserRole(
   "org2-admin",
-  { deploymentId: "2002", userId: "601", role: codesec.OrgRole.Admin, ...org2Args },
+  {
+    deploymentId: "2002",
+    userId: "601",
+    role: codesec.OrgRole.Admin,
+    ...(org2RoleOnDestroy ? { roleOnDestroy: org2RoleOnDestroy } : {}),
+    ...org2Args,
+  },
   org2Opts,
 );
 const org2Hooks = new codesec.ScmWebhookSubscription(

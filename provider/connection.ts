@@ -12,6 +12,7 @@
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../api/typeBuilder";
 import { described, secretValue } from "../api/schemaIssues";
+import { literalPattern, patternAround } from "./literalPattern";
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
 export const CONFIG_TOKEN = "codesec:token";
@@ -163,10 +164,29 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
 
+/** How messages name an explicit Provider, from its name as they quote it: `provider "org2"`. */
+const providerPhrase = (quotedName: string) => `provider ${quotedName}`;
+
+/** The label of an explicit Provider's inputs, from how messages name it (`providerPhrase`). */
+const providerInputsLabel = (provider: string) => `${provider} (codesec.Provider resource inputs)`;
+
+/** A quoted Provider name (as `JSON.stringify` writes a string), as a regular expression. */
+const QUOTED_NAME_PATTERN = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * A regular expression (its source, no flags) that matches exactly the labels a {@link ConfigOrigin} can
+ * have: `stack config`, or `provider "<any quoted name>" (codesec.Provider resource inputs)`. Built from the
+ * words the labels are built from, so that it cannot drift from them: a reader of messages (codesec-drift)
+ * finds the provider's own phrases by it, never a look-alike in text quoted from elsewhere.
+ */
+export const CONFIG_ORIGIN_LABEL_PATTERN =
+  `(?:${literalPattern(STACK_CONFIG.label)}|` +
+  `${patternAround(providerInputsLabel(providerPhrase("\u0000")), "\u0000", QUOTED_NAME_PATTERN)})`;
+
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
 export function providerInputsOrigin(name: string): ConfigOrigin {
-  const provider = `provider ${JSON.stringify(name)}`;
-  const label = `${provider} (codesec.Provider resource inputs)`;
+  const provider = providerPhrase(JSON.stringify(name));
+  const label = providerInputsLabel(provider);
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);
   const pairSource = (baseUrlKey: string, tokenKey: string) =>

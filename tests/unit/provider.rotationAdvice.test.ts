@@ -6,8 +6,13 @@
  */
 import { expect } from "chai";
 import { CodeSecApiError } from "../../sdk/errors";
-import { ROTATION_ADVICE, withRotationAdvice } from "../../provider/resources/staleCredentials";
-import { providerInputsOrigin, STACK_CONFIG } from "../../provider/connection";
+import {
+  ROTATION_ADVICE,
+  rotationAdvice,
+  splitRotationAdvice,
+  withRotationAdvice,
+} from "../../provider/resources/staleCredentials";
+import { CONFIG_ORIGIN_LABEL_PATTERN, providerInputsOrigin, STACK_CONFIG } from "../../provider/connection";
 
 const details = {
   operation: "getCurrentUser",
@@ -68,5 +73,51 @@ describe("token-rotation advice on a 401", () => {
     expect((await rejectionOf(withRotationAdvice(() => Promise.reject(forbidden)))).message).to.equal(
       "HTTP 403",
     );
+  });
+
+  describe("read back from a message (codesec-drift gives each advice once)", () => {
+    // Provider names a program may give: a colon, quotes, a backslash, the advice's own words, a line
+    // separator (quoted escaped).
+    const providers = ["org2", "org:3", 'a"b', "back\\slash", "If the token was rotated in x: y", "l\u2028s"];
+    const origins = [STACK_CONFIG, ...providers.map(providerInputsOrigin)];
+
+    it("the label pattern matches every label an origin has, whole", () => {
+      const whole = new RegExp(`^${CONFIG_ORIGIN_LABEL_PATTERN}$`);
+      for (const origin of origins) expect(origin.label, origin.label).to.match(whole);
+      for (const other of [
+        "Vault",
+        "stack config codesec:token",
+        'provider "org2"',
+        "provider org2 (codesec.Provider resource inputs)",
+      ])
+        expect(other).not.to.match(whole);
+    });
+
+    it("finds each origin's advice and leaves the rest of the message as it was", () => {
+      for (const origin of origins) {
+        const advice = rotationAdvice(origin);
+        expect(splitRotationAdvice(`HTTP 401 UNAUTHENTICATED ${advice}`), origin.label).to.deep.equal({
+          text: "HTTP 401 UNAUTHENTICATED",
+          advice: [advice],
+        });
+        expect(splitRotationAdvice(`HTTP 401 ${advice} (while reading UserRole "max")`)).to.deep.equal({
+          text: 'HTTP 401 (while reading UserRole "max")',
+          advice: [advice],
+        });
+      }
+    });
+
+    it("takes no look-alike from the platform's own message as advice, and is the same on every call", () => {
+      const platform =
+        "HTTP 401 UNAUTHENTICATED: If the token was rotated in Vault, sync it. If the token was rotated in " +
+        "stack config, wait a minute.";
+      for (let i = 0; i < 2; i++) {
+        expect(splitRotationAdvice(`${platform} ${ROTATION_ADVICE}`)).to.deep.equal({
+          text: platform,
+          advice: [ROTATION_ADVICE],
+        });
+        expect(splitRotationAdvice(platform)).to.deep.equal({ text: platform, advice: [] });
+      }
+    });
   });
 });

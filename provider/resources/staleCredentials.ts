@@ -6,7 +6,12 @@
  * runs the program with `--run-program`).
  */
 import { CodeSecApiError } from "../../sdk";
-import { CONFIG_ORIGIN_LABEL_PATTERN, STACK_CONFIG, type ConfigOrigin } from "../connection";
+import {
+  CONFIG_ORIGIN_LABEL_PATTERN,
+  STACK_CONFIG,
+  type ConfigOrigin,
+  type ResolvedConnection,
+} from "../connection";
 import { patternAround } from "../literalPattern";
 
 /** What the engine does with the recorded token, and what to do: the advice after where it was rotated. */
@@ -52,20 +57,28 @@ export function splitRotationAdvice(message: string): { text: string; advice: st
 const advised = new WeakSet<Error>();
 
 /**
- * Runs a refresh or destroy step, adding the rotation advice (in `origin`'s words) to a 401, once: the
- * steps of one refresh share a failed lookup (the token owner's id is fetched once per client), so the same
- * error can pass through here for every UserRole of the stack.
+ * Runs a refresh or destroy step, adding the rotation advice to a 401 once (the steps of one refresh share
+ * a failed lookup: the token owner's id is fetched once per client, so the same error can pass through here
+ * for every UserRole of the stack). Only when `connection`'s token came from its origin's settings (stack
+ * config, a Provider's inputs), in that origin's words: those are what the engine records at `pulumi up`.
+ * A token from the environment is read by the provider itself and always current, and a connection
+ * object's reaches the state only with the resource's next update: a `pulumi up` records neither.
  */
 export async function withRotationAdvice<T>(
   step: () => Promise<T>,
-  origin: ConfigOrigin = STACK_CONFIG,
+  connection: Pick<ResolvedConnection, "origin" | "fromOrigin">,
 ): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof CodeSecApiError && error.status === 401 && !advised.has(error)) {
+    if (
+      connection.fromOrigin &&
+      error instanceof CodeSecApiError &&
+      error.status === 401 &&
+      !advised.has(error)
+    ) {
       advised.add(error);
-      error.message = `${error.message} ${rotationAdvice(origin)}`;
+      error.message = `${error.message} ${rotationAdvice(connection.origin)}`;
     }
     throw error;
   }

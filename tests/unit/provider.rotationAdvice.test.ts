@@ -22,6 +22,9 @@ const details = {
   deadlineReached: false,
 } as const;
 
+/** A connection whose token came from stack config (`codesec:token`, or a named connection there). */
+const fromStackConfig = { origin: STACK_CONFIG, fromOrigin: true };
+
 async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;
@@ -35,16 +38,18 @@ describe("token-rotation advice on a 401", () => {
   it("is added once, however many steps the same error passes through", async () => {
     const shared = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
     for (let i = 0; i < 3; i++) {
-      expect(await rejectionOf(withRotationAdvice(() => Promise.reject(shared)))).to.equal(shared);
+      expect(await rejectionOf(withRotationAdvice(() => Promise.reject(shared), fromStackConfig))).to.equal(
+        shared,
+      );
     }
     expect(shared.message).to.equal(`HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`);
   });
 
   it("is added once to an error whose message grew after it was advised", async () => {
     const shared = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
-    await rejectionOf(withRotationAdvice(() => Promise.reject(shared)));
+    await rejectionOf(withRotationAdvice(() => Promise.reject(shared), fromStackConfig));
     shared.message = `${shared.message} (while reading UserRole "max")`;
-    await rejectionOf(withRotationAdvice(() => Promise.reject(shared)));
+    await rejectionOf(withRotationAdvice(() => Promise.reject(shared), fromStackConfig));
     expect(shared.message).to.equal(
       `HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE} (while reading UserRole "max")`,
     );
@@ -52,12 +57,17 @@ describe("token-rotation advice on a 401", () => {
 
   it("names where the token is set: stack config for the default provider, an explicit Provider's inputs for it", async () => {
     const byDefault = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
-    await rejectionOf(withRotationAdvice(() => Promise.reject(byDefault), STACK_CONFIG));
+    await rejectionOf(withRotationAdvice(() => Promise.reject(byDefault), fromStackConfig));
     expect(byDefault.message).to.equal(`HTTP 401 UNAUTHENTICATED ${ROTATION_ADVICE}`);
     expect(ROTATION_ADVICE).to.match(/^If the token was rotated in stack config: `pulumi refresh` and /);
 
     const explicit = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
-    await rejectionOf(withRotationAdvice(() => Promise.reject(explicit), providerInputsOrigin("org2")));
+    await rejectionOf(
+      withRotationAdvice(() => Promise.reject(explicit), {
+        origin: providerInputsOrigin("org2"),
+        fromOrigin: true,
+      }),
+    );
     expect(explicit.message).to.equal(
       "HTTP 401 UNAUTHENTICATED " +
         ROTATION_ADVICE.replace(
@@ -68,11 +78,24 @@ describe("token-rotation advice on a 401", () => {
     expect(explicit.message).not.to.include("stack config");
   });
 
+  it("is not added where the token did not come from the origin's settings (the environment, a connection object)", async () => {
+    // `pulumi up` records neither: the environment is always current, an object reaches the state only with
+    // the resource's next update.
+    for (const origin of [STACK_CONFIG, providerInputsOrigin("org2")]) {
+      const error = new CodeSecApiError("HTTP 401 UNAUTHENTICATED", { ...details, status: 401 });
+      await rejectionOf(withRotationAdvice(() => Promise.reject(error), { origin, fromOrigin: false }));
+      expect(error.message, origin.label).to.equal("HTTP 401 UNAUTHENTICATED");
+      // The same error through a step whose token did come from the origin: advised then, once.
+      await rejectionOf(withRotationAdvice(() => Promise.reject(error), { origin, fromOrigin: true }));
+      expect(error.message, origin.label).to.equal(`HTTP 401 UNAUTHENTICATED ${rotationAdvice(origin)}`);
+    }
+  });
+
   it("is not added to other failures", async () => {
     const forbidden = new CodeSecApiError("HTTP 403", { ...details, status: 403 });
-    expect((await rejectionOf(withRotationAdvice(() => Promise.reject(forbidden)))).message).to.equal(
-      "HTTP 403",
-    );
+    expect(
+      (await rejectionOf(withRotationAdvice(() => Promise.reject(forbidden), fromStackConfig))).message,
+    ).to.equal("HTTP 403");
   });
 
   describe("read back from a message (codesec-drift gives each advice once)", () => {

@@ -164,8 +164,20 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
 
+/**
+ * A Provider's name as messages quote it: a JSON string, with the characters `JSON.stringify` leaves raw
+ * that would break or garble a message's line (DEL and the C1 controls, U+2028, U+2029) escaped too, as
+ * `isMessageLine` refuses them (sdk/optionChecks.ts). The name is the user's: any text.
+ */
+function quotedName(name: string): string {
+  return JSON.stringify(name).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** How messages name an explicit Provider, from its name as they quote it: `provider "org2"`. */
-const providerPhrase = (quotedName: string) => `provider ${quotedName}`;
+const providerPhrase = (quoted: string) => `provider ${quoted}`;
 
 /** The label of an explicit Provider's inputs, from how messages name it (`providerPhrase`). */
 const providerInputsLabel = (provider: string) => `${provider} (codesec.Provider resource inputs)`;
@@ -185,7 +197,7 @@ export const CONFIG_ORIGIN_LABEL_PATTERN =
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
 export function providerInputsOrigin(name: string): ConfigOrigin {
-  const provider = providerPhrase(JSON.stringify(name));
+  const provider = providerPhrase(quotedName(name));
   const label = providerInputsLabel(provider);
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);

@@ -267,13 +267,16 @@ export class CodeSecConnectionError extends Error {
  */
 export class MissingCredentialsError extends CodeSecConnectionError {
   /**
-   * @param providerName The name of the explicit `codesec.Provider` resource whose inputs the message
-   *   names; without it, stack config.
+   * @param providerName The resource name of the explicit `codesec.Provider` whose inputs hold the
+   *   provider's configuration (`org2` for `new codesec.Provider("org2", ...)`): the message says to set
+   *   that Provider's inputs. Without one (or with `""`, which names no resource), the default provider's:
+   *   stack config.
    */
   constructor(providerName?: string) {
-    const origin = providerName === undefined ? STACK_CONFIG : providerInputsOrigin(providerName);
+    const origin =
+      providerName === undefined || providerName === "" ? STACK_CONFIG : providerInputsOrigin(providerName);
     // The example connection's name: an explicit Provider is often named after an organization itself.
-    const name = providerName === undefined ? "org2" : "team2";
+    const name = origin === STACK_CONFIG ? "org2" : "team2";
     super(
       "connection",
       `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +

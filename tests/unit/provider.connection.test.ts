@@ -160,6 +160,8 @@ describe("credential resolution: one source, whole", () => {
     expect(new MissingCredentialsError("org2").message).to.include(
       'the baseUrl and token inputs of provider "org2"',
     );
+    // No Provider has the empty name: it is no name, not `provider ""`.
+    expect(new MissingCredentialsError("").message).to.equal(thrown(STACK_CONFIG));
   });
 
   it("a Provider's name is quoted with no raw line break or control character (C1, DEL, U+2028, U+2029)", () => {

@@ -12,6 +12,7 @@
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../api/typeBuilder";
 import { described, secretValue } from "../api/schemaIssues";
+import { literalPattern, patternAround } from "./literalPattern";
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
 export const CONFIG_TOKEN = "codesec:token";
@@ -163,10 +164,41 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
 
+/**
+ * A Provider's name as messages quote it: a JSON string, with the characters `JSON.stringify` leaves raw
+ * that would break or garble a message's line (DEL and the C1 controls, U+2028, U+2029) escaped too, as
+ * `isMessageLine` refuses them (sdk/optionChecks.ts). The name is the user's: any text.
+ */
+function quotedName(name: string): string {
+  return JSON.stringify(name).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** How messages name an explicit Provider, from its name as they quote it: `provider "org2"`. */
+const providerPhrase = (quoted: string) => `provider ${quoted}`;
+
+/** The label of an explicit Provider's inputs, from how messages name it (`providerPhrase`). */
+const providerInputsLabel = (provider: string) => `${provider} (codesec.Provider resource inputs)`;
+
+/** A quoted Provider name (as `JSON.stringify` writes a string), as a regular expression. */
+const QUOTED_NAME_PATTERN = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * A regular expression (its source, no flags) that matches exactly the labels a {@link ConfigOrigin} can
+ * have: `stack config`, or `provider "<any quoted name>" (codesec.Provider resource inputs)`. Built from the
+ * words the labels are built from, so that it cannot drift from them: a reader of messages (codesec-drift)
+ * finds the provider's own phrases by it, never a look-alike in text quoted from elsewhere.
+ */
+export const CONFIG_ORIGIN_LABEL_PATTERN =
+  `(?:${literalPattern(STACK_CONFIG.label)}|` +
+  `${patternAround(providerInputsLabel(providerPhrase("\u0000")), "\u0000", QUOTED_NAME_PATTERN)})`;
+
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
 export function providerInputsOrigin(name: string): ConfigOrigin {
-  const provider = `provider ${JSON.stringify(name)}`;
-  const label = `${provider} (codesec.Provider resource inputs)`;
+  const provider = providerPhrase(quotedName(name));
+  const label = providerInputsLabel(provider);
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);
   const pairSource = (baseUrlKey: string, tokenKey: string) =>
@@ -235,13 +267,16 @@ export class CodeSecConnectionError extends Error {
  */
 export class MissingCredentialsError extends CodeSecConnectionError {
   /**
-   * @param providerName The name of the explicit `codesec.Provider` resource whose inputs the message
-   *   names; without it, stack config.
+   * @param providerName The resource name of the explicit `codesec.Provider` whose inputs hold the
+   *   provider's configuration (`org2` for `new codesec.Provider("org2", ...)`): the message says to set
+   *   that Provider's inputs. Without one (or with `""`, which names no resource), the default provider's:
+   *   stack config.
    */
   constructor(providerName?: string) {
-    const origin = providerName === undefined ? STACK_CONFIG : providerInputsOrigin(providerName);
+    const origin =
+      providerName === undefined || providerName === "" ? STACK_CONFIG : providerInputsOrigin(providerName);
     // The example connection's name: an explicit Provider is often named after an organization itself.
-    const name = providerName === undefined ? "org2" : "team2";
+    const name = origin === STACK_CONFIG ? "org2" : "team2";
     super(
       "connection",
       `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +

@@ -64,8 +64,8 @@ export function configOriginOf(urn: string | undefined): ConfigOrigin {
  * (`_pulumi.com/pkg`), all QName characters. Exact rather than Pulumi's IsDefaultProvider, which takes any
  * name starting with `default`: that would give `new codesec.Provider("defaultOrg", ...)` the stack config
  * wording, naming settings its user cannot set. A Provider the user names `default_` followed by name
- * characters (letters, digits, `_ . - /`) still reads as the default provider: the engine's own names take
- * that form too.
+ * characters (letters, digits, `_ . -`, with `/` between parts) still reads as the default provider: the
+ * engine's own names take that form too.
  */
 const DEFAULT_PROVIDER_NAME = /^default(?:_[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*)?$/;
 

@@ -6,7 +6,13 @@
  * runs the program with `--run-program`).
  */
 import { CodeSecApiError } from "../../sdk";
-import { STACK_CONFIG, type ConfigOrigin } from "../connection";
+import {
+  CONFIG_ORIGIN_LABEL_PATTERN,
+  STACK_CONFIG,
+  type ConfigOrigin,
+  type ResolvedConnection,
+} from "../connection";
+import { patternAround } from "../literalPattern";
 
 /** What the engine does with the recorded token, and what to do: the advice after where it was rotated. */
 const ROTATION_STEPS =
@@ -14,41 +20,65 @@ const ROTATION_STEPS =
   "`pulumi up` once with the new token (it records it without changing any resource), or add " +
   "`--run-program` to the refresh or destroy, then try again.";
 
+/** The advice after where the token was rotated (an origin's label). */
+const adviceAfter = (label: string) => `If the token was rotated in ${label}: ${ROTATION_STEPS}`;
+
 /** The advice, naming where the provider's token is set in `origin`'s words (`stack config`, a Provider). */
 export function rotationAdvice(origin: ConfigOrigin): string {
-  return `If the token was rotated in ${origin.label}: ${ROTATION_STEPS}`;
+  return adviceAfter(origin.label);
 }
 
 /** The default and the dynamic provider's advice: the token rotated in stack config. */
 export const ROTATION_ADVICE = rotationAdvice(STACK_CONFIG);
 
 /**
- * Any origin's advice where a message carries it (global: every occurrence), for a report that gives each
- * once. The origin's label is matched lazily up to the fixed steps, so a label with a colon still matches.
+ * The advice in any origin's words, as a regular expression: only a label the provider writes
+ * ({@link CONFIG_ORIGIN_LABEL_PATTERN}), so a 401 whose quoted platform message says "If the token was
+ * rotated in ..." keeps that text as its own.
  */
-export const ROTATION_ADVICE_PATTERN = new RegExp(
-  `If the token was rotated in .+?: ${ROTATION_STEPS.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
-  "g",
-);
+const ADVICE_PATTERN = patternAround(adviceAfter("\u0000"), "\u0000", CONFIG_ORIGIN_LABEL_PATTERN);
+
+/**
+ * A message's rotation advice (every occurrence, in its origin's words) and the message without it, for a
+ * report that gives each advice once: `text` joins what was around the advice with one space.
+ */
+export function splitRotationAdvice(message: string): { text: string; advice: string[] } {
+  // A new expression each call: a shared global one keeps its lastIndex between calls.
+  const advice = message.match(new RegExp(ADVICE_PATTERN, "g")) ?? [];
+  const text = message
+    .split(new RegExp(ADVICE_PATTERN))
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .join(" ");
+  return { text, advice };
+}
 
 // The errors that carry the advice already (by identity: their message may have grown since).
 const advised = new WeakSet<Error>();
 
 /**
- * Runs a refresh or destroy step, adding the rotation advice (in `origin`'s words) to a 401, once: the
- * steps of one refresh share a failed lookup (the token owner's id is fetched once per client), so the same
- * error can pass through here for every UserRole of the stack.
+ * Runs a refresh or destroy step, adding the rotation advice to a 401 once (the steps of one refresh share
+ * a failed lookup: the token owner's id is fetched once per client, so the same error can pass through here
+ * for every UserRole of the stack). Only when `connection`'s token came from its origin's settings (stack
+ * config, a Provider's inputs), in that origin's words: those are what the engine records at `pulumi up`.
+ * A token from the environment is read by the provider itself and always current, and a connection
+ * object's reaches the state only with the resource's next update: a `pulumi up` records neither.
  */
 export async function withRotationAdvice<T>(
   step: () => Promise<T>,
-  origin: ConfigOrigin = STACK_CONFIG,
+  connection: Pick<ResolvedConnection, "origin" | "fromOrigin">,
 ): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof CodeSecApiError && error.status === 401 && !advised.has(error)) {
+    if (
+      connection.fromOrigin &&
+      error instanceof CodeSecApiError &&
+      error.status === 401 &&
+      !advised.has(error)
+    ) {
       advised.add(error);
-      error.message = `${error.message} ${rotationAdvice(origin)}`;
+      error.message = `${error.message} ${rotationAdvice(connection.origin)}`;
     }
     throw error;
   }

@@ -7,7 +7,7 @@
 import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
 import { kindOfType } from "./kindView";
 import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
-import { ROTATION_ADVICE_PATTERN } from "../resources/staleCredentials";
+import { splitRotationAdvice } from "../resources/staleCredentials";
 
 /** Exit codes of `codesec-drift`. */
 export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
@@ -97,10 +97,10 @@ export function driftReport(output: EngineOutput): DriftReport {
   // Each resource's 401 carries the token-rotation advice, in its provider's words (stack config, or an
   // explicit Provider's inputs): the report gives each once, after the errors, and identical lines (the
   // steps of one failed lookup) once.
-  const advice = new Set(output.errors.flatMap((error) => error.match(ROTATION_ADVICE_PATTERN) ?? []));
+  const split = output.errors.map(splitRotationAdvice);
   const errors = [
-    ...new Set(output.errors.map((error) => error.replace(ROTATION_ADVICE_PATTERN, "").trim())),
-    ...advice,
+    ...new Set(split.map(({ text }) => text)),
+    ...new Set(split.flatMap(({ advice }) => advice)),
     ...(output.result === "failed" && output.errors.length === 0 ? ["the refresh failed"] : []),
     ...(output.notRun && output.errors.length === 0
       ? ["the refresh did not run: the Pulumi CLI wrote no result (its error is in the CLI's own output)"]

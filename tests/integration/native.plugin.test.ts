@@ -39,7 +39,8 @@ import {
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import { clientFor } from "../../provider/clients";
 import { ProviderConfig } from "../../provider/providerConfig";
-import { STACK_CONFIG } from "../../provider/connection";
+import { providerInputsOrigin, STACK_CONFIG } from "../../provider/connection";
+import { ROTATION_ADVICE, rotationAdvice } from "../../provider/resources/staleCredentials";
 import type { EmulatorHandle } from "../../emulator/index";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -575,9 +576,9 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
-    for (const [providerName, where] of [
-      ["org2", 'provider "org2" (codesec.Provider resource inputs)'],
-      ["default_0_5_0", "stack config"],
+    for (const [providerName, origin] of [
+      ["org2", providerInputsOrigin("org2")],
+      ["default_0_5_0", STACK_CONFIG],
     ] as const) {
       it(`a refresh's 401 under provider ${providerName}: the token-rotation advice names where its token is set`, async () => {
         const h = emulator();
@@ -588,12 +589,68 @@ describe("native plugin: the ResourceProvider service", () => {
           plugin().read(readRequest("UserRole", "1001/502", { ...userRole, platform: h.baseUrl })),
         );
         expect(error.details).to.include("HTTP 401");
-        expect(error.details).to.include(
-          `If the token was rotated in ${where}: \`pulumi refresh\` and \`pulumi destroy\` use the credentials`,
-        );
+        // The default provider's advice is the dynamic provider's, word for word.
+        const advice = origin === STACK_CONFIG ? ROTATION_ADVICE : rotationAdvice(origin);
+        expect(error.details.split(advice)).to.have.length(2);
+        expect(advice.startsWith(`If the token was rotated in ${origin.label}: `)).to.equal(true);
         if (providerName === "org2") expectNoStackConfigAdvice(error.details);
         expect(error.details).not.to.include(token);
       });
+
+      it(`a refresh's 401 under provider ${providerName} with a token from one of its named connections: its advice`, async () => {
+        const h = emulator();
+        const token = unknownToken(`named${providerName.replace(/\W/g, "")}`);
+        const connections = JSON.stringify({ team2: { baseUrl: h.baseUrl, token } });
+        await configure(
+          plugin(),
+          { connections: secret(connections), skipCredentialsValidation: "true" },
+          providerName,
+        );
+        const error = await rejection(
+          plugin().read(
+            readRequest("UserRole", "1001/502", { ...userRole, connection: "team2", platform: h.baseUrl }),
+          ),
+        );
+        expect(error.details).to.include("HTTP 401");
+        expect(error.details.split(rotationAdvice(origin))).to.have.length(2);
+        expect(error.details).not.to.include(token);
+      });
+
+      // The repro: no token in the provider's configuration, a bad CODESEC_TOKEN. The environment is read by
+      // the plugin itself and is always current (docs/credentials.md), and a connection object's token
+      // reaches the state only with the resource's next update: `pulumi up` records neither, so the advice
+      // to run it would be wrong.
+      for (const [source, connectionOf] of [
+        ["CODESEC_TOKEN", () => undefined],
+        [
+          "a deprecated connection object",
+          (h: EmulatorHandle, token: string) => ({ baseUrl: h.baseUrl, token: secret(token) }),
+        ],
+      ] as const) {
+        it(`a refresh's 401 under provider ${providerName} with a token from ${source}: no rotation advice`, async () => {
+          const h = emulator();
+          const token = unknownToken(`env${providerName.replace(/\W/g, "")}${source.length}`);
+          const connection = connectionOf(h, token);
+          if (connection === undefined) {
+            process.env.CODESEC_BASE_URL = h.baseUrl;
+            process.env.CODESEC_TOKEN = token;
+          }
+          await configure(plugin(), { skipCredentialsValidation: "true" }, providerName);
+          const error = await rejection(
+            plugin().read(
+              readRequest("UserRole", "1001/502", {
+                ...userRole,
+                ...(connection === undefined ? {} : { connection }),
+                platform: h.baseUrl,
+              }),
+            ),
+          );
+          expect(error.details).to.include("HTTP 401");
+          expect(error.details).not.to.include("If the token was rotated");
+          expect(error.details).not.to.include("pulumi up");
+          expect(error.details).not.to.include(token);
+        });
+      }
     }
 
     it("a Provider named defaultOrg, configured (not only checked): its connections input, not stack config", async () => {

@@ -5,7 +5,14 @@
  * unknown role on refresh).
  */
 import { expect } from "chai";
-import { scmWebhookSubscriptionProvider, userRoleProvider } from "../support/dynamicProviders";
+import {
+  scmAppProvider,
+  scmWebhookSubscriptionProvider,
+  userRoleProvider,
+} from "../support/dynamicProviders";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
+import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
+import type { EmulatorHandle } from "../../emulator/index";
 import * as pulumi from "@pulumi/pulumi";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -367,6 +374,106 @@ describe("credentials at the provider's boundaries", () => {
         userRoleProvider.read(`${h.deploymentId}/${h.sample.userId}`, state as never),
       );
       expect(error.message).to.include("HTTP 401").and.include("pulumi up").and.include("--run-program");
+    });
+
+    describe("the rotation advice on a refresh's or destroy's 401: only for a token the recorded stack config holds", () => {
+      const userRolesProvider = dynamicProviderOf("UserRoles") as Required<
+        pulumi.dynamic.ResourceProvider<unknown, Record<string, unknown>>
+      >;
+      // Every step that adds the advice, with the resource's `connection` (undefined: the default one).
+      const steps: [string, (h: EmulatorHandle, connection?: unknown) => Promise<unknown>][] = [
+        [
+          "UserRole refresh",
+          (h, connection) =>
+            userRoleProvider.read(`${h.deploymentId}/${h.sample.userId}`, {
+              deploymentId: h.deploymentId,
+              userId: h.sample.userId,
+              role: "ORG_ROLE_ADMIN",
+              ...(connection === undefined ? {} : { connection }),
+            } as never),
+        ],
+        [
+          "UserRole destroy with roleOnDestroy",
+          (h, connection) =>
+            userRoleProvider.delete(`${h.deploymentId}/${h.sample.memberUserId}`, {
+              deploymentId: h.deploymentId,
+              userId: h.sample.memberUserId,
+              role: "ORG_ROLE_ADMIN",
+              roleOnDestroy: "ORG_ROLE_MEMBER",
+              ...(connection === undefined ? {} : { connection }),
+            } as never),
+        ],
+        [
+          "UserRoles refresh",
+          (h, connection) =>
+            userRolesProvider.read(`${h.deploymentId}/roles`, {
+              deploymentId: h.deploymentId,
+              roles: { [h.sample.userId]: "ORG_ROLE_ADMIN" },
+              ...(connection === undefined ? {} : { connection }),
+            }),
+        ],
+        [
+          "ScmApp refresh",
+          (h, connection) =>
+            scmAppProvider.read(`${h.deploymentId}/${h.sample.scmAppRequestId}`, {
+              deploymentId: h.deploymentId,
+              requestId: h.sample.scmAppRequestId,
+              ...(connection === undefined ? {} : { connection }),
+            } as never),
+        ],
+      ];
+      const revoked = "cst_1001_revoked_long_ago";
+      // Where the token comes from, and whether a `pulumi up` would record a new one there.
+      const sources: [string, (h: EmulatorHandle) => Promise<unknown>, boolean][] = [
+        [
+          "stack config codesec:token",
+          async (h) => {
+            await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": revoked });
+            return undefined;
+          },
+          true,
+        ],
+        [
+          "a named connection in stack config",
+          async (h) => {
+            await configureStack({
+              "codesec:connections": JSON.stringify({ org2: { baseUrl: h.baseUrl, token: revoked } }),
+            });
+            return "org2";
+          },
+          true,
+        ],
+        [
+          "the environment (always current)",
+          async (h) => {
+            await configureStack({});
+            process.env.CODESEC_BASE_URL = h.baseUrl;
+            process.env.CODESEC_TOKEN = revoked;
+            return undefined;
+          },
+          false,
+        ],
+        [
+          "a deprecated connection object (recorded only with the resource's next update)",
+          async (h) => {
+            await configureStack({});
+            return { baseUrl: h.baseUrl, token: revoked };
+          },
+          false,
+        ],
+      ];
+      for (const [source, configureSource, advised] of sources) {
+        it(`a token from ${source}: ${advised ? "the stack config advice, once" : "no advice"}`, async () => {
+          const h = emulator();
+          for (const [step, run] of steps) {
+            const connection = await configureSource(h);
+            const error = await rejectionOf(run(h, connection));
+            expect(error.message, step).to.include("HTTP 401");
+            if (advised) expect(error.message.split(ROTATION_ADVICE), step).to.have.length(2);
+            else expect(error.message, step).not.to.include("If the token was rotated");
+          }
+        });
+      }
     });
   });
 

@@ -38,6 +38,11 @@ describe("native plugin: where a provider's configuration comes from, by its URN
     "default_my org",
     "org2",
     "my-default",
+    // `/` only between non-empty parts, as the engine's QName keeps it (docs/native-provider.md says so)
+    "default_/eu",
+    "default_eu/",
+    "default_eu//west",
+    "default_/",
   ]) {
     it(`an explicit Provider named ${JSON.stringify(name)}: its inputs, named after it`, () => {
       const origin = configOriginOf(urnOf(name));

@@ -160,6 +160,33 @@ describe("credential resolution: one source, whole", () => {
     expect(new MissingCredentialsError("org2").message).to.include(
       'the baseUrl and token inputs of provider "org2"',
     );
+    // No Provider has the empty name: it is no name, not `provider ""`.
+    expect(new MissingCredentialsError("").message).to.equal(thrown(STACK_CONFIG));
+  });
+
+  it("a Provider's name is quoted with no raw line break or control character (C1, DEL, U+2028, U+2029)", () => {
+    // JSON.stringify escapes C0 controls, quotes and backslashes, but leaves these as they are: they would
+    // break or garble the line a message is printed on (the rule of isMessageLine, sdk/optionChecks.ts).
+    const name = 'org\u2028two\u2029\u0085\u009f\u007f\n"\\';
+    const origin = providerInputsOrigin(name);
+    expect(origin.label).to.equal(
+      String.raw`provider "org\u2028two\u2029\u0085\u009f\u007f\n\"\\" (codesec.Provider resource inputs)`,
+    );
+    const messages = [
+      origin.label,
+      origin.where("codesec:timeoutMs"),
+      origin.howToSetToken,
+      origin.howToSetCredentials,
+      origin.connectionSource("team2"),
+      new MissingCredentialsError(name).message,
+    ];
+    for (const message of messages) {
+      // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+      expect(message).not.to.match(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+      expect(message).to.include(String.raw`"org\u2028two\u2029\u0085\u009f\u007f\n\"\\"`);
+    }
+    // A name with none of them reads as before.
+    expect(providerInputsOrigin("org2").label).to.equal('provider "org2" (codesec.Provider resource inputs)');
   });
 
   describe("how to define a named connection: the same words in every message that advises it", () => {

@@ -34,6 +34,11 @@ const MANDATORY = line({
     resourceUrn: URN,
   },
 });
+const REFRESH_READ = line({
+  resourcePreEvent: {
+    metadata: { op: "refresh", urn: URN, type: TYPE, old: { type: TYPE, inputs: INPUTS, outputs: INPUTS } },
+  },
+});
 const PREVIEW_JSON = `${JSON.stringify({
   steps: [{ op: "create", urn: URN, newState: { type: TYPE, inputs: INPUTS } }],
   changeSummary: { create: 1 },
@@ -140,16 +145,7 @@ describe("review and drift reports of a run that failed or did not finish", () =
   });
 
   it("codesec-drift: a refresh killed part way is an error (exit 1), and a shared error reads once", () => {
-    const read = line({
-      resourcePreEvent: {
-        metadata: {
-          op: "refresh",
-          urn: URN,
-          type: TYPE,
-          old: { type: TYPE, inputs: INPUTS, outputs: INPUTS },
-        },
-      },
-    });
+    const read = REFRESH_READ;
     const killed = run(driftCommand, [], read);
     expect([killed.code, killed.stdout]).to.deep.equal([
       1,
@@ -202,6 +198,38 @@ describe("review and drift reports of a run that failed or did not finish", () =
         "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
         `- ${inProvider("org2")}\n` +
         `- ${inProvider("org:3")}\n`,
+    ]);
+  });
+
+  it("codesec-drift: the platform's own message that reads like the rotation advice stays in its error line", () => {
+    // A 401's text quotes up to 300 characters of the platform's message: only advice in a label the
+    // provider writes (stack config, an explicit Provider's inputs) is advice; the rest is the error's.
+    const platform =
+      "getCurrentUser (operation 8) failed: HTTP 401 UNAUTHENTICATED: token revoked. If the token was " +
+      "rotated in Vault, sync it: see the runbook (request id r-1). Check the token: it is missing, " +
+      "malformed, expired or revoked.";
+    const roleError = `codesec:UserRole role-501: ${platform}`;
+    const appError = `codesec:ScmApp scm-app: ${platform}`;
+    const report = run(
+      driftCommand,
+      [],
+      REFRESH_READ +
+        error(`${roleError} ${ROTATION_ADVICE}`) +
+        error(`${appError} ${ROTATION_ADVICE}`) +
+        summary("failed"),
+    );
+    expect([report.code, report.stdout]).to.deep.equal([
+      1,
+      "### ❗ codesec drift check failed in stack `prod`\n\n" +
+        `- ${roleError}\n` +
+        `- ${appError}\n` +
+        `- ${ROTATION_ADVICE}\n`,
+    ]);
+    // The same message with no advice after it (an environment token's 401): nothing is advice.
+    const unadvised = run(driftCommand, [], REFRESH_READ + error(roleError) + summary("failed"));
+    expect([unadvised.code, unadvised.stdout]).to.deep.equal([
+      1,
+      `### ❗ codesec drift check failed in stack \`prod\`\n\n- ${roleError}\n`,
     ]);
   });
 });

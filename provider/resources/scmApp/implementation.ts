@@ -5,7 +5,7 @@
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
 import type { ScmApp } from "../../../api/schemas/scm";
-import { clientOf, type ProviderContext } from "../../providerContext";
+import { clientOf, connectionOf, type ProviderContext } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
@@ -201,10 +201,8 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     const state = migrateState(props ?? {});
     let app: ScmApp;
     try {
-      app = await withRotationAdvice(
-        () => clientOf(ctx, state).getScmApp({ deploymentId, requestId }),
-        ctx.config.origin,
-      );
+      const { connection, client } = connectionOf(ctx, state);
+      app = await withRotationAdvice(() => client.getScmApp({ deploymentId, requestId }), connection);
     } catch (error) {
       // Gone on the platform (its own answer, on the resource's own platform): refresh drops it. An import
       // of an app that is not connected is an error.

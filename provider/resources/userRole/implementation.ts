@@ -10,6 +10,7 @@ import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
 import {
   clientOf,
+  connectionOf,
   ownershipOfResource,
   platformOfResource,
   verifyConnectionOf,
@@ -62,7 +63,8 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
 
   async read(id, state, ctx) {
     const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
-    const me = await withRotationAdvice(() => currentUserOf(clientOf(ctx, state ?? {})), ctx.config.origin);
+    const { connection, client } = connectionOf(ctx, state ?? {});
+    const me = await withRotationAdvice(() => currentUserOf(client), connection);
     // The platform reads back only the caller's own role: for anyone else a refresh keeps the state as
     // it is, and an import has no state to keep.
     if (me.id !== userId) {
@@ -110,7 +112,10 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
       return;
     }
     try {
-      await withRotationAdvice(() => setRole(ctx, state, state.roleOnDestroy!), ctx.config.origin);
+      await withRotationAdvice(
+        () => setRole(ctx, state, state.roleOnDestroy!),
+        connectionOf(ctx, state).connection,
+      );
     } catch (error) {
       // A user who left the organization has no role left to demote: nothing stands in destroy's way
       // (as terraform-provider-github's membership does on a 404). roleOnDestroy guards access, so the

@@ -11,6 +11,7 @@ import { CodeSecError } from "../../../sdk";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import {
   clientOf,
+  connectionOf,
   ownershipOfResource,
   platformOfResource,
   verifyConnectionOf,
@@ -296,7 +297,8 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
   async read(_id, state, ctx) {
     // The lifecycle refuses an import (the definition's import rule): a refresh always has a state.
     const recorded = state!;
-    const me = await withRotationAdvice(() => currentUserOf(clientOf(ctx, recorded)), ctx.config.origin);
+    const { connection, client } = connectionOf(ctx, recorded);
+    const me = await withRotationAdvice(() => currentUserOf(client), connection);
     if (!Object.hasOwn(recorded.roles, me.id) || recorded.roles[me.id] === me.orgRole)
       return { state: recorded };
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.

@@ -257,6 +257,13 @@ describe("bench: docs/performance.md", () => {
     expect((merged.ran as { sizes: number[] }).sizes).to.deep.equal([200, 1000]);
     expect(merged.notes[0]).to.match(/combine 2 runs of the same tree/);
     expect(merged.notes).to.include("later");
+    // Runs of two commits are not called one tree: the note names each run's commit instead.
+    const twoCommits = mergeResults([
+      { ...first, ran: { ...first.ran, commit: "aaaaaaa" } },
+      { ...second, ran: { ...second.ran, commit: "bbbbbbb" } },
+    ]);
+    expect(twoCommits.notes[0]).to.match(/combine 2 runs \(of the commits this note names\)/);
+    expect(twoCommits.notes[0]).to.include("(commit aaaaaaa)").and.include("(commit bbbbbbb)");
     const done = mergeResults([first, { ...second, unfinished: [] }]);
     expect(done.unfinished).to.deep.equal([]);
   });

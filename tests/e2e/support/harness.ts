@@ -18,7 +18,14 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packageVersion, releaseTarball } from "../../../scripts/plugin-release";
+import { packageVersion } from "../../../scripts/plugin-release";
+import {
+  buildNativePluginRelease,
+  buildPackedNativeSdk,
+  buildPackedPackage,
+  handedBuild,
+  npmPack,
+} from "./sharedBuilds";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
@@ -53,16 +60,12 @@ function run(command: string, args: string[], cwd: string): string {
 
 let packed: string | undefined;
 
-/** `npm pack` of this repository (built `dist/` included), once per process. */
+/**
+ * `npm pack` of this repository (built `dist/` included): the run's (sharedBuilds.ts), else made once per
+ * process.
+ */
 export function packedPackage(): string {
-  if (!packed) {
-    const out = scratchDir("pack");
-    const name = run("npm", ["pack", "--silent", "--pack-destination", out], repoRoot)
-      .trim()
-      .split("\n")
-      .pop()!;
-    packed = path.join(out, name);
-  }
+  packed ??= handedBuild("packedPackage") ?? buildPackedPackage(scratchDir("pack"));
   return packed;
 }
 
@@ -314,9 +317,7 @@ exports.engineEntry = function (kind, implementation) {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
   manifest.version = `${manifest.version}-variant.1`;
   writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify(manifest, null, 2));
-  const out = scratchDir("variant-pack");
-  const name = run("npm", ["pack", "--silent", "--pack-destination", out], pkgDir).trim().split("\n").pop()!;
-  return path.join(out, name);
+  return npmPack(pkgDir, scratchDir("variant-pack"));
 }
 
 /** Asserts the CLI this suite drives is there: an e2e run without it must fail, never skip. */
@@ -439,10 +440,12 @@ let nativeRelease: { tarball: string; build: string } | undefined;
 
 /**
  * The native plugin's release archive built from this tree (scripts/plugin-release.ts, the script
- * `npm run setup` uses), once per process: what each stack installs, and the build hash it carries.
+ * `npm run setup` uses): what each stack installs, and the build hash it carries. The run's
+ * (sharedBuilds.ts), else made once per process.
  */
 export function nativePluginRelease(): { tarball: string; build: string } {
-  nativeRelease ??= releaseTarball(scratchDir("plugin-release"));
+  nativeRelease ??=
+    handedBuild("nativePluginRelease") ?? buildNativePluginRelease(scratchDir("plugin-release"));
   return nativeRelease;
 }
 
@@ -522,25 +525,12 @@ let nativeSdk: string | undefined;
 
 /**
  * The generated Node.js SDK (sdk/nodejs, `@pulumi-codesec/codesec`) built and packed as its release would
- * be (tsc into bin/, the package.json beside it), once per process: the tarball.
+ * be (tsc into bin/, the package.json beside it): the tarball. The run's (sharedBuilds.ts), else made once
+ * per process.
  */
 export function packedNativeSdk(): string {
-  if (!nativeSdk) {
-    const dir = scratchDir("sdk-nodejs");
-    cpSync(path.join(repoRoot, "sdk/nodejs"), dir, {
-      recursive: true,
-      filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}bin`),
-    });
-    // Its @pulumi/pulumi and @types/node are this repository's (the folder has no node_modules).
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-    run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], dir);
-    cpSync(path.join(dir, "package.json"), path.join(dir, "bin/package.json"));
-    const out = scratchDir("sdk-nodejs-pack");
-    const name = run("npm", ["pack", "--silent", "--pack-destination", out], path.join(dir, "bin"))
-      .trim()
-      .split("\n")
-      .pop()!;
-    nativeSdk = path.join(out, name);
-  }
+  nativeSdk ??=
+    handedBuild("packedNativeSdk") ??
+    buildPackedNativeSdk(scratchDir("sdk-nodejs"), scratchDir("sdk-nodejs-pack"));
   return nativeSdk;
 }

@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { SECRET_SIGNATURE, SIGNATURE_KEY } from "../../../provider/native/properties";
 import { packageVersion } from "../../../scripts/plugin-release";
 import {
   buildNativePluginRelease,
@@ -232,10 +233,6 @@ export async function createStack(
   return stack;
 }
 
-/**
- * `pulumi stack export` as a user runs it: secrets stay encrypted. (The Automation API's exportStack
- * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
- */
 /** One resource of an exported stack, as far as the tests read it. */
 export interface StateResource {
   urn: string;
@@ -245,6 +242,25 @@ export interface StateResource {
   external?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown> & { __provider?: string };
+}
+
+/** The resources of the codesec kinds in a stack's state, dynamic or native (not their providers). */
+export function codesecResources(resources: StateResource[]): StateResource[] {
+  return resources.filter((r) => r.type.includes("codesec:") && !r.type.startsWith("pulumi:providers:"));
+}
+
+/**
+ * Whether a value of a state as stored (`pulumi stack export`: exportStackAsStored) is a secret stored
+ * encrypted: Pulumi's secret signature and a ciphertext.
+ */
+export function isSecretEnvelope(value: unknown): boolean {
+  const envelope = value as Record<string, unknown> | undefined;
+  return (
+    typeof envelope === "object" &&
+    envelope !== null &&
+    envelope[SIGNATURE_KEY] === SECRET_SIGNATURE &&
+    typeof envelope.ciphertext === "string"
+  );
 }
 
 /** The resources of a stack's state (the automation API types the deployment as `any`). */
@@ -260,6 +276,10 @@ export async function stateResource(stack: Stack, name: string): Promise<StateRe
   return found;
 }
 
+/**
+ * `pulumi stack export` as a user runs it: secrets stay encrypted. (The Automation API's exportStack
+ * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
+ */
 export function exportStackAsStored(stack: Stack): string {
   const workspace = stack.workspace as LocalWorkspace;
   return execFileSync("pulumi", ["stack", "export", "--stack", stack.name], {

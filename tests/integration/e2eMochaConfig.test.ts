@@ -83,8 +83,6 @@ describe("${me}", () => {
 
 interface Run {
   status: number | null;
-  stdout: string;
-  /** Standard output, then standard error. */
   output: string;
   counts?: { passes: number; failures: number; pending: number };
   /** The process each file ran in. */
@@ -94,9 +92,7 @@ interface Run {
 }
 
 describe("the end-to-end suite's mocha configuration", function () {
-  // Each run starts with the suite's builds (seconds on a quiet machine, many more on a loaded one), and a
-  // test makes up to two runs.
-  this.timeout(120_000);
+  this.timeout(60_000);
   let scratch: string;
 
   before(() => {
@@ -110,10 +106,20 @@ describe("the end-to-end suite's mocha configuration", function () {
     writeFileSync(path.join(scratch, "buildsA.test.ts"), buildsFileText("buildsA"));
     writeFileSync(path.join(scratch, "buildsB.test.ts"), buildsFileText("buildsB"));
     // The suite's configuration with these files for its spec (a spec given on the command line would be
-    // added to the suite's, not replace it).
+    // added to the suite's, not replace it). With FIXTURE_WITHOUT_BUILDS set, without the module whose global
+    // setup makes the suite's builds: the tests of how files run and are counted do not need them, and
+    // would each wait seconds for them.
     writeFileSync(
       path.join(scratch, "config.js"),
-      `module.exports = { ...require(${JSON.stringify(path.join(repoRoot, "tests/e2e/.mocharc.js"))}), spec: process.env.FIXTURE_SPEC.split(",") };\n`,
+      `const suite = require(${JSON.stringify(path.join(repoRoot, "tests/e2e/.mocharc.js"))});
+const kept = suite.require.filter((file) => !file.endsWith("sharedBuilds.ts"));
+if (kept.length !== suite.require.length - 1) throw new Error("the suite's configuration requires no sharedBuilds.ts");
+module.exports = {
+  ...suite,
+  spec: process.env.FIXTURE_SPEC.split(","),
+  require: process.env.FIXTURE_WITHOUT_BUILDS ? kept : suite.require,
+};
+`,
     );
   });
 
@@ -129,6 +135,7 @@ describe("the end-to-end suite's mocha configuration", function () {
       CODESEC_TEST_COUNTS: countsFile,
     };
     delete childEnv.CODESEC_E2E_JOBS;
+    delete childEnv.FIXTURE_WITHOUT_BUILDS;
     Object.assign(childEnv, env);
     const result = spawnSync(process.execPath, [MOCHA, "--config", path.join(scratch, "config.js")], {
       cwd: repoRoot,
@@ -155,7 +162,6 @@ describe("the end-to-end suite's mocha configuration", function () {
     }
     return {
       status: result.status,
-      stdout: result.stdout,
       output: `${result.stdout}${result.stderr}`,
       counts: counts === undefined ? undefined : (JSON.parse(counts) as Run["counts"]),
       pids,
@@ -179,21 +185,23 @@ describe("the end-to-end suite's mocha configuration", function () {
     expect(buildsA.files.filter((file) => existsSync(file))).to.deep.equal([]);
   }
 
-  it("builds the package, the plugin's archive and the SDK once for the run: every worker uses those", () => {
+  it("builds the package, the plugin's archive and the SDK once for the run: every worker uses those", function () {
+    this.timeout(120_000); // the builds: seconds on a quiet machine, many more on a loaded one
     const run = runSuite(["buildsA.test.ts", "buildsB.test.ts"], {});
     expectBuildsShared(run);
     expect(run.builds.buildsA.pid).to.not.equal(run.builds.buildsB.pid);
     expect([run.builds.buildsA.pid, run.builds.buildsB.pid]).to.not.include(String(process.pid));
   });
 
-  it("CODESEC_E2E_JOBS=1: the same builds, made once, used by both files in the one process", () => {
+  it("CODESEC_E2E_JOBS=1: the same builds, made once, used by both files in the one process", function () {
+    this.timeout(120_000); // the builds: seconds on a quiet machine, many more on a loaded one
     const run = runSuite(["buildsA.test.ts", "buildsB.test.ts"], { CODESEC_E2E_JOBS: "1" });
     expectBuildsShared(run);
     expect(run.builds.buildsA.pid).to.equal(run.builds.buildsB.pid);
   });
 
   it("by default runs two files at once, each in a worker process, and counts every outcome exactly", () => {
-    const run = runSuite(["first.test.ts", "second.test.ts"], {});
+    const run = runSuite(["first.test.ts", "second.test.ts"], { FIXTURE_WITHOUT_BUILDS: "1" });
     // Per file: two passes, a failing test and a failing hook, one skipped.
     expect(run.counts, run.output).to.deep.equal({ passes: 4, failures: 4, pending: 2 });
     expect(run.status, run.output).to.equal(4);
@@ -202,15 +210,18 @@ describe("the end-to-end suite's mocha configuration", function () {
   });
 
   it("prints the counts as its last line when no counts file is named", () => {
-    const run = runSuite(["first.test.ts", "second.test.ts"], { CODESEC_TEST_COUNTS: "" });
-    // Its standard output's last line (the run's set-up writes to standard error, before any test).
-    expect(run.stdout.trimEnd().split("\n").at(-1), run.output).to.equal("4 passed, 4 failed, 2 skipped");
+    const run = runSuite(["first.test.ts", "second.test.ts"], {
+      CODESEC_TEST_COUNTS: "",
+      FIXTURE_WITHOUT_BUILDS: "1",
+    });
+    expect(run.output.trimEnd().split("\n").at(-1), run.output).to.equal("4 passed, 4 failed, 2 skipped");
   });
 
   it("CODESEC_E2E_JOBS=1: one file after the other in one process, counted the same way", () => {
     const run = runSuite(["first.test.ts", "second.test.ts"], {
       CODESEC_E2E_JOBS: "1",
       FIXTURE_SKIP_WAIT: "1",
+      FIXTURE_WITHOUT_BUILDS: "1",
     });
     // The tests that wait for the other file skip themselves: two more skipped, two fewer passed.
     expect(run.counts, run.output).to.deep.equal({ passes: 2, failures: 4, pending: 4 });
@@ -222,6 +233,7 @@ describe("the end-to-end suite's mocha configuration", function () {
       const run = runSuite(["only.test.ts", "first.test.ts"], {
         CODESEC_E2E_JOBS: jobs,
         FIXTURE_SKIP_WAIT: "1",
+        FIXTURE_WITHOUT_BUILDS: "1",
       });
       expect(run.status, `CODESEC_E2E_JOBS=${jobs}: ${run.output}`).to.not.equal(0);
       expect(run.output).to.match(/\.only/);

@@ -6,6 +6,11 @@
 // serial mode, with `.only` forbidden as in the other suites: a worker forbids it in any case).
 // Every file keeps its state to itself (tests/e2e/support/harness.ts: a scratch folder per process, a
 // PULUMI_HOME per stack, servers on a free port of 127.0.0.1), so files may run in any order and at once.
+// What every file installs from (the package's tarball, the native plugin's release archive, the Node.js
+// SDK's tarball) is built once per run, in this process before any file runs, and handed to the test
+// processes: the global setup of tests/e2e/support/sharedBuilds.ts, required below.
+
+const path = require("node:path");
 
 /** How many test files run at once: CODESEC_E2E_JOBS, 2 when unset. */
 function jobsFrom(value) {
@@ -21,7 +26,7 @@ function jobsFrom(value) {
 const jobs = jobsFrom(process.env.CODESEC_E2E_JOBS);
 
 module.exports = {
-  require: ["ts-node/register/transpile-only"],
+  require: ["ts-node/register/transpile-only", path.join(__dirname, "support/sharedBuilds.ts")],
   extension: ["ts"],
   spec: ["tests/e2e/**/*.test.ts"],
   timeout: 600000,

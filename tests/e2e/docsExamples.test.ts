@@ -20,7 +20,7 @@ import {
   GO_SDK_MODULE,
   goToolchainFor,
   installedSdkDifferences,
-  requireFreshPythonSdk,
+  requirePythonVenv,
   venvPython,
 } from "./support/languagePrograms";
 
@@ -44,14 +44,8 @@ function programOf(example: DocsExample, folder: string): string {
 
 /** Runs the Python examples `files` under the mocks; the runner's lines and exit status. */
 function runPythonExamples(files: string[]): { status: number | null; lines: string[]; output: string } {
-  if (!fs.existsSync(venvPython)) {
-    throw new Error(
-      `${venvPython} is missing: the Python examples need the set-up's virtual environment; run ` +
-        "`npm run setup -- --languages python` (`npm test` makes it).",
-    );
-  }
-  // The examples import the venv's installed copy of pulumi_codesec: it must be this clone's sdk/python.
-  requireFreshPythonSdk();
+  // The examples run on the set-up's venv and import its copy of pulumi_codesec: it must be this clone's.
+  requirePythonVenv();
   const result = spawnSync(
     venvPython,
     [

@@ -20,13 +20,15 @@ import { copyFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { roleOf, writes } from "../support/emulator";
 import {
+  codesecResources,
+  createNativeStack,
   createStack,
   exportStackAsStored,
   installedModules,
   installedPluginEnv,
-  installNativePlugin,
+  isSecretEnvelope,
   packedNativeSdk,
   packedPackage,
   prepareProgram,
@@ -43,51 +45,27 @@ const NATIVE_PROGRAM = path.join(__dirname, "programs/migration-native");
 const PACKAGE_0_4_0 = path.join(__dirname, "fixtures/pulumi-codesec-0.4.0.tgz");
 const KINDS = ["ScmApp", "ScmWebhookSubscription", "UserRole", "WorkflowProvisioning"];
 
-function writes(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.operation}:${r.status}`);
-}
-
-function roleOf(emulator: EmulatorHandle, userId: string): string | undefined {
-  return emulator.control.state().users.find((u) => u.id === userId)?.roles["1001"];
-}
-
 /** The summary of the move's `pulumi up`: the stack unchanged, the four codesec resources updated in place. */
 const MOVE_SUMMARY = { same: 1, update: 4 };
 
-/** A value the state stores encrypted: Pulumi's secret signature and a ciphertext. */
-function isSecretEnvelope(value: unknown): boolean {
-  const envelope = value as Record<string, unknown> | undefined;
-  return (
-    typeof envelope === "object" &&
-    envelope !== null &&
-    envelope["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270" &&
-    typeof envelope.ciphertext === "string"
-  );
-}
-
-function codesecResources(resources: StateResource[]): StateResource[] {
-  return resources.filter((r) => r.type.includes("codesec:"));
-}
-
-/** A stack of the 0.4.0 program on 0.4.0's package, created by `pulumi up` against `emulator`. */
+/**
+ * A stack of the 0.4.0 program on 0.4.0's package, created by `pulumi up` against `emulator`; with
+ * `nativePlugin`, this tree's plugin is installed in its CLI too (createNativeStack), for the move.
+ */
 async function stackWrittenBy040(
   emulator: EmulatorHandle,
   name: string,
+  { nativePlugin }: { nativePlugin: boolean },
 ): Promise<{ dir: string; stack: Stack }> {
   const dir = prepareProgram(PROGRAM, { tarball: PACKAGE_0_4_0 });
-  const stack = await createStack(
-    dir,
-    name,
-    {
-      "codesec:baseUrl": { value: emulator.baseUrl },
-      "codesec:token": { value: emulator.apiToken, secret: true },
-      "codesec-e2e-migration:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
-    },
-    installedPluginEnv(),
-  );
+  const config = {
+    "codesec:baseUrl": { value: emulator.baseUrl },
+    "codesec:token": { value: emulator.apiToken, secret: true },
+    "codesec-e2e-migration:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
+  };
+  const stack = nativePlugin
+    ? await createNativeStack(dir, name, config)
+    : await createStack(dir, name, config, installedPluginEnv());
   const up = await stack.up();
   expect(up.summary.resourceChanges).to.deep.equal({ create: 5 });
   return { dir, stack };
@@ -118,8 +96,7 @@ describe("moving a stack written by 0.4.0 to the native provider", function () {
   before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     emulator = await startEmulator({ quiet: true });
-    ({ dir, stack } = await stackWrittenBy040(emulator, "migrate"));
-    installNativePlugin(stack);
+    ({ dir, stack } = await stackWrittenBy040(emulator, "migrate", { nativePlugin: true }));
     // The state is 0.4.0's whatever the program: each step below runs the native program on it.
     moveProgramToNative(dir);
   });
@@ -210,8 +187,7 @@ describe("the trap the aliases close: a move without them demotes the user", fun
   });
 
   it("creating the native UserRole and deleting the 0.4.0 one leaves the user with its roleOnDestroy", async () => {
-    const { dir, stack } = await stackWrittenBy040(emulator, "trap");
-    installNativePlugin(stack);
+    const { dir, stack } = await stackWrittenBy040(emulator, "trap", { nativePlugin: true });
     const old = codesecResources(await stateResources(stack)).find((r) => r.type.endsWith(":UserRole"))!;
     // pulumi-codesec (this version) still installed: without it, the old resource's delete fails, its
     // provider gone. Its own guard (no demotion of a user the run declares) cannot see the native resource.
@@ -249,7 +225,7 @@ describe("the same 0.4.0 stack staying on the dynamic resources, upgraded to thi
   });
 
   it("compiles and runs unchanged: up with no write or replacement, then no changes, then destroy", async () => {
-    const { dir, stack } = await stackWrittenBy040(emulator, "stay");
+    const { dir, stack } = await stackWrittenBy040(emulator, "stay", { nativePlugin: false });
     useModules(dir, installedModules(packedPackage()));
     emulator.control.clearRequests();
     const up = await stack.up();

@@ -27,13 +27,13 @@ import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
-import { OPERATIONS, isMutating } from "../../api/operations";
+import { roleOf, writes as writesAs } from "../support/emulator";
 import {
-  createStack,
+  codesecResources,
+  createNativeStack,
   exportStackAsStored,
   installedModules,
-  installedPluginEnv,
-  installNativePlugin,
+  isSecretEnvelope,
   packedNativeSdk,
   packedPackage,
   prepareProgram,
@@ -54,37 +54,19 @@ const TEAM = { "502": "ORG_ROLE_READONLY", "503": "ORG_ROLE_ADMIN" };
 
 /** Every write the emulator answered since the last clear, as `<operation>:<user or path>:<status>`, sorted. */
 function writes(emulator: EmulatorHandle): string[] {
-  return emulator.control
-    .requests()
-    .filter((r) => r.operation !== null && isMutating(OPERATIONS[r.operation]))
-    .map((r) => `${r.operation}:${r.operation === "updateUserRole" ? r.path.split("/")[6] : "-"}:${r.status}`)
-    .sort();
+  return writesAs(
+    emulator,
+    (r) => `${r.operation}:${r.operation === "updateUserRole" ? r.path.split("/")[6] : "-"}:${r.status}`,
+  ).sort();
 }
 
+/** The roles of `userIds` in `deploymentId` by user ("none" for no role). */
 function rolesOf(
   emulator: EmulatorHandle,
   deploymentId: string,
   ...userIds: string[]
 ): Record<string, string> {
-  const users = emulator.control.state().users;
-  return Object.fromEntries(
-    userIds.map((id) => [id, users.find((u) => u.id === id)?.roles[deploymentId] ?? "none"]),
-  );
-}
-
-/** A value the state stores encrypted: Pulumi's secret signature and a ciphertext. */
-function isSecretEnvelope(value: unknown): boolean {
-  const envelope = value as Record<string, unknown> | undefined;
-  return (
-    typeof envelope === "object" &&
-    envelope !== null &&
-    envelope["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270" &&
-    typeof envelope.ciphertext === "string"
-  );
-}
-
-function codesecResources(resources: StateResource[]): StateResource[] {
-  return resources.filter((r) => r.type.includes("codesec:") && !r.type.startsWith("pulumi:providers:"));
+  return Object.fromEntries(userIds.map((id) => [id, roleOf(emulator, id, deploymentId) ?? "none"]));
 }
 
 /**
@@ -123,27 +105,24 @@ function summaryOf(output: string): Record<string, number> {
   return counts;
 }
 
-/** The stack of the dynamic program, created against `emulator`: every resource made once. */
+/**
+ * The stack of the dynamic program, created against `emulator`: every resource made once; this tree's
+ * plugin installed in its CLI (createNativeStack), for the moves to come.
+ */
 async function dynamicStack(emulator: EmulatorHandle, name: string): Promise<{ dir: string; stack: Stack }> {
   const dir = prepareProgram(PROGRAM);
-  const stack = await createStack(
-    dir,
-    name,
-    {
-      "codesec:baseUrl": { value: emulator.baseUrl },
-      "codesec:token": { value: emulator.apiToken, secret: true },
-      "e2e:program": { value: "dynamic" },
-      "e2e:teamRoles": { value: JSON.stringify(TEAM) },
-      "e2e:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
-      "e2e:org2BaseUrl": { value: emulator.baseUrl },
-      "e2e:org2Token": { value: GLOBEX_TOKEN, secret: true },
-    },
-    installedPluginEnv(),
-  );
+  const stack = await createNativeStack(dir, name, {
+    "codesec:baseUrl": { value: emulator.baseUrl },
+    "codesec:token": { value: emulator.apiToken, secret: true },
+    "e2e:program": { value: "dynamic" },
+    "e2e:teamRoles": { value: JSON.stringify(TEAM) },
+    "e2e:scmAppCode": { value: emulator.sample.scmAppCode, secret: true },
+    "e2e:org2BaseUrl": { value: emulator.baseUrl },
+    "e2e:org2Token": { value: GLOBEX_TOKEN, secret: true },
+  });
   // `pulumi config set --path codesec:connections.org2.baseUrl ...` and `--secret --path ....token`.
   await stack.setConfig("codesec:connections.org2.baseUrl", { value: emulator.baseUrl }, true);
   await stack.setConfig("codesec:connections.org2.token", { value: GLOBEX_TOKEN, secret: true }, true);
-  installNativePlugin(stack);
   const up = await pulumi(stack, emulator, "up", "--yes");
   expect(summaryOf(up)).to.include({ created: 5 });
   expect(rolesOf(emulator, "1001", "502", "503")).to.deep.equal(TEAM);

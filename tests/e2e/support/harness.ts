@@ -18,7 +18,15 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packageVersion, releaseTarball } from "../../../scripts/plugin-release";
+import { SECRET_SIGNATURE, SIGNATURE_KEY } from "../../../provider/native/properties";
+import { packageVersion } from "../../../scripts/plugin-release";
+import {
+  buildNativePluginRelease,
+  buildPackedNativeSdk,
+  buildPackedPackage,
+  handedBuild,
+  npmPack,
+} from "./sharedBuilds";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
@@ -53,16 +61,12 @@ function run(command: string, args: string[], cwd: string): string {
 
 let packed: string | undefined;
 
-/** `npm pack` of this repository (built `dist/` included), once per process. */
+/**
+ * `npm pack` of this repository (built `dist/` included): the run's (sharedBuilds.ts), else made once per
+ * process.
+ */
 export function packedPackage(): string {
-  if (!packed) {
-    const out = scratchDir("pack");
-    const name = run("npm", ["pack", "--silent", "--pack-destination", out], repoRoot)
-      .trim()
-      .split("\n")
-      .pop()!;
-    packed = path.join(out, name);
-  }
+  packed ??= handedBuild("packedPackage") ?? buildPackedPackage(scratchDir("pack"));
   return packed;
 }
 
@@ -229,10 +233,6 @@ export async function createStack(
   return stack;
 }
 
-/**
- * `pulumi stack export` as a user runs it: secrets stay encrypted. (The Automation API's exportStack
- * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
- */
 /** One resource of an exported stack, as far as the tests read it. */
 export interface StateResource {
   urn: string;
@@ -242,6 +242,25 @@ export interface StateResource {
   external?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown> & { __provider?: string };
+}
+
+/** The resources of the codesec kinds in a stack's state, dynamic or native (not their providers). */
+export function codesecResources(resources: StateResource[]): StateResource[] {
+  return resources.filter((r) => r.type.includes("codesec:") && !r.type.startsWith("pulumi:providers:"));
+}
+
+/**
+ * Whether a value of a state as stored (`pulumi stack export`: exportStackAsStored) is a secret stored
+ * encrypted: Pulumi's secret signature and a ciphertext.
+ */
+export function isSecretEnvelope(value: unknown): boolean {
+  const envelope = value as Record<string, unknown> | undefined;
+  return (
+    typeof envelope === "object" &&
+    envelope !== null &&
+    envelope[SIGNATURE_KEY] === SECRET_SIGNATURE &&
+    typeof envelope.ciphertext === "string"
+  );
 }
 
 /** The resources of a stack's state (the automation API types the deployment as `any`). */
@@ -257,6 +276,10 @@ export async function stateResource(stack: Stack, name: string): Promise<StateRe
   return found;
 }
 
+/**
+ * `pulumi stack export` as a user runs it: secrets stay encrypted. (The Automation API's exportStack
+ * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
+ */
 export function exportStackAsStored(stack: Stack): string {
   const workspace = stack.workspace as LocalWorkspace;
   return execFileSync("pulumi", ["stack", "export", "--stack", stack.name], {
@@ -314,9 +337,7 @@ exports.engineEntry = function (kind, implementation) {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
   manifest.version = `${manifest.version}-variant.1`;
   writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify(manifest, null, 2));
-  const out = scratchDir("variant-pack");
-  const name = run("npm", ["pack", "--silent", "--pack-destination", out], pkgDir).trim().split("\n").pop()!;
-  return path.join(out, name);
+  return npmPack(pkgDir, scratchDir("variant-pack"));
 }
 
 /** Asserts the CLI this suite drives is there: an e2e run without it must fail, never skip. */
@@ -439,10 +460,12 @@ let nativeRelease: { tarball: string; build: string } | undefined;
 
 /**
  * The native plugin's release archive built from this tree (scripts/plugin-release.ts, the script
- * `npm run setup` uses), once per process: what each stack installs, and the build hash it carries.
+ * `npm run setup` uses): what each stack installs, and the build hash it carries. The run's
+ * (sharedBuilds.ts), else made once per process.
  */
 export function nativePluginRelease(): { tarball: string; build: string } {
-  nativeRelease ??= releaseTarball(scratchDir("plugin-release"));
+  nativeRelease ??=
+    handedBuild("nativePluginRelease") ?? buildNativePluginRelease(scratchDir("plugin-release"));
   return nativeRelease;
 }
 
@@ -522,25 +545,12 @@ let nativeSdk: string | undefined;
 
 /**
  * The generated Node.js SDK (sdk/nodejs, `@pulumi-codesec/codesec`) built and packed as its release would
- * be (tsc into bin/, the package.json beside it), once per process: the tarball.
+ * be (tsc into bin/, the package.json beside it): the tarball. The run's (sharedBuilds.ts), else made once
+ * per process.
  */
 export function packedNativeSdk(): string {
-  if (!nativeSdk) {
-    const dir = scratchDir("sdk-nodejs");
-    cpSync(path.join(repoRoot, "sdk/nodejs"), dir, {
-      recursive: true,
-      filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}bin`),
-    });
-    // Its @pulumi/pulumi and @types/node are this repository's (the folder has no node_modules).
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-    run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], dir);
-    cpSync(path.join(dir, "package.json"), path.join(dir, "bin/package.json"));
-    const out = scratchDir("sdk-nodejs-pack");
-    const name = run("npm", ["pack", "--silent", "--pack-destination", out], path.join(dir, "bin"))
-      .trim()
-      .split("\n")
-      .pop()!;
-    nativeSdk = path.join(out, name);
-  }
+  nativeSdk ??=
+    handedBuild("packedNativeSdk") ??
+    buildPackedNativeSdk(scratchDir("sdk-nodejs"), scratchDir("sdk-nodejs-pack"));
   return nativeSdk;
 }

@@ -61,7 +61,7 @@ export function installedSdkDifferences(sourceDir: string, installedDir: string)
  * clone's sdk/python: a program run with it would test an older SDK (the set-up makes the copy again when
  * sdk/python changes, but only when it runs: a test file run alone after `npm run generate` would not).
  */
-export function requireFreshPythonSdk(): void {
+function requireFreshPythonSdk(): void {
   const installedDir = execFileSync(
     venvPython,
     ["-c", "import os, pulumi_codesec; print(os.path.dirname(pulumi_codesec.__file__))"],
@@ -78,6 +78,20 @@ export function requireFreshPythonSdk(): void {
 }
 
 /**
+ * Throws, saying what to run, unless the set-up's virtual environment (venvPython) imports pulumi and
+ * pulumi_codesec, and its pulumi_codesec is this clone's sdk/python: what every Python program here runs
+ * with (the programs through the CLI, the docs examples under Pulumi's mocks).
+ */
+export function requirePythonVenv(): void {
+  try {
+    execFileSync(venvPython, ["-c", "import pulumi, pulumi_codesec"], { stdio: "pipe" });
+  } catch {
+    throw setUpFirst("Python", `${venvPython} cannot import pulumi and pulumi_codesec`);
+  }
+  requireFreshPythonSdk();
+}
+
+/**
  * A copy of a Python program, run by the set-up's virtual environment. PULUMI_PYTHON_CMD names its
  * interpreter: the Python language host that can be built here (sdk v3.68.0) does not see a project's
  * `runtime.options` from this CLI, so a `virtualenv` option there would be ignored.
@@ -85,12 +99,7 @@ export function requireFreshPythonSdk(): void {
 export function pythonProgram(sourceDir: string): { dir: string; env: Record<string, string> } {
   requireOnPath("pulumi-language-python", "Python");
   requireOnPath("pulumi-language-python-exec", "Python");
-  try {
-    execFileSync(venvPython, ["-c", "import pulumi, pulumi_codesec"], { stdio: "pipe" });
-  } catch {
-    throw setUpFirst("Python", `${venvPython} cannot import pulumi and pulumi_codesec`);
-  }
-  requireFreshPythonSdk();
+  requirePythonVenv();
   return { dir: copyProgram(sourceDir), env: { PULUMI_PYTHON_CMD: venvPython } };
 }
 

@@ -9,7 +9,7 @@
  * refuses a handed build that is not there, and one run without the configuration builds its own.
  */
 import { expect } from "chai";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -37,6 +37,24 @@ it("${me} uses the run's builds", () => {
     path.join(process.env.FIXTURE_MARKS as string, "${me}.json"),
     JSON.stringify({ pid: String(process.pid), files, build: release.build, missing: files.filter((file) => !existsSync(file)) }),
   );
+});
+`;
+
+/**
+ * A file whose one test records the builds it was handed and the run's main process (its parent: mocha's
+ * workers are its child processes) in `hang.json`, then waits until the run is stopped.
+ */
+const hangingFileText = `
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { packedPackage } from ${JSON.stringify(HARNESS)};
+it("waits until the run is stopped", async function () {
+  this.timeout(0);
+  writeFileSync(
+    path.join(process.env.FIXTURE_MARKS as string, "hang.json"),
+    JSON.stringify({ main: process.ppid, package: packedPackage() }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 600_000));
 });
 `;
 
@@ -105,6 +123,7 @@ describe("the end-to-end suite's mocha configuration", function () {
     );
     writeFileSync(path.join(scratch, "buildsA.test.ts"), buildsFileText("buildsA"));
     writeFileSync(path.join(scratch, "buildsB.test.ts"), buildsFileText("buildsB"));
+    writeFileSync(path.join(scratch, "hang.test.ts"), hangingFileText);
     // The suite's configuration with these files for its spec (a spec given on the command line would be
     // added to the suite's, not replace it). With FIXTURE_WITHOUT_BUILDS set, without the module whose global
     // setup makes the suite's builds: the tests of how files run and are counted do not need them, and
@@ -198,6 +217,51 @@ module.exports = {
     const run = runSuite(["buildsA.test.ts", "buildsB.test.ts"], { CODESEC_E2E_JOBS: "1" });
     expectBuildsShared(run);
     expect(run.builds.buildsA.pid).to.equal(run.builds.buildsB.pid);
+  });
+
+  it("a run stopped by SIGTERM or SIGINT removes the builds it made (the main process's exit handlers alone would not run)", async function () {
+    this.timeout(240_000); // two runs, each building first
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const marks = mkdtempSync(path.join(scratch, "marks-"));
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        FIXTURE_MARKS: marks,
+        FIXTURE_SPEC: path.join(scratch, "hang.test.ts"),
+        CODESEC_TEST_COUNTS: path.join(marks, "counts.json"),
+      };
+      delete env.CODESEC_E2E_JOBS;
+      delete env.FIXTURE_WITHOUT_BUILDS;
+      delete env[SHARED_BUILDS_VARIABLE];
+      const child = spawn(process.execPath, [MOCHA, "--config", path.join(scratch, "config.js")], {
+        cwd: repoRoot,
+        env,
+        stdio: "ignore",
+      });
+      const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+      const hangFile = path.join(marks, "hang.json");
+      const deadline = Date.now() + 120_000;
+      while (!existsSync(hangFile)) {
+        if (Date.now() > deadline) {
+          child.kill("SIGKILL");
+          throw new Error(`${signal}: the hanging file never started`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the file is written whole
+      const seen = JSON.parse(readFileSync(hangFile, "utf8")) as { main: number; package: string };
+      expect(existsSync(seen.package), "the builds are there while the run runs").to.equal(true);
+      // SIGTERM to the run's main process (what stops a CI job); SIGINT as Ctrl+C sends it to mocha's
+      // launcher, which passes it on to the main process.
+      process.kill(signal === "SIGTERM" ? seen.main : child.pid!, signal);
+      const stopped = Date.now() + 60_000;
+      while (existsSync(seen.package) && Date.now() < stopped) await new Promise((r) => setTimeout(r, 100));
+      try {
+        expect(existsSync(seen.package), `${signal}: the builds are gone`).to.equal(false);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        await exited;
+      }
+    }
   });
 
   it("by default runs two files at once, each in a worker process, and counts every outcome exactly", () => {

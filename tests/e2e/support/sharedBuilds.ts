@@ -136,14 +136,25 @@ export function handedBuild<K extends keyof SharedBuilds>(name: K): SharedBuilds
 
 /**
  * Mocha's global setup (its main process, before any test file): makes the three builds in a folder of
- * their own, removed when the process exits (after every worker has ended), and hands them to the test
- * processes. While it builds, TMPDIR points into that folder, so that nothing the builds write lands in
- * the system's shared temporary folder; the workers, started afterwards, get the TMPDIR this process had.
+ * their own, removed when the process exits (after every worker has ended) or is interrupted, and hands
+ * them to the test processes. While it builds, TMPDIR points into that folder, so that nothing the builds
+ * write lands in the system's shared temporary folder; the workers, started afterwards, get the TMPDIR
+ * this process had.
  */
 export function mochaGlobalSetup(): void {
   const started = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-builds-"));
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.on("exit", remove);
+  // Interrupted, the main process would skip its exit handlers: SIGTERM has no handler here (in parallel
+  // mode it does not load the harness, whose handler this mirrors), and on SIGINT mocha stops the workers,
+  // then signals itself again once its own handler is gone. The workers clean their own scratch.
+  process.once("SIGTERM", () => process.exit(143));
+  process.once("SIGINT", () => {
+    remove();
+    // Alone (no mocha handler, as in serial mode), end as an interrupted process ends.
+    if (process.listenerCount("SIGINT") === 0) process.kill(process.pid, "SIGINT");
+  });
   const own = (name: string) => mkdtempSync(path.join(dir, `${name}-`));
   const tmp = path.join(dir, "tmp");
   mkdirSync(tmp);

@@ -13,9 +13,11 @@
  * Both floors are stored by Pulumi as a one-line require, like our stub, so no side pays for a larger
  * checkpoint than ours. The sides run interleaved (codesec, native, noop, http, map, codesec, ...) and
  * every ratio is taken per repetition (paired), then reported as the median with its spread. Also counts
- * the API calls of every phase (comparison 3) and the state bytes of a UserRole and of the map.
+ * the API calls of every phase (comparison 3), the state bytes of a UserRole and of the map, and the CPU
+ * of each phase's program and provider processes (./support/processCpu.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
+import path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
 import { ApiCallCounter, type CallCounts } from "./support/apiCallCounter";
@@ -23,8 +25,15 @@ import { pacedLoop } from "./support/bareLoop";
 import { BENCH_DEPLOYMENT, benchFixtures, benchUserId } from "./support/fixtures";
 import { PHASES, runLifecycle, type Phase } from "./support/lifecycle";
 import type { BenchOptions } from "./support/options";
+import {
+  checkedCommandCpu,
+  processCpuEnv,
+  takeProcessCpu,
+  type CommandCpu,
+  type CpuRole,
+} from "./support/processCpu";
 import { figure, type Figure } from "./support/results";
-import { benchStack, connectionConfig, entryBytes, storedResources } from "./support/stacks";
+import { benchScratchDir, benchStack, connectionConfig, entryBytes, storedResources } from "./support/stacks";
 import { median, pairedRatios, summarized } from "./support/stats";
 
 const COMPARISON = "1 engine floor";
@@ -59,6 +68,8 @@ export interface SizeRun {
   plannedRepetitions: number;
   /** Seconds per phase per repetition, for each side. */
   times: Record<Side, Record<Phase, number[]>>;
+  /** CPU seconds of the program's and the provider's processes per phase per repetition, for each side. */
+  cpu: Record<Side, Record<Phase, CommandCpu[]>>;
   /** API calls per phase (of the last repetition) of the sides that call the API, and of the HTTP floor. */
   calls: Record<CountedSide | "http", Record<Phase, CallCounts>>;
   /** Seconds of the map's API floor (N bare writes at the client's default rate), per repetition. */
@@ -100,8 +111,10 @@ async function measureSize(
     "bench:count": { value: String(n) },
   });
   const floorEnv = { BENCH_BASE_URL: emulator.baseUrl, BENCH_TOKEN: emulator.apiToken };
+  const cpuLog = path.join(benchScratchDir("bench-cpu"), "process-cpu.log");
+  const stackEnv = { ...floorEnv, ...processCpuEnv(cpuLog) };
   const stacks = {} as Record<Side, Stack>;
-  for (const side of SIDES) stacks[side] = await benchStack("roles", `${side}-n${n}`, config(side), floorEnv);
+  for (const side of SIDES) stacks[side] = await benchStack("roles", `${side}-n${n}`, config(side), stackEnv);
   const run: SizeRun = {
     n,
     repetitions: 0,
@@ -109,6 +122,9 @@ async function measureSize(
     times: Object.fromEntries(
       SIDES.map((side) => [side, emptyPhases(() => [] as number[])]),
     ) as SizeRun["times"],
+    cpu: Object.fromEntries(
+      SIDES.map((side) => [side, emptyPhases(() => [] as CommandCpu[])]),
+    ) as SizeRun["cpu"],
     calls: {
       codesec: emptyPhases(noCalls),
       native: emptyPhases(noCalls),
@@ -121,11 +137,14 @@ async function measureSize(
   for (let rep = 0; rep < reps; rep++) {
     for (const side of SIDES) {
       counter.take(); // whatever ran before this lifecycle is not its own
+      takeProcessCpu(cpuLog);
       const took = await runLifecycle(
         stacks[side],
         n,
         (phase) => {
           const counted = counter.take();
+          const runsProgram = phase !== "refresh" && phase !== "destroy";
+          run.cpu[side][phase].push(checkedCommandCpu(takeProcessCpu(cpuLog), phase, side, runsProgram));
           if (side !== "noop") run.calls[side][phase] = counted;
           if (rep === 0 && phase === "up (create)") measureState(stacks[side], side, run);
         },
@@ -240,7 +259,31 @@ export function nativeFigures(run: SizeRun): Figure[] {
       }),
     );
   }
+  for (const phase of NATIVE_TARGET_PHASES) {
+    // A refresh runs no program: only its provider's process works.
+    const roles = phase === "refresh" ? (["provider"] as const) : CPU_ROLES;
+    for (const role of roles) figures.push(nativeCpuFigure(run, phase, role));
+  }
   return figures;
+}
+
+const CPU_ROLES: CpuRole[] = ["provider", "program"];
+
+/**
+ * Whose process did the work of a phase: the CPU of the provider's process (the native plugin, the
+ * dynamic providers' host), or of the program's, native / dynamic, paired by repetition. Published
+ * without a target: they say why a phase's wall time moves, or does not.
+ */
+function nativeCpuFigure(run: SizeRun, phase: Phase, role: CpuRole): Figure {
+  const native = run.cpu.native[phase].map((cpu) => cpu.seconds[role]);
+  const dynamic = run.cpu.codesec[phase].map((cpu) => cpu.seconds[role]);
+  return figure({
+    comparison: NATIVE,
+    name: `N=${run.n} ${phase}, ${role} process CPU, native / dynamic`,
+    ...summarized(pairedRatios(native, dynamic)),
+    unit: "x",
+    detail: `native ${median(native).toFixed(2)} s, dynamic ${median(dynamic).toFixed(2)} s of CPU (medians of ${run.repetitions})`,
+  });
 }
 
 function emptyPhases<T>(make: () => T): Record<Phase, T> {

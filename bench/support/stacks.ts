@@ -35,6 +35,11 @@ export async function benchStack(
   return createStack(dir, name, config, { ...nativePluginEnv(), ...env });
 }
 
+/** A scratch folder for the run (removed when the process ends), beside the stacks' folders. */
+export function benchScratchDir(name: string): string {
+  return scratchDir(name);
+}
+
 /** Config of a codesec connection: the emulator's base URL and its token, stored as a secret. */
 export function connectionConfig(baseUrl: string, token: string): ConfigMap {
   return { "codesec:baseUrl": { value: baseUrl }, "codesec:token": { value: token, secret: true } };

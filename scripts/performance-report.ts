@@ -85,21 +85,30 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "Whose process does the work: the bench also records the CPU of each phase's program process and",
       "provider process (`bench/support/processCpu.ts`: each Node.js process of a stack's command loads a",
       "preload that appends its CPU when it ends, and before it ends when the engine stops a provider with",
-      "SIGINT; a phase whose record lacks a process it runs is refused). At N = 1,000 a planning phase (a",
-      "preview, a no-change `up`) of 8 to 10 s spends 7 to 8 s of CPU in the program's process, on both",
-      "sides, and 1 to 2 s in the provider's. The program's CPU is Pulumi's Node SDK registering each",
-      "resource, most of it a stack trace captured for every promise it makes (`debuggablePromise`, mapped",
-      "through ts-node's source-map support) and a full stack trace per resource: the same work for a class",
-      "generated from the schema as for the dynamic class (counted in one preview of 300 creates: 41 traces",
-      "per resource against 38, of 9.5 frames on both sides). The native plugin's process uses about half the",
-      "CPU of the dynamic providers' host at N = 200 and 0.64x to 0.86x of it at N = 1,000; the programs'",
-      "processes use about the same, the native one a little more at N = 1,000 (1.05x to 1.13x, more than",
-      "the count of traces explains). A planning phase's wall time follows its program: at N = 1,000, where",
-      "the program is most of it, the native provider lands near the dynamic one however little its own",
-      "process works, and the 0.9x target is not reached; at N = 200 the preview of creates and refresh meet",
-      "it, and the no-change preview and `up` have their medians at or under 0.9x with spreads that cross it.",
-      "Turning off the plugin's preview support (no `Create` call at preview) and dropping the SDK's aliases",
-      "each changed nothing measurable in an earlier session.",
+      "SIGINT; a phase whose record lacks a process it runs is refused, a check that came after the N = 1,000",
+      "run of 2026-11-26). In a planning phase the program's process takes most of the wall time, on both",
+      "sides and at both sizes: in that run's preview of creates, 2.8 to 3.0 s of CPU in 3.2 to 3.9 s at",
+      "N = 200, 6.8 to 7.9 s in 8.0 to 9.1 s at N = 1,000; the provider's process 0.5 to 1.8 s. The program's",
+      "CPU is Pulumi's Node SDK registering each resource, most of it a stack trace captured for every",
+      "promise it makes (`debuggablePromise`, mapped through ts-node's source-map support) and one full stack",
+      "trace per resource; a generated class makes a few more such promises than the dynamic one (it declares",
+      "the kind's 7 properties where the dynamic class declares 6: counted once outside the bench, in a",
+      "preview of 300 creates, 41 traces per resource against 38).",
+      "",
+      "The native plugin's process uses about half the CPU of the dynamic providers' host at N = 200 and",
+      "0.72x to 0.86x of it on the planning phases at N = 1,000 (the host's CPU grows little with N: much of",
+      "it is its start-up). What decides the wall time is the programs: at N = 200 the native program uses",
+      "0.95x to 1.05x the dynamic one's CPU, the preview of creates (0.82x) and refresh (0.76x) meet 0.9x,",
+      "the no-change preview has its median inside with a spread that crosses it, and the no-change `up`",
+      "misses (0.90x); at N = 1,000 the native program uses 1.05x to 1.13x the dynamic one's, about 1 s more",
+      "on both previews (not explained here: at N = 200 the same 8 % more traces cost nothing measurable),",
+      "which is about the gap: the native provider is slower on both previews (1.11x, 1.17x), level on the",
+      "no-change `up` (0.98x), and meets the target on refresh (0.77x), where the provider's work is the",
+      "phase. The provider's own process uses 0.52x to 0.86x the dynamic one's CPU on every targeted phase",
+      "(medians); the planning phases' 0.9x wall-time target is out of its reach at N = 1,000, where the",
+      "programs decide. Turning off the plugin's preview support (no",
+      "`Create` call at preview) and dropping the SDK's aliases each changed nothing measurable in an earlier",
+      "session (wall time, 2 to 3 repetitions).",
     ],
   },
   {
@@ -192,22 +201,33 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
   },
 ];
 
-/** When a run started ("2026-11-26 00:07"): its results' date is when they were last written. */
-function startOf(results: BenchResults): string {
-  const start = new Date(Date.parse(results.date) - results.wallSeconds * 1000);
-  return start.toISOString().slice(0, 16).replace("T", " ");
-}
-
 /** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */
 function stepOf(entry: string): string {
   return entry.replace(/ \(.*\)$/, "");
+}
+
+/** One run as a merge lists it: when it ended, how long it took, and what it recorded of itself. */
+interface RunOfMerge {
+  date: string;
+  wallSeconds: number;
+  ran: Record<string, unknown>;
+  unfinished?: string[];
+}
+
+const COMBINED = "These results combine ";
+
+/** The runs behind `results`: its own, or those a merge lists (a merge of merges lists every run once). */
+function runsOf(results: BenchResults): RunOfMerge[] {
+  const runs = (results.ran as { runs?: RunOfMerge[] }).runs;
+  if (runs === undefined) return [results];
+  return runs.map((run, i) => (i === runs.length - 1 ? { ...run, unfinished: results.unfinished } : run));
 }
 
 /**
  * One set of results from several runs (e.g. a run stopped early, then a run of the steps
  * it did not finish, with BENCH_ONLY): the figures of all (a later run's figure replacing an earlier one of
  * the same name), each step's state from the last run that planned it, the times added up, and a note
- * that says which run measured what.
+ * that says which run measured what, with its load. A part that is itself a merge counts as its runs.
  */
 export function mergeResults(parts: readonly BenchResults[]): BenchResults {
   if (parts.length === 0) throw new Error("nothing to merge");
@@ -224,7 +244,8 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
       );
     }
   }
-  const rans = parts.map((part) => part.ran);
+  const runs = parts.flatMap(runsOf);
+  const rans = runs.map((run) => run.ran);
   const sizes = [...new Set(rans.flatMap((ran) => (ran.sizes as number[] | undefined) ?? []))];
   const repetitions = Object.assign(
     {},
@@ -232,34 +253,40 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
   ) as Record<string, number>;
   const loads = rans.map((ran) => ran.loadAverage as { start: number; end: number } | undefined);
   const sameCommit = new Set(rans.map((ran) => (ran as { commit?: string }).commit)).size === 1;
-  const described = parts.map((part, i) => {
+  const described = runs.map((run, i) => {
     // What the run measured: the steps it timed (a stack size by its N).
-    const timed = Object.keys((part.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
-    const partial = (part.unfinished ?? []).filter((entry) => entry !== stepOf(entry));
+    const timed = Object.keys((run.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
+    const partial = (run.unfinished ?? []).filter((entry) => entry !== stepOf(entry));
     const measured = [...timed, ...partial.map((entry) => `partly: ${entry}`)].join(", ") || "nothing";
-    const commit = (part.ran as { commit?: string }).commit;
+    const commit = (run.ran as { commit?: string }).commit;
+    const runLoad = loads[i];
+    const load = runLoad ? `, load average ${runLoad.start} to ${runLoad.end}` : "";
+    const start = new Date(Date.parse(run.date) - run.wallSeconds * 1000).toISOString().slice(0, 16);
     return (
-      `run ${i + 1}, from ${startOf(part)} UTC, ${runMinutes(part)} minutes` +
-      `${commit ? ` (commit ${commit})` : ""}, measured ${measured}`
+      `run ${i + 1}, from ${start.replace("T", " ")} UTC, ${Math.round(run.wallSeconds / 60)} minutes` +
+      `${commit ? ` (commit ${commit})` : ""}${load}, measured ${measured}`
     );
   });
+  // Per run, in the note: a merge's own commit, timings and load would be its first run's.
+  const { commit: _commit, secondsPerComparison: _timed, loadAverage: _load, ...shared } = rans[0];
   return {
     mode: parts.every((part) => part.mode === "full") ? "full" : "smoke",
     date: parts.at(-1)!.date,
     machine: parts[0].machine,
     ran: {
-      ...rans[0],
+      ...shared,
       sizes,
       repetitions,
-      loadAverage: { start: loads[0]?.start ?? Number.NaN, end: loads.at(-1)?.end ?? Number.NaN },
-      runs: parts.map((part) => ({ date: part.date, wallSeconds: part.wallSeconds, ran: part.ran })),
+      runs: runs.map(({ date, wallSeconds, ran }) => ({ date, wallSeconds, ran })),
     },
-    wallSeconds: parts.reduce((sum, part) => sum + part.wallSeconds, 0),
+    wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
     figures: [...figures.values()],
     notes: [
-      `These results combine ${parts.length} runs${sameCommit ? " of the same tree" : " (of the commits this note names)"}, one after the other on the same machine; ` +
-        `each comparison's sides ran within one run: ${described.join("; ")}.`,
-      ...parts.flatMap((part) => part.notes),
+      `${COMBINED}${runs.length} runs${sameCommit ? " of the same tree" : " (of the commits this note names)"}, one after the other on the same machine; ` +
+        "each comparison's sides ran within one run, and where two runs measured the same figure the later one's is shown: " +
+        `${described.join("; ")}.`,
+      // A merged part's own note described its runs: the note above does, all of them.
+      ...parts.flatMap((part) => part.notes.filter((note) => !note.startsWith(COMBINED))),
     ],
     unfinished: [...status.values()].filter((entry): entry is string => entry !== undefined),
   };
@@ -275,7 +302,9 @@ export function performanceReport(results: BenchResults): string {
     repetitions?: Record<string, number>;
     otherRepetitions?: number;
     loadAverage?: { start: number; end: number };
+    runs?: unknown[];
   };
+  const runCount = ran.runs?.length ?? 1;
   const repetitions = Object.entries(ran.repetitions ?? {})
     .map(([size, reps]) => `${size}: ${reps}`)
     .join(", ");
@@ -284,13 +313,19 @@ export function performanceReport(results: BenchResults): string {
   const unfinished = results.unfinished ?? [];
   const load = ran.loadAverage
     ? ` Load average (1 minute) ${ran.loadAverage.start} at the start and ${ran.loadAverage.end} at the end.`
-    : "";
+    : runCount > 1
+      ? " Load average (1 minute): each run's, in the notes at the end."
+      : "";
+  const took =
+    runCount > 1
+      ? `${runMinutes(results)} minutes in all, in ${runCount} runs,`
+      : `${runMinutes(results)} minutes`;
   const lines = [
     "# Performance",
     "",
     "<!-- Generated by scripts/performance-report.ts from bench/results.json: do not edit by hand. -->",
     "",
-    `Latest benchmark run (${results.mode}): ${results.date.slice(0, 10)}, ${runMinutes(results)} minutes on`,
+    `Latest benchmark run (${results.mode}): ${results.date.slice(0, 10)}, ${took} on`,
     `${machineLine(results.machine)}. Local file backend, passphrase secrets, the emulator on 127.0.0.1.${load}`,
     `Stack sizes measured: ${(ran.sizes ?? []).join(", ") || "none"}; repetitions (interleaved, paired): ${repetitions || "n/a"}; ` +
       `${ran.otherRepetitions ?? "n/a"} of the other comparisons.`,
@@ -331,8 +366,8 @@ export function performanceReport(results: BenchResults): string {
     "```",
     "",
     `A full run drives stacks of ${sizesInWords(full.sizes)} resources with ${full.reps} repetitions ` +
-      `of every side at every size and ${full.reps} of the other comparisons; the run above took ${runMinutes(results)} ` +
-      "minutes. Results are written after every comparison and every size, so a run stopped early keeps what " +
+      `of every side at every size and ${full.reps} of the other comparisons; ${runCount > 1 ? "the runs above took" : "the run above took"} ` +
+      `${runMinutes(results)} minutes${runCount > 1 ? " in all (each run's time is in the notes)" : ""}. Results are written after every comparison and every size, so a run stopped early keeps what ` +
       `it measured. The smoke run only proves that each comparison still runs (stacks of ${sizesInWords(smoke.sizes)}, a ` +
       `rate-limited run of ${smoke.rateLimited.resources.toLocaleString("en-US")} users at ${smoke.rateLimited.rate} ` +
       "requests per second, one repetition); its figures are not comparable.",

@@ -267,4 +267,57 @@ describe("bench: docs/performance.md", () => {
     const done = mergeResults([first, { ...second, unfinished: [] }]);
     expect(done.unfinished).to.deep.equal([]);
   });
+
+  it("lists every run of a merge of merges once, each with its time and load, and says so on the page", () => {
+    const machine = { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" };
+    const run = (
+      hour: number,
+      minutes: number,
+      load: number,
+      commit: string,
+      name: string,
+    ): BenchResults => ({
+      mode: "full",
+      date: `2026-11-26T0${hour}:00:00.000Z`,
+      machine,
+      ran: {
+        sizes: [50],
+        repetitions: { "N=50": 3 },
+        steps: [name],
+        commit,
+        secondsPerComparison: { [name]: minutes * 60 },
+        loadAverage: { start: load, end: load + 1 },
+      },
+      wallSeconds: minutes * 60,
+      figures: [figure({ comparison: "1 engine floor", name, value: hour, unit: "x" })],
+      notes: [`note of ${name}`],
+      unfinished: [],
+    });
+    const earlier = mergeResults([run(2, 60, 8, "aaaaaaa", "first"), run(3, 2, 4, "bbbbbbb", "second")]);
+    const merged = mergeResults([earlier, run(5, 30, 1, "ccccccc", "third")]);
+    const note = merged.notes[0];
+    expect(note).to.match(/^These results combine 3 runs/);
+    expect(note).to.include(
+      "run 1, from 2026-11-26 01:00 UTC, 60 minutes (commit aaaaaaa), load average 8 to 9",
+    );
+    expect(note).to.include(
+      "run 2, from 2026-11-26 02:58 UTC, 2 minutes (commit bbbbbbb), load average 4 to 5",
+    );
+    expect(note).to.include(
+      "run 3, from 2026-11-26 04:30 UTC, 30 minutes (commit ccccccc), load average 1 to 2",
+    );
+    // The earlier merge's own note described two of these runs: it is not kept beside this one.
+    expect(merged.notes.filter((n) => n.startsWith("These results combine"))).to.have.length(1);
+    expect(merged.notes).to.include.members(["note of first", "note of second", "note of third"]);
+    expect(merged.wallSeconds).to.equal(92 * 60);
+    // One run's commit, timings and load are not the merge's: they are per run.
+    expect(merged.ran).to.not.have.any.keys("commit", "secondsPerComparison", "loadAverage");
+    const page = performanceReport(merged);
+    expect(page).to.include("92 minutes in all, in 3 runs, on");
+    expect(page).to.include("Load average (1 minute): each run's, in the notes at the end.");
+    expect(page).to.include("the runs above took 92 minutes in all (each run's time is in the notes)");
+    expect(performanceReport(run(5, 30, 1, "ccccccc", "third")))
+      .to.include("30 minutes on")
+      .and.include("Load average (1 minute) 1 at the start and 2 at the end.");
+  });
 });

@@ -94,12 +94,25 @@ function formatNumber(value: number, unit: string): string {
   return `${value.toFixed(value >= 100 ? 0 : 2)} ${unit}`;
 }
 
+/**
+ * A number as formatNumber shows it, with one more digit when it would show the target's own value
+ * without being it: 0.9016 against "<= 0.90x" reads 0.902x, not a 0.90x marked not met.
+ */
+function formatAgainst(value: number, unit: string, target: Target | undefined): string {
+  const shown = formatNumber(value, unit);
+  if (!target || value === target.value || shown !== formatNumber(target.value, unit)) return shown;
+  if (unit === "x") return `${value.toFixed(3)}x`;
+  if (unit === "s") return `${value.toFixed(3)} s`;
+  if (unit === "ms") return `${value.toFixed(2)} ms`;
+  return shown;
+}
+
 /** A figure's value as the table shows it, with its spread: "1.02x (0.97-1.08x, 3 reps)". */
-export function formatValue(f: Pick<Figure, "value" | "unit" | "spread" | "repetitions">): string {
-  const value = formatNumber(f.value, f.unit);
+export function formatValue(f: Pick<Figure, "value" | "unit" | "spread" | "repetitions" | "target">): string {
+  const value = formatAgainst(f.value, f.unit, f.target);
   if (!f.spread || !Number.isFinite(f.value) || (f.repetitions ?? 0) < 2) return value;
-  const low = formatNumber(f.spread.low, f.unit);
-  const high = formatNumber(f.spread.high, f.unit);
+  const low = formatAgainst(f.spread.low, f.unit, f.target);
+  const high = formatAgainst(f.spread.high, f.unit, f.target);
   return `${value} (${low} to ${high}, ${f.repetitions ?? "?"} reps)`;
 }
 

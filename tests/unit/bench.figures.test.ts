@@ -65,6 +65,17 @@ describe("bench: figures against targets", () => {
     });
     expect(atLeast.met).to.equal(false);
     expect(formatValue(crosses)).to.equal("1.00x (0.90x to 1.20x, 3 reps)");
+    // A value that rounds to its target without being it shows the digit that decides.
+    const justOver = figure({
+      ...base,
+      target: { op: "<=", value: 0.9 },
+      value: 0.9016,
+      spread: { low: 0.85, high: 1.11 },
+      repetitions: 3,
+    });
+    expect(justOver.medianMet).to.equal(false);
+    expect(formatValue(justOver)).to.equal("0.902x (0.85x to 1.11x, 3 reps)");
+    expect(formatValue({ ...justOver, value: 0.9 })).to.equal("0.90x (0.85x to 1.11x, 3 reps)");
   });
 
   it("summarizes repetitions as their median, lowest and highest", () => {

@@ -42,6 +42,8 @@ const TARGET = { op: "<=", value: 1.1 } as const;
 /** Issue 15: the native provider at or below 0.9x the dynamic one on these phases, at N >= 200. */
 const NATIVE_TARGET = { op: "<=", value: 0.9 } as const;
 const NATIVE_TARGET_PHASES: Phase[] = ["preview (create)", "preview, no change", "up, no change", "refresh"];
+/** The phases whose command runs no program (the engine refreshes and destroys from the state alone). */
+const PHASES_WITHOUT_PROGRAM: Phase[] = ["refresh", "destroy"];
 
 /** Which floor each phase is held against: no calls are needed to plan, so planning phases face the no-op floor. */
 export const FLOOR_OF: Record<Phase, "noop" | "http"> = {
@@ -143,7 +145,7 @@ async function measureSize(
         n,
         (phase) => {
           const counted = counter.take();
-          const runsProgram = phase !== "refresh" && phase !== "destroy";
+          const runsProgram = !PHASES_WITHOUT_PROGRAM.includes(phase);
           run.cpu[side][phase].push(checkedCommandCpu(takeProcessCpu(cpuLog), phase, side, runsProgram));
           if (side !== "noop") run.calls[side][phase] = counted;
           if (rep === 0 && phase === "up (create)") measureState(stacks[side], side, run);
@@ -260,8 +262,7 @@ export function nativeFigures(run: SizeRun): Figure[] {
     );
   }
   for (const phase of NATIVE_TARGET_PHASES) {
-    // A refresh runs no program: only its provider's process works.
-    const roles = phase === "refresh" ? (["provider"] as const) : CPU_ROLES;
+    const roles = PHASES_WITHOUT_PROGRAM.includes(phase) ? (["provider"] as const) : CPU_ROLES;
     for (const role of roles) figures.push(nativeCpuFigure(run, phase, role));
   }
   return figures;

@@ -78,10 +78,18 @@ export async function withCallContext<T>(
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
     unknownConfig: plugin.unknownConfig,
   };
+  const underWay = (async () => {
+    try {
+      return await step(ctx);
+    } finally {
+      await Promise.all(messages);
+    }
+  })();
+  plugin.calls.add(underWay);
   try {
-    return await step(ctx);
+    return await underWay;
   } finally {
-    await Promise.all(messages);
+    plugin.calls.delete(underWay);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The plugin's entry (`pulumi-resource-codesec`, run by the launcher beside schema.json): started by the
  * engine with its address as the first argument, it prints the port it serves on as its first line of
- * output, which is how the engine finds it, and serves until the engine stops it.
+ * output, which is how the engine finds it, and serves until the engine stops it or is gone (shutdown.ts).
  */
 const MIN_NODE_MAJOR = 22;
 
@@ -26,9 +26,11 @@ function main(): void {
   const { startPluginServer } = require("./server") as typeof import("./server");
   startPluginServer({ engineAddress }).then(
     (server) => {
+      const { stopWithTheEngine } = require("./shutdown") as typeof import("./shutdown");
+      stopWithTheEngine(server);
       process.stdout.write(`${server.port}\n`);
-      // The engine ends a plugin with a signal, and Node writes its compile cache (the launcher turns it on)
-      // only on a normal exit: written now, once the engine has the port, the next start reads it back.
+      // Node writes its compile cache (the launcher turns it on) only on a normal exit, which a plugin the
+      // engine had to SIGKILL never reaches: written now, once the engine has the port, for the next start.
       setImmediate(flushCompileCache);
     },
     (error: unknown) => {

@@ -12,8 +12,13 @@ export interface PluginState {
   /** The settings of that configuration not known until apply (ProviderContext.unknownConfig). */
   unknownConfig: string[];
   readonly engine: EngineLog;
-  /** Set by Cancel: no new call starts (see cancellation in callContext.ts). */
+  /** Set by Cancel, or by the process's stop (shutdown.ts): no new call starts (see callContext.ts). */
   cancelled: boolean;
+  /**
+   * The calls under way (callContext.ts), settled or not: the process's stop waits for them even when the
+   * engine that asked is gone, so no write is cut in the middle.
+   */
+  readonly calls: Set<Promise<unknown>>;
 }
 
 export function newPluginState(engineAddress?: string): PluginState {
@@ -22,5 +27,6 @@ export function newPluginState(engineAddress?: string): PluginState {
     unknownConfig: [],
     engine: new EngineLog(engineAddress),
     cancelled: false,
+    calls: new Set(),
   };
 }

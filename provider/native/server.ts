@@ -10,7 +10,7 @@ import { resourceProviderService } from "./service";
 export interface PluginServer {
   readonly port: number;
   readonly state: PluginState;
-  /** Stops accepting calls and ends those under way; safe to call twice. */
+  /** Stops accepting calls and resolves once those under way have answered; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -33,9 +33,12 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
     port,
     state,
     close() {
+      // The calls under way finish first (tryShutdown waits for them), and may still log through the engine.
       closed ??= new Promise<void>((resolve) => {
-        state.engine.close();
-        server.tryShutdown(() => resolve());
+        server.tryShutdown(() => {
+          state.engine.close();
+          resolve();
+        });
       });
       return closed;
     },

@@ -10,6 +10,9 @@
  * });
  */
 import * as grpc from "@grpc/grpc-js";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import * as path from "node:path";
+import type { Readable, Writable } from "node:stream";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { startPluginServer, type PluginServer } from "../../provider/native/server";
 import {
@@ -129,28 +132,94 @@ async function startEngine(logs: LoggedMessage[]): Promise<{ address: string; cl
   };
 }
 
+/** A client of the plugin serving on `port`, every method a Promise; `close` ends the client. */
+function pluginClient(port: number): PluginClient & { close: () => void } {
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const methods = { close: () => client.close() } as PluginClient & { close: () => void };
+  for (const method of METHODS) {
+    const fn = (client as unknown as Record<string, (request: unknown, callback: Callback<unknown>) => void>)[
+      method
+    ];
+    (methods as unknown as Record<string, unknown>)[method] = (request: unknown) =>
+      new Promise((resolve, reject) =>
+        fn.call(client, request, (error, response) => (error ? reject(error) : resolve(response))),
+      );
+  }
+  return methods;
+}
+
 /** A plugin server and its client, for one test; `close` ends both and the engine stand-in. */
 export async function startPlugin(): Promise<PluginHandle & { close(): Promise<void> }> {
   const logs: LoggedMessage[] = [];
   const engine = await startEngine(logs);
   const server = await startPluginServer({ engineAddress: engine.address });
-  const client = new ResourceProviderClient(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
-  const handle = { server, logs } as PluginHandle & { close(): Promise<void> };
-  for (const method of METHODS) {
-    const fn = (client as unknown as Record<string, (request: unknown, callback: Callback<unknown>) => void>)[
-      method
-    ];
-    (handle as unknown as Record<string, unknown>)[method] = (request: unknown) =>
-      new Promise((resolve, reject) =>
-        fn.call(client, request, (error, response) => (error ? reject(error) : resolve(response))),
-      );
-  }
-  handle.close = async () => {
-    client.close();
-    await server.close();
-    await engine.close();
+  const client = pluginClient(server.port);
+  const closeClient = client.close;
+  return Object.assign(client, {
+    server,
+    logs,
+    close: async () => {
+      closeClient();
+      await server.close();
+      await engine.close();
+    },
+  });
+}
+
+/** The plugin in a process of its own, started as the engine starts it. */
+export interface PluginProcess {
+  readonly child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  readonly client: PluginClient;
+  /** Resolves when the process has ended, with how it ended and everything it wrote to stderr. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  /** Ends the client, the process (SIGKILL, if still running) and the engine stand-in. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the plugin's entry (provider/native/main.ts, from source) in a process of its own as the engine
+ * does: the engine's address as its argument, stdin a pipe the engine holds (`stdin: "pipe"`, the default)
+ * or none (`"ignore"`); resolves once it has printed its port.
+ */
+export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): Promise<PluginProcess> {
+  const engine = await startEngine([]);
+  const repoRoot = path.resolve(__dirname, "../..");
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=codesec-source",
+      "--require",
+      "ts-node/register/transpile-only",
+      path.join(repoRoot, "provider/native/main.ts"),
+      engine.address,
+    ],
+    { cwd: repoRoot, stdio: [options.stdin ?? "pipe", "pipe", "pipe"] },
+  ) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
+    (resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stderr })),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      out += text;
+      if (out.includes("\n")) resolve(Number(out.split("\n")[0]));
+    });
+    void exited.then(({ code }) => reject(new Error(`the plugin exited ${code} before its port: ${stderr}`)));
+  });
+  const client = pluginClient(port);
+  return {
+    child,
+    client,
+    exited,
+    close: async () => {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+      await engine.close();
+    },
   };
-  return handle;
 }
 
 /** A fresh plugin for each test of the enclosing suite. */

@@ -1,0 +1,70 @@
+/**
+ * How the plugin process ends: when the engine asks, and when the engine is gone.
+ *
+ * - The engine stops a plugin with SIGINT, then SIGKILL 5 s later (pulumi's plugin.go). The plugin then
+ *   starts no new call, lets the calls under way finish (a write cut in the middle would leave its outcome
+ *   unknown; each call is bounded by its deadline), and exits 0, as Pulumi's Go providers do. SIGTERM is
+ *   taken the same way. A second signal ends it at once.
+ * - A `pulumi` killed outright (an out-of-memory kill, a CI runner that kills only the main process) never
+ *   sends that signal, and the plugin runs in a process group of its own, so nothing else would end it:
+ *   it would keep serving, with the organization's token in memory, until the machine restarts. The engine
+ *   holds the write end of the plugin's stdin, so the end of stdin means the engine is gone: the same stop.
+ *   Only a pipe or socket is watched: a plugin started by hand (a terminal) or with no stdin (`/dev/null`)
+ *   keeps serving.
+ */
+import { fstatSync } from "node:fs";
+import { constants } from "node:os";
+import type { PluginServer } from "./server";
+
+/** What the stop needs from the process; tests give their own. */
+export interface ProcessHooks {
+  onSignal(signal: NodeJS.Signals, listener: () => void): void;
+  /** The plugin's stdin when it is a pipe (the engine's), else undefined. */
+  enginePipe(): NodeJS.ReadableStream | undefined;
+  exit(code: number): void;
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** Ends the process once `server` has finished its calls, when the engine asks or is gone (see above). */
+export function stopWithTheEngine(server: PluginServer, hooks: ProcessHooks = processHooks()): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.state.cancelled = true;
+    // The server's close waits for the calls of a connected engine; a gone engine's are waited for here.
+    void Promise.all([server.close(), Promise.allSettled(server.state.calls)]).then(() => hooks.exit(0));
+  };
+  for (const signal of SIGNALS) {
+    hooks.onSignal(signal, () => {
+      // The second signal: whoever sent it will not wait (the engine's own follow-up is SIGKILL).
+      if (stopping) hooks.exit(128 + constants.signals[signal]);
+      else stop();
+    });
+  }
+  const pipe = hooks.enginePipe();
+  if (pipe !== undefined) {
+    pipe.on("end", stop);
+    pipe.on("error", stop);
+    pipe.resume(); // reads (and drops) anything, so that the end is seen
+  }
+}
+
+function processHooks(): ProcessHooks {
+  return {
+    onSignal: (signal, listener) => process.on(signal, listener),
+    enginePipe: () => (isPipe(0) ? process.stdin : undefined),
+    exit: (code) => process.exit(code),
+  };
+}
+
+/** Whether `fd` is a pipe: the engine's is a FIFO (Go's os.Pipe), Node's child processes get a socket. */
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false; // no such descriptor: nothing to watch
+  }
+}

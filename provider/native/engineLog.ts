@@ -12,6 +12,8 @@ export type Severity = "info" | "warning";
 export class EngineLog {
   private address: string | undefined;
   private client: EngineClient | undefined;
+  /** Set by close: what is still said goes to stderr. */
+  private closed = false;
 
   constructor(address?: string) {
     this.address = address;
@@ -27,7 +29,7 @@ export class EngineLog {
 
   /** Sends a message about the resource `urn` (empty: the stack); resolves once the engine has it. */
   log(severity: Severity, message: string, urn: string): Promise<void> {
-    if (this.address === undefined) {
+    if (this.address === undefined || this.closed) {
       process.stderr.write(`${severity}: ${message}\n`);
       return Promise.resolve();
     }
@@ -45,7 +47,9 @@ export class EngineLog {
     });
   }
 
+  /** Ends the client for good (the plugin is stopping): no new one is made after it. */
   close(): void {
+    this.closed = true;
     this.client?.close();
     this.client = undefined;
   }

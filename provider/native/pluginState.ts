@@ -15,8 +15,8 @@ export interface PluginState {
   /** Set by Cancel, or by the process's stop (shutdown.ts): no new call starts (see callContext.ts). */
   cancelled: boolean;
   /**
-   * The calls under way (callContext.ts), settled or not: the process's stop waits for them even when the
-   * engine that asked is gone, so no write is cut in the middle.
+   * The calls under way (callContext.ts): the server's close waits for them even when the engine that
+   * asked has gone, so no write is cut in the middle.
    */
   readonly calls: Set<Promise<unknown>>;
 }

@@ -33,13 +33,12 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
     port,
     state,
     close() {
-      // The calls under way finish first (tryShutdown waits for them), and may still log through the engine.
-      closed ??= new Promise<void>((resolve) => {
-        server.tryShutdown(() => {
-          state.engine.close();
-          resolve();
-        });
-      });
+      // tryShutdown waits for the calls of a connection still open; a call whose caller has gone (the
+      // engine closes its connection before it stops the plugin) is waited for through state.calls. Then
+      // the engine's log client, which those calls may still use.
+      closed ??= new Promise<void>((resolve) => server.tryShutdown(() => resolve()))
+        .then(() => Promise.allSettled(state.calls))
+        .then(() => state.engine.close());
       return closed;
     },
   };

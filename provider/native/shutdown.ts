@@ -1,16 +1,18 @@
 /**
  * How the plugin process ends: when the engine asks, and when the engine is gone.
  *
- * - The engine stops a plugin with SIGINT, then SIGKILL 5 s later (pulumi's plugin.go). The plugin then
- *   starts no new call, lets the calls under way finish (a write cut in the middle would leave its outcome
- *   unknown; each call is bounded by its deadline), and exits 0, as Pulumi's Go providers do. SIGTERM is
- *   taken the same way. A second signal ends it at once.
+ * - The engine stops a plugin at the end of a run by closing its connection, then SIGINT, then SIGKILL
+ *   5 s later (pulumi's plugin.go). The plugin then takes no new call, lets the calls under way finish (a
+ *   write cut in the middle would leave its outcome unknown; each call is bounded by its deadline), and
+ *   exits 0, as Pulumi's Go providers do. SIGTERM is taken the same way. A second signal ends it at once.
  * - A `pulumi` killed outright (an out-of-memory kill, a CI runner that kills only the main process) never
  *   sends that signal, and the plugin runs in a process group of its own, so nothing else would end it:
  *   it would keep serving, with the organization's token in memory, until the machine restarts. The engine
- *   holds the write end of the plugin's stdin, so the end of stdin means the engine is gone: the same stop.
- *   Only a pipe or socket is watched: a plugin started by hand (a terminal) or with no stdin (`/dev/null`)
- *   keeps serving.
+ *   holds the write end of the plugin's stdin, so the end of stdin means the engine is gone: the same stop
+ *   (a signal after it is still the first). Only a pipe or socket is watched: a plugin started by hand (a
+ *   terminal) or with no stdin (`/dev/null`) keeps serving.
+ * - With the engine gone, so are the readers of the plugin's stdout and stderr: a write to them fails
+ *   (EPIPE), which would end the process with the calls it is waiting for. Such a failure is dropped.
  */
 import { fstatSync } from "node:fs";
 import { constants } from "node:os";
@@ -21,6 +23,8 @@ export interface ProcessHooks {
   onSignal(signal: NodeJS.Signals, listener: () => void): void;
   /** The plugin's stdin when it is a pipe (the engine's), else undefined. */
   enginePipe(): NodeJS.ReadableStream | undefined;
+  /** The plugin's stdout and stderr, whose reader is the engine. */
+  readonly outputs: readonly NodeJS.WritableStream[];
   exit(code: number): void;
 }
 
@@ -32,17 +36,20 @@ export function stopWithTheEngine(server: PluginServer, hooks: ProcessHooks = pr
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // A call whose request was still arriving when the server stopped taking new ones is refused too.
     server.state.cancelled = true;
-    // The server's close waits for the calls of a connected engine; a gone engine's are waited for here.
-    void Promise.all([server.close(), Promise.allSettled(server.state.calls)]).then(() => hooks.exit(0));
+    void server.close().then(() => hooks.exit(0));
   };
+  let signalled = false;
   for (const signal of SIGNALS) {
     hooks.onSignal(signal, () => {
       // The second signal: whoever sent it will not wait (the engine's own follow-up is SIGKILL).
-      if (stopping) hooks.exit(128 + constants.signals[signal]);
-      else stop();
+      if (signalled) return hooks.exit(128 + constants.signals[signal]);
+      signalled = true;
+      stop();
     });
   }
+  for (const output of hooks.outputs) output.on("error", () => undefined);
   const pipe = hooks.enginePipe();
   if (pipe !== undefined) {
     pipe.on("end", stop);
@@ -55,6 +62,7 @@ function processHooks(): ProcessHooks {
   return {
     onSignal: (signal, listener) => process.on(signal, listener),
     enginePipe: () => (isPipe(0) ? process.stdin : undefined),
+    outputs: [process.stdout, process.stderr],
     exit: (code) => process.exit(code),
   };
 }

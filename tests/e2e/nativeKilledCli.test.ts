@@ -23,8 +23,11 @@ import {
 import { waitFor } from "../support/waitFor";
 
 const PROGRAM = path.join(__dirname, "programs/native-killed");
-/** How long each role write waits before its answer, once applied. */
-const LATENCY_MS = 4000;
+/**
+ * How long each role write waits before its answer, once applied: long enough that the second plugin's
+ * write is applied before the first one's answer, even on a loaded machine (the test checks it).
+ */
+const LATENCY_MS = 8000;
 
 /** The tagged processes that are the native plugin (its launcher runs Node on the plugin's build). */
 function pluginProcesses(tag: string): number[] {
@@ -76,6 +79,16 @@ describe("native provider: a `pulumi up` killed outright leaves no plugin runnin
       throw new Error(`${error.message}; the CLI printed:\n${run.output()}`);
     });
     const appliedAt = Date.now();
+    expect(
+      emulator.control
+        .requests()
+        .filter((r) => r.operation === "updateUserRole")
+        .map((r) => `${r.path} ${r.pending === true ? "pending" : r.status}`),
+      "both role writes still waiting for their answers when the CLI is killed",
+    ).to.have.members([
+      "/api/agent/deployments/1001/users/502/roles pending",
+      "/api/agent/deployments/1001/users/503/roles pending",
+    ]);
     const plugins = pluginProcesses(tag);
     expect(
       plugins.length,
@@ -89,7 +102,7 @@ describe("native provider: a `pulumi up` killed outright leaves no plugin runnin
       () => plugins.every((pid) => !pluginProcesses(tag).includes(pid)),
       LATENCY_MS + 20_000,
     );
-    // Not before the writes under way have answered: a write is never cut in the middle, engine or not.
+    // Not before the platform answered the writes under way: none is cut in the middle, engine or not.
     expect(Date.now() - appliedAt, "ms from the writes' application to the plugins' end").to.be.at.least(
       LATENCY_MS - 1000,
     );

@@ -1,10 +1,13 @@
 /**
  * How the native plugin's process ends (provider/native/shutdown.ts), in a process of its own started as
- * the engine starts it: on the engine's SIGINT it lets a write under way answer, then exits 0; a second
- * signal ends it at once; when the engine is gone (the end of its stdin) it exits by itself; with no
- * stdin pipe it keeps serving.
+ * the engine starts it: on SIGINT it takes no new call, lets a write under way finish, then exits 0, whether
+ * the engine's connection is still open or already closed (as the engine closes it before its SIGINT); a
+ * second signal ends it at once; when the engine is gone (a killed CLI: connection, Log service, output
+ * pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by itself; with no stdin
+ * pipe it keeps serving.
  */
 import { expect } from "chai";
+import type { EmulatorHandle } from "../../emulator/index";
 import { useEmulator } from "../support/emulator";
 import {
   configure,
@@ -16,17 +19,21 @@ import {
   type PluginProcess,
 } from "../support/nativePlugin";
 import { waitFor } from "../support/waitFor";
-import type { EmulatorHandle } from "../../emulator/index";
+
+/** How long the emulator holds the answer of a role write it has applied. */
+const LATENCY_MS = 3000;
 
 /** A role write of user 502 that the emulator applies at once and answers `latencyMs` later. */
-function slowRoleWrite(plugin: PluginProcess, h: EmulatorHandle, latencyMs: number) {
+function slowRoleWrite(plugin: PluginProcess, h: EmulatorHandle, latencyMs = LATENCY_MS) {
   h.control.addFault({ operation: "updateUserRole", phase: "after", latencyMs, count: 1 });
-  return plugin.client.create(
+  const write = plugin.client.create(
     new provider.CreateRequest()
       .setUrn("urn:pulumi:test::codesec-test::codesec:index:UserRole::member")
       .setType("codesec:index:UserRole")
       .setProperties(struct({ deploymentId: "1001", userId: "502", role: "ORG_ROLE_READONLY" })),
   );
+  write.catch(() => undefined); // a test that cuts the connection expects no answer
+  return write;
 }
 
 /** Resolves to what ended first: the process, or `limitMs` (then it is still running). */
@@ -37,7 +44,7 @@ async function endedWithin(plugin: PluginProcess, limitMs: number) {
     new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), limitMs))),
   ]);
   clearTimeout(timer);
-  return outcome;
+  return outcome === "still running" ? outcome : { code: outcome.code, signal: outcome.signal };
 }
 
 /** How the plugin first refuses a call, trying every 50 ms for up to 2 s: `refused <gRPC code>`. */
@@ -70,54 +77,104 @@ describe("native plugin: how its process ends", function () {
     return plugin;
   }
 
-  const roleOf502 = () =>
-    emulator()
-      .control.state()
-      .users.find((u) => u.id === "502")?.roles["1001"];
+  /** When the role write was seen applied: its answer comes LATENCY_MS after, no earlier. */
+  async function appliedAt(): Promise<number> {
+    const roleOf502 = () =>
+      emulator()
+        .control.state()
+        .users.find((u) => u.id === "502")?.roles["1001"];
+    await waitFor("the role write to be applied", () => roleOf502() === "ORG_ROLE_READONLY", 10_000);
+    return Date.now();
+  }
 
-  it("on SIGINT, a write under way answers, no new call starts, and the process exits 0", async () => {
+  /** The process ended 0, and not before the write applied at `applied` could answer. */
+  async function expectEndedAfterTheWrite(p: PluginProcess, applied: number): Promise<void> {
+    const ended = await endedWithin(p, 20_000);
+    const waited = Date.now() - applied;
+    expect(ended).to.deep.equal({ code: 0, signal: null });
+    expect(waited, "ms from the write's application to the process's end").to.be.at.least(LATENCY_MS - 500);
+  }
+
+  it("on SIGINT, a write under way answers, no new call is taken, and the process exits 0", async () => {
     const p = await startConfigured();
-    const write = slowRoleWrite(p, emulator(), 3000);
+    const write = slowRoleWrite(p, emulator());
     let answered = false;
     void write.then(
       () => (answered = true),
       () => (answered = true),
     );
-    await waitFor("the role write to be applied", () => roleOf502() === "ORG_ROLE_READONLY", 10_000);
+    const applied = await appliedAt();
     p.child.kill("SIGINT");
-    // A new call is refused while the write is still waiting for its answer.
     const refused = await firstRefusal(p);
     const refusedWhileWriting = !answered;
     expect(refused).to.match(/^refused/);
     expect(refusedWhileWriting, "refused before the write answered").to.equal(true);
-    const created = await write;
-    expect(created.getId()).to.equal("1001/502");
-    const ended = await p.exited;
-    expect({ code: ended.code, signal: ended.signal }).to.deep.equal({ code: 0, signal: null });
+    expect((await write).getId()).to.equal("1001/502");
+    await expectEndedAfterTheWrite(p, applied);
+  });
+
+  it("on SIGINT after the engine closed its connection (as it does), a write under way still finishes", async () => {
+    const p = await startConfigured();
+    void slowRoleWrite(p, emulator());
+    const applied = await appliedAt();
+    p.dropConnection();
+    p.child.kill("SIGINT");
+    await expectEndedAfterTheWrite(p, applied);
   });
 
   it("a second signal ends it at once, without waiting for the write", async () => {
     const p = await startConfigured();
-    const write = slowRoleWrite(p, emulator(), 20_000);
-    write.catch(() => undefined); // cut off by the second signal, as asked
-    await waitFor("the role write to be applied", () => roleOf502() === "ORG_ROLE_READONLY", 10_000);
+    void slowRoleWrite(p, emulator(), 20_000);
+    await appliedAt();
     p.child.kill("SIGINT");
     await new Promise((resolve) => setTimeout(resolve, 200));
     p.child.kill("SIGINT");
-    const ended = await endedWithin(p, 5000);
-    expect(ended).to.not.equal("still running");
-    expect(ended === "still running" ? undefined : { code: ended.code, signal: ended.signal }).to.deep.equal({
-      code: 130,
-      signal: null,
-    });
+    expect(await endedWithin(p, 5000)).to.deep.equal({ code: 130, signal: null });
   });
 
-  it("when the engine is gone (its stdin ends), it exits 0 by itself", async () => {
+  it("when the CLI is killed, the calls under way finish, messages included, and it exits 0 by itself", async () => {
     const p = await startConfigured();
-    p.child.stdin!.end();
-    const ended = await endedWithin(p, 15_000);
-    expect(ended, "the plugin still runs 15 s after the engine went").to.not.equal("still running");
-    expect(ended === "still running" ? undefined : ended.code).to.equal(0);
+    const h = emulator();
+    void slowRoleWrite(p, h);
+    // A delete whose user is gone: it logs a warning, through the engine (gone by then), then stderr (gone too).
+    h.control.addFault({ path: "/api/agent/deployments/1001/users/999/roles", latencyMs: 1000, count: 1 });
+    p.client
+      .delete(
+        new provider.DeleteRequest()
+          .setUrn("urn:pulumi:test::codesec-test::codesec:index:UserRole::gone")
+          .setType("codesec:index:UserRole")
+          .setId("1001/999")
+          .setProperties(
+            struct({
+              deploymentId: "1001",
+              userId: "999",
+              role: "ORG_ROLE_MEMBER",
+              roleOnDestroy: "ORG_ROLE_READONLY",
+              platform: h.baseUrl,
+            }),
+          ),
+      )
+      .catch(() => undefined);
+    const applied = await appliedAt();
+    await p.engineGone();
+    await expectEndedAfterTheWrite(p, applied);
+    expect(
+      h.control
+        .requests()
+        .filter((r) => r.path.endsWith("/users/999/roles"))
+        .map((r) => r.status),
+      "the delete's request was answered (and its warning then written)",
+    ).to.have.length(1);
+  });
+
+  it("a signal after the engine went is the first, not the second: the write under way still finishes", async () => {
+    const p = await startConfigured();
+    void slowRoleWrite(p, emulator());
+    const applied = await appliedAt();
+    await p.engineGone();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    p.child.kill("SIGTERM"); // a runner's clean-up after it killed the CLI
+    await expectEndedAfterTheWrite(p, applied);
   });
 
   it("with no stdin pipe (started by hand), it keeps serving until SIGTERM, then exits 0", async () => {
@@ -126,10 +183,6 @@ describe("native plugin: how its process ends", function () {
     const info = await p.client.getPluginInfo(new Empty());
     expect(info.getVersion()).to.match(/^\d+\.\d+\.\d+/);
     p.child.kill("SIGTERM");
-    const ended = await endedWithin(p, 15_000);
-    expect(ended === "still running" ? ended : { code: ended.code, signal: ended.signal }).to.deep.equal({
-      code: 0,
-      signal: null,
-    });
+    expect(await endedWithin(p, 15_000)).to.deep.equal({ code: 0, signal: null });
   });
 });

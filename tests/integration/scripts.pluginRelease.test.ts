@@ -155,7 +155,7 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
         : 0;
     const tmp = path.join(work, "cache-tmp");
     mkdirSync(tmp, { recursive: true });
-    // Written while the plugin serves: the engine ends plugins with a signal, which writes nothing.
+    // Written while the plugin serves: a plugin the engine has to SIGKILL never reaches a normal exit.
     await firstLineOf(
       spawn(launcherIn(copy), ["127.0.0.1:1"], { env: { ...process.env, TMPDIR: tmp }, stdio: "pipe" }),
       () => until(() => cacheFiles() > 0, 10_000),

@@ -11,6 +11,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcessByStdio } from "node:child_process";
+import * as net from "node:net";
 import * as path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -169,17 +170,29 @@ export async function startPlugin(): Promise<PluginHandle & { close(): Promise<v
 /** The plugin in a process of its own, started as the engine starts it. */
 export interface PluginProcess {
   readonly child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  /** The engine's client of the plugin, through a connection the test can cut (`dropConnection`). */
   readonly client: PluginClient;
   /** Resolves when the process has ended, with how it ended and everything it wrote to stderr. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  /** Cuts the client's connection, as the engine closes it before it stops a plugin. */
+  dropConnection(): void;
+  /**
+   * Everything a killed CLI takes with it: the connection, the engine's Log service, the read ends of the
+   * plugin's stdout and stderr, and the write end of its stdin.
+   */
+  engineGone(): Promise<void>;
   /** Ends the client, the process (SIGKILL, if still running) and the engine stand-in. */
   close(): Promise<void>;
 }
 
+/** How long a plugin may take to print its port before the test gives up on it. */
+const PORT_WITHIN_MS = 30_000;
+
 /**
  * Starts the plugin's entry (provider/native/main.ts, from source) in a process of its own as the engine
  * does: the engine's address as its argument, stdin a pipe the engine holds (`stdin: "pipe"`, the default)
- * or none (`"ignore"`); resolves once it has printed its port.
+ * or none (`"ignore"`); resolves once it has printed its port. Its client connects through a TCP relay on
+ * 127.0.0.1, so that a test can cut the connection as the engine does.
  */
 export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): Promise<PluginProcess> {
   const engine = await startEngine([]);
@@ -200,24 +213,76 @@ export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
     (resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stderr })),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (text: string) => {
-      out += text;
-      if (out.includes("\n")) resolve(Number(out.split("\n")[0]));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  let port: number;
+  try {
+    port = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (text: string) => {
+        out += text;
+        if (out.includes("\n")) resolve(Number(out.split("\n")[0]));
+      });
+      setTimeout(
+        () => reject(new Error(`no port from the plugin within ${PORT_WITHIN_MS} ms: ${stderr}`)),
+        PORT_WITHIN_MS,
+      ).unref();
+      void exited.then(({ code }) =>
+        reject(new Error(`the plugin exited ${code} before its port: ${stderr}`)),
+      );
     });
-    void exited.then(({ code }) => reject(new Error(`the plugin exited ${code} before its port: ${stderr}`)));
-  });
-  const client = pluginClient(port);
+  } catch (error) {
+    await kill();
+    await engine.close();
+    throw error;
+  }
+  const relay = await startRelay(port);
+  const client = pluginClient(relay.port);
   return {
     child,
     client,
     exited,
+    dropConnection: () => relay.cut(),
+    engineGone: async () => {
+      relay.cut();
+      await engine.close();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      child.stdin?.end();
+    },
     close: async () => {
       client.close();
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
+      relay.cut();
+      await kill();
       await engine.close();
+    },
+  };
+}
+
+/** A TCP relay on 127.0.0.1 to `port`; `cut` destroys its connections and stops it (safe to call twice). */
+async function startRelay(port: number): Promise<{ port: number; cut(): void }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(port, "127.0.0.1");
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined); // the other side cut: both are destroyed below
+      socket.on("close", () => {
+        sockets.delete(socket);
+        inbound.destroy();
+        outbound.destroy();
+      });
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    cut: () => {
+      if (server.listening) server.close();
+      for (const socket of sockets) socket.destroy();
     },
   };
 }

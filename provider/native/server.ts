@@ -10,7 +10,7 @@ import { resourceProviderService } from "./service";
 export interface PluginServer {
   readonly port: number;
   readonly state: PluginState;
-  /** Stops accepting calls and resolves once those under way have answered; safe to call twice. */
+  /** Stops accepting calls and resolves once those under way have finished; safe to call twice. */
   close(): Promise<void>;
 }
 

@@ -12,13 +12,14 @@
  *   (a signal after it is still the first). Only a pipe or socket is watched: a plugin started by hand (a
  *   terminal) or with no stdin (`/dev/null`) keeps serving.
  * - With the engine gone, so are the readers of the plugin's stdout and stderr: a write to them fails
- *   (EPIPE), which would end the process with the calls it is waiting for. Such a failure is dropped.
+ *   (EPIPE), which would end the process with the calls it is waiting for. So a write error on stdout or
+ *   stderr is dropped, whenever it happens (the engine reading them is the only reason to write there).
  */
 import { fstatSync } from "node:fs";
 import { constants } from "node:os";
 import type { PluginServer } from "./server";
 
-/** What the stop needs from the process; tests give their own. */
+/** What the stop needs from the process (tests/unit/native.shutdown.test.ts gives its own). */
 export interface ProcessHooks {
   onSignal(signal: NodeJS.Signals, listener: () => void): void;
   /** The plugin's stdin when it is a pipe (the engine's), else undefined. */

@@ -7,6 +7,7 @@
  * pipe it keeps serving.
  */
 import { expect } from "chai";
+import * as net from "node:net";
 import type { EmulatorHandle } from "../../emulator/index";
 import { useEmulator } from "../support/emulator";
 import {
@@ -34,6 +35,49 @@ function slowRoleWrite(plugin: PluginProcess, h: EmulatorHandle, latencyMs = LAT
   );
   write.catch(() => undefined); // a test that cuts the connection expects no answer
   return write;
+}
+
+/** Ends with a warning: the UserRole of user 999, who has left; the emulator answers its write after `latencyMs`. */
+function goneUserDelete(plugin: PluginProcess, h: EmulatorHandle, latencyMs: number) {
+  h.control.addFault({ path: GONE_USER_PATH, latencyMs, count: 1 });
+  const deleted = plugin.client.delete(
+    new provider.DeleteRequest()
+      .setUrn("urn:pulumi:test::codesec-test::codesec:index:UserRole::gone")
+      .setType("codesec:index:UserRole")
+      .setId("1001/999")
+      .setProperties(
+        struct({
+          deploymentId: "1001",
+          userId: "999",
+          role: "ORG_ROLE_MEMBER",
+          roleOnDestroy: "ORG_ROLE_READONLY",
+          platform: h.baseUrl,
+        }),
+      ),
+  );
+  deleted.catch(() => undefined); // a test that cuts the connection expects no answer
+  return deleted;
+}
+
+const GONE_USER_PATH = "/api/agent/deployments/1001/users/999/roles";
+const GONE_USER_WARNING = "the user is no longer a member of deployment 1001";
+
+/** Resolves once nothing accepts a connection on `port` any more: the plugin's server has begun to stop. */
+async function refusesConnections(port: number): Promise<void> {
+  const refused = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", () => resolve(true));
+    });
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if (await refused()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`port ${port} still accepts connections 10 s later`);
 }
 
 /** Resolves to what ended first: the process, or `limitMs` (then it is still running). */
@@ -113,6 +157,21 @@ describe("native plugin: how its process ends", function () {
     await expectEndedAfterTheWrite(p, applied);
   });
 
+  it("on SIGINT, a call under way still tells the engine what it has to say, before the process exits", async () => {
+    const p = await startConfigured();
+    const deleted = goneUserDelete(p, emulator(), 1500);
+    await waitFor("the delete to reach the platform", () =>
+      emulator()
+        .control.requests()
+        .some((r) => r.path === GONE_USER_PATH),
+    );
+    p.child.kill("SIGINT");
+    await deleted;
+    expect(await endedWithin(p, 20_000)).to.deep.equal({ code: 0, signal: null });
+    expect(p.logs.map((l) => l.message).filter((m) => m.includes(GONE_USER_WARNING))).to.have.length(1);
+    expect((await p.exited).stderr, "through the engine, not its stderr").not.to.include(GONE_USER_WARNING);
+  });
+
   it("on SIGINT after the engine closed its connection (as it does), a write under way still finishes", async () => {
     const p = await startConfigured();
     void slowRoleWrite(p, emulator());
@@ -132,39 +191,21 @@ describe("native plugin: how its process ends", function () {
     expect(await endedWithin(p, 5000)).to.deep.equal({ code: 130, signal: null });
   });
 
-  it("when the CLI is killed, the calls under way finish, messages included, and it exits 0 by itself", async () => {
+  it("when the CLI is killed, the calls under way finish, one that logs included, and it exits 0 by itself", async () => {
     const p = await startConfigured();
     const h = emulator();
     void slowRoleWrite(p, h);
-    // A delete whose user is gone: it logs a warning, through the engine (gone by then), then stderr (gone too).
-    h.control.addFault({ path: "/api/agent/deployments/1001/users/999/roles", latencyMs: 1000, count: 1 });
-    p.client
-      .delete(
-        new provider.DeleteRequest()
-          .setUrn("urn:pulumi:test::codesec-test::codesec:index:UserRole::gone")
-          .setType("codesec:index:UserRole")
-          .setId("1001/999")
-          .setProperties(
-            struct({
-              deploymentId: "1001",
-              userId: "999",
-              role: "ORG_ROLE_MEMBER",
-              roleOnDestroy: "ORG_ROLE_READONLY",
-              platform: h.baseUrl,
-            }),
-          ),
-      )
-      .catch(() => undefined);
+    // Its warning comes after the engine went: the Log service is gone, and so is the reader of stderr.
+    void goneUserDelete(p, h, 2000);
     const applied = await appliedAt();
     await p.engineGone();
+    const goneAt = Date.now();
     await expectEndedAfterTheWrite(p, applied);
-    expect(
-      h.control
-        .requests()
-        .filter((r) => r.path.endsWith("/users/999/roles"))
-        .map((r) => r.status),
-      "the delete's request was answered (and its warning then written)",
-    ).to.have.length(1);
+    const deletes = h.control.requests().filter((r) => r.path === GONE_USER_PATH);
+    expect(deletes.map((r) => ({ status: r.status, pending: r.pending }))).to.deep.equal([
+      { status: 404, pending: undefined },
+    ]);
+    expect(Date.parse(deletes[0].at) + 2000, "the delete answered after the engine went").to.be.above(goneAt);
   });
 
   it("a signal after the engine went is the first, not the second: the write under way still finishes", async () => {
@@ -172,7 +213,7 @@ describe("native plugin: how its process ends", function () {
     void slowRoleWrite(p, emulator());
     const applied = await appliedAt();
     await p.engineGone();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await refusesConnections(p.port); // the end of stdin has been seen: the stop has begun
     p.child.kill("SIGTERM"); // a runner's clean-up after it killed the CLI
     await expectEndedAfterTheWrite(p, applied);
   });

@@ -172,6 +172,10 @@ export interface PluginProcess {
   readonly child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   /** The engine's client of the plugin, through a connection the test can cut (`dropConnection`). */
   readonly client: PluginClient;
+  /** The port the plugin itself serves on (the client connects through a relay). */
+  readonly port: number;
+  /** What the plugin logged through the engine stand-in, oldest first. */
+  readonly logs: LoggedMessage[];
   /** Resolves when the process has ended, with how it ended and everything it wrote to stderr. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   /** Cuts the client's connection, as the engine closes it before it stops a plugin. */
@@ -195,7 +199,8 @@ const PORT_WITHIN_MS = 30_000;
  * 127.0.0.1, so that a test can cut the connection as the engine does.
  */
 export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): Promise<PluginProcess> {
-  const engine = await startEngine([]);
+  const logs: LoggedMessage[] = [];
+  const engine = await startEngine(logs);
   const repoRoot = path.resolve(__dirname, "../..");
   const child = spawn(
     process.execPath,
@@ -243,6 +248,8 @@ export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): 
   return {
     child,
     client,
+    port,
+    logs,
     exited,
     dropConnection: () => relay.cut(),
     engineGone: async () => {

@@ -3,12 +3,13 @@
  * the engine starts it: on SIGINT it takes no new call, lets a write under way finish, then exits 0, whether
  * the engine's connection is still open or already closed (as the engine closes it before its SIGINT); a
  * second signal ends it at once; when the engine is gone (a killed CLI: connection, Log service, output
- * pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by itself; with no stdin
- * pipe it keeps serving.
+ * pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by itself, or exits 1 when
+ * they take longer than the grace it gives them then; with no stdin pipe it keeps serving.
  */
 import { expect } from "chai";
 import * as net from "node:net";
 import type { EmulatorHandle } from "../../emulator/index";
+import { ENGINE_GONE_GRACE_MS } from "../../provider/native/shutdown";
 import { useEmulator } from "../support/emulator";
 import {
   configure,
@@ -24,14 +25,25 @@ import { waitFor } from "../support/waitFor";
 /** How long the emulator holds the answer of a role write it has applied. */
 const LATENCY_MS = 3000;
 
-/** A role write of user 502 that the emulator applies at once and answers `latencyMs` later. */
-function slowRoleWrite(plugin: PluginProcess, h: EmulatorHandle, latencyMs = LATENCY_MS) {
-  h.control.addFault({ operation: "updateUserRole", phase: "after", latencyMs, count: 1 });
+/**
+ * A role write of user 502 that the emulator applies at once and answers `latencyMs` later, for each of its
+ * first `attempts`; `timeoutSeconds` is the step's customTimeouts, as the engine passes it (none by default:
+ * the 30 s default deadline).
+ */
+function slowRoleWrite(
+  plugin: PluginProcess,
+  h: EmulatorHandle,
+  latencyMs = LATENCY_MS,
+  options: { timeoutSeconds?: number; attempts?: number } = {},
+) {
+  const { timeoutSeconds = 0, attempts = 1 } = options;
+  h.control.addFault({ operation: "updateUserRole", phase: "after", latencyMs, count: attempts });
   const write = plugin.client.create(
     new provider.CreateRequest()
       .setUrn("urn:pulumi:test::codesec-test::codesec:index:UserRole::member")
       .setType("codesec:index:UserRole")
-      .setProperties(struct({ deploymentId: "1001", userId: "502", role: "ORG_ROLE_READONLY" })),
+      .setProperties(struct({ deploymentId: "1001", userId: "502", role: "ORG_ROLE_READONLY" }))
+      .setTimeout(timeoutSeconds),
   );
   write.catch(() => undefined); // a test that cuts the connection expects no answer
   return write;
@@ -206,6 +218,21 @@ describe("native plugin: how its process ends", function () {
       { status: 404, pending: undefined },
     ]);
     expect(Date.parse(deletes[0].at) + 2000, "the delete answered after the engine went").to.be.above(goneAt);
+  });
+
+  it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async function () {
+    this.timeout(ENGINE_GONE_GRACE_MS + 60_000);
+    const p = await startConfigured();
+    // customTimeouts of 10 minutes, and no attempt ever answered in time (each is retried after the
+    // client's per-request timeout): only the grace ends it.
+    void slowRoleWrite(p, emulator(), 2 * ENGINE_GONE_GRACE_MS, { timeoutSeconds: 600, attempts: 100 });
+    await appliedAt();
+    await p.engineGone();
+    const goneAt = Date.now();
+    const ended = await endedWithin(p, ENGINE_GONE_GRACE_MS + 15_000);
+    const waited = Date.now() - goneAt;
+    expect(ended, "ended by itself, cut short").to.deep.equal({ code: 1, signal: null });
+    expect(waited, "ms from the engine's end to the process's").to.be.at.least(ENGINE_GONE_GRACE_MS - 500);
   });
 
   it("a signal after the engine went is the first, not the second: the write under way still finishes", async () => {

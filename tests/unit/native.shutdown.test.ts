@@ -8,7 +8,7 @@ import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
-import { stopWithTheEngine } from "../../provider/native/shutdown";
+import { ENGINE_GONE_GRACE_MS, stopWithTheEngine } from "../../provider/native/shutdown";
 
 /** A server whose close resolves when the test says, and a process that records its exits. */
 function standIn(options: { pipe?: boolean } = {}) {
@@ -27,14 +27,28 @@ function standIn(options: { pipe?: boolean } = {}) {
   const pipe = new PassThrough();
   const outputs = [new PassThrough(), new PassThrough()];
   const exits: number[] = [];
+  const timers: { ms: number; action: () => void }[] = [];
   stopWithTheEngine(server, {
     onSignal: (signal, listener) => signals.on(signal, listener),
     enginePipe: () => (options.pipe === false ? undefined : pipe),
     outputs,
+    after: (ms, action) => timers.push({ ms, action }),
     exit: (code) => exits.push(code),
   });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
-  return { server, signals, pipe, outputs, exits, finishClose, closeCalls: () => closeCalls, settle };
+  const stderr = () => String(outputs[1].read() ?? "");
+  return {
+    server,
+    signals,
+    pipe,
+    outputs,
+    exits,
+    timers,
+    stderr,
+    finishClose,
+    closeCalls: () => closeCalls,
+    settle,
+  };
 }
 
 describe("native plugin: the order of its stop", () => {
@@ -79,6 +93,44 @@ describe("native plugin: the order of its stop", () => {
     expect(p.closeCalls()).to.equal(0);
     p.signals.emit("SIGINT");
     expect(p.closeCalls()).to.equal(1);
+  });
+
+  it("once the engine is gone, calls still under way after the grace are cut: exit 1, said on stderr", async () => {
+    const p = standIn();
+    p.server.state.calls.add(new Promise(() => undefined)); // a write that never answers
+    p.pipe.end();
+    await p.settle();
+    expect(ENGINE_GONE_GRACE_MS, "a call's default deadline").to.equal(30_000);
+    expect(p.timers.map((t) => t.ms)).to.deep.equal([ENGINE_GONE_GRACE_MS]);
+    expect(p.exits, "the calls get the grace first").to.deep.equal([]);
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([1]);
+    expect(p.stderr()).to.match(
+      /^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform were still under way 30 s later: .*pulumi refresh/,
+    );
+  });
+
+  it("calls that finish within the grace end the process with 0, and the grace's end then does nothing", async () => {
+    const p = standIn();
+    p.pipe.end();
+    await p.settle();
+    p.finishClose();
+    await p.settle();
+    expect(p.exits).to.deep.equal([0]);
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([0]);
+    expect(p.stderr()).to.equal("");
+  });
+
+  it("a signal with the engine still there sets no grace (the engine's SIGKILL bounds it); the engine's end then does", async () => {
+    const p = standIn();
+    p.signals.emit("SIGINT");
+    await p.settle();
+    expect(p.timers).to.deep.equal([]);
+    p.pipe.end();
+    await p.settle();
+    expect(p.timers.map((t) => t.ms)).to.deep.equal([ENGINE_GONE_GRACE_MS]);
+    expect(p.closeCalls(), "one stop").to.equal(1);
   });
 
   it("a write error on stdout or stderr (the engine's reader gone) does not end the process", () => {

@@ -6,7 +6,9 @@
 #   npm run setup -- --languages python,go,yaml     (or scripts/setup-languages.sh --languages ...)
 #   CODESEC_LANGUAGES=python,go,yaml npm run setup
 #   npm test makes all three (the end-to-end suite runs a program in each), between its two phases
-#   (scripts/test.sh): so CI's `npm run setup` makes none, and a demo's set-up is not slowed by them
+#   (scripts/test.sh), and finds them made when they are: CI (.ci/run) makes them while lint runs, so its
+#   `npm run setup` makes none, and a demo's set-up is not slowed by them
+# With Go, it also compiles sdk/go and its requirements into Go's build cache (compile_go_sdk).
 #
 # A host that sits next to the CLI in use (.tools/bin/pulumi, else `pulumi` on PATH) is linked as it is:
 # official CLI releases ship the Python, Go and YAML hosts. Only a missing one is made, as follows:
@@ -216,6 +218,18 @@ python_venv() {
   log "python venv ready: $venv ($("$venv/bin/python" --version), $want)"
 }
 
+# sdk/go and what it requires (Pulumi's Go SDK at the CLI's version, about 300 packages), compiled once into
+# Go's build cache: a Go program's first `pulumi up` then compiles only the program, not minutes of
+# requirements. Nothing to do when the cache has them. Its own go.mod and go.sum, read-only, and the Go it
+# asks for, as a program that requires it builds them (the build cache is per toolchain).
+compile_go_sdk() {
+  local toolchain
+  toolchain="$(use_go_for "$(go_directive "$root/sdk/go/go.mod")" && printf %s "$GOTOOLCHAIN")" || return 1
+  with_progress "compiling sdk/go and its requirements" in_dir "$root/sdk/go" \
+    env GOTOOLCHAIN="$toolchain" GOFLAGS=-mod=readonly go build ./... || return 1
+  log "sdk/go compiled (into Go's build cache, $(go env GOCACHE))"
+}
+
 go_build_traps
 export GOWORK=off GOFLAGS="-mod=mod"
 require_checksum_db
@@ -231,5 +245,9 @@ if $want_python; then
   provide pulumi-language-python-exec install_python_exec
   unlock
   python_venv
+fi
+if $want_go; then
+  unlock
+  compile_go_sdk
 fi
 log "ready: ${languages}"

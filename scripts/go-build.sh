@@ -160,7 +160,8 @@ require_checksum_db() {
 # module), and say so.
 use_go_for() { # $1 = go version a go.mod asks for
   local local_go
-  local_go="$(go env GOVERSION)"
+  # The local Go itself, not a toolchain an earlier step of the script chose through GOTOOLCHAIN.
+  local_go="$(GOTOOLCHAIN=local go env GOVERSION)"
   local_go="${local_go#go}"
   if version_ge "$local_go" "$1"; then
     export GOTOOLCHAIN=local

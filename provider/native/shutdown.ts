@@ -14,8 +14,10 @@
  * - With the engine gone, nothing a call returns can reach the state, and nobody bounds the wait: a call
  *   with a long deadline (`deadlineMs`, a resource's customTimeouts of hours) would keep the plugin, and the
  *   token, alive that long. So once the engine is gone, the calls under way get ENGINE_GONE_GRACE_MS (a
- *   call's default deadline) to finish; then the plugin exits 1, saying so on stderr. A write it cut has
- *   been sent or not: the next run reconciles it, as after any interrupted run (docs/interrupted-runs.md).
+ *   call's default deadline) to finish; then the plugin exits 1. It says why on stderr, which only a
+ *   plugin started by something other than the engine still has a reader for. A write it cut was sent or
+ *   not: the stack holds it as a pending operation, as any write in flight at a kill, and the recovery
+ *   after a kill (docs/interrupted-runs.md) settles it.
  * - With the engine gone, so are the readers of the plugin's stdout and stderr: a write to them fails
  *   (EPIPE), which would end the process with the calls it is waiting for. So a write error on stdout or
  *   stderr is dropped, whenever it happens (the engine reading them is the only reason to write there).
@@ -77,8 +79,8 @@ export function stopWithTheEngine(server: PluginServer, hooks: ProcessHooks = pr
       stderr.write(
         `pulumi-codesec: the Pulumi engine is gone and ${server.state.calls.size} call(s) to the platform ` +
           `were still under way ${ENGINE_GONE_GRACE_MS / 1000} s later: the plugin ends without their answers. ` +
-          "A write among them may or may not have been applied: the next `pulumi up` or `pulumi refresh` " +
-          "of the stack reconciles it (docs/interrupted-runs.md).\n",
+          "A write among them may or may not have been applied: recover the stack as after a killed " +
+          '`pulumi up` (docs/interrupted-runs.md, "Recovery after a kill").\n',
       );
       hooks.exit(1);
     });

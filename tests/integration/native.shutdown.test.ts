@@ -223,9 +223,9 @@ describe("native plugin: how its process ends", function () {
   it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async function () {
     this.timeout(ENGINE_GONE_GRACE_MS + 60_000);
     const p = await startConfigured();
-    // customTimeouts of 10 minutes, and no attempt ever answered in time (each is retried after the
-    // client's per-request timeout): only the grace ends it.
-    void slowRoleWrite(p, emulator(), 2 * ENGINE_GONE_GRACE_MS, { timeoutSeconds: 600, attempts: 100 });
+    // customTimeouts of 10 minutes, and no attempt answered in time: the client gives up after its 4
+    // attempts of 10 s and their backoff (over 40 s), so it is the grace that ends the process at 30 s.
+    void slowRoleWrite(p, emulator(), 2 * ENGINE_GONE_GRACE_MS, { timeoutSeconds: 600, attempts: 4 });
     await appliedAt();
     await p.engineGone();
     const goneAt = Date.now();

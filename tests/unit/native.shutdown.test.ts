@@ -106,7 +106,7 @@ describe("native plugin: the order of its stop", () => {
     p.timers[0].action();
     expect(p.exits).to.deep.equal([1]);
     expect(p.stderr()).to.match(
-      /^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform were still under way 30 s later: .*pulumi refresh/,
+      /^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform were still under way 30 s later: .*Recovery after a kill/,
     );
   });
 

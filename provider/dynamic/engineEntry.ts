@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../resources/registry";
 import { reportedOnce } from "./failureOutput";
+import { endTheHostWithTheEngine, trackCall } from "./hostShutdown";
 import { rememberStackConfig } from "./runtimeCredentials";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each provider has its own input and output types
@@ -16,9 +17,11 @@ const METHODS: readonly ProviderMethod[] = ["check", "diff", "create", "read", "
 
 /**
  * `kind` names the entry (tests wrap every kind's methods through this function). Each method's failure
- * is reported once (failureOutput.ts).
+ * is reported once (failureOutput.ts). In Pulumi's dynamic-provider host, the first entry loaded makes the
+ * host end with the engine, and every call is counted until it settles (hostShutdown.ts).
  */
 export function engineEntry(_kind: ResourceKind, implementation: KindProvider): KindProvider {
+  endTheHostWithTheEngine();
   const entry: KindProvider = {
     ...implementation,
     configure: (request: pulumi.dynamic.ConfigureRequest) => {
@@ -30,7 +33,7 @@ export function engineEntry(_kind: ResourceKind, implementation: KindProvider): 
     const fn = implementation[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
     if (typeof fn !== "function") continue;
     (entry as Record<ProviderMethod, unknown>)[method] = (...args: unknown[]) =>
-      reportedOnce(() => fn.apply(implementation, args));
+      trackCall(() => reportedOnce(() => fn.apply(implementation, args)));
   }
   return entry;
 }

@@ -7,6 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { reportedOnce } from "./failureOutput";
+import { endTheHostWithTheEngine, trackCall } from "./hostShutdown";
 import { rememberStackConfig } from "./runtimeCredentials";
 import { resourceDefinition, type ResourceKind } from "../resources/registry";
 import { dynamicProviderOf } from "./kindProviders";
@@ -30,23 +31,27 @@ type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure"
  * The one entry point of the serialized stubs (provider/dynamic/stubProvider.ts). The stub's
  * `configure` is this function itself, so a non-string `method` is the engine's configure request,
  * which carries the stack config (see runtimeCredentials.ts). A failure is reported once
- * (failureOutput.ts).
+ * (failureOutput.ts). In Pulumi's dynamic-provider host, calls are counted and the host ends with the
+ * engine, as through the kinds' entries (hostShutdown.ts).
  */
 export function run(
   kind: string,
   method: ProviderMethod | pulumi.dynamic.ConfigureRequest,
   args: unknown[] = [],
 ): Promise<unknown> {
-  return reportedOnce(async () => {
-    if (typeof method !== "string") {
-      rememberStackConfig(method.config);
-      return;
-    }
-    const implementation = provider(kind);
-    const fn = implementation[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
-    if (typeof fn !== "function") {
-      throw new Error(`pulumi-codesec: codesec:${kind} has no ${method} method`);
-    }
-    return fn.apply(implementation, args);
-  });
+  endTheHostWithTheEngine();
+  return trackCall(() =>
+    reportedOnce(async () => {
+      if (typeof method !== "string") {
+        rememberStackConfig(method.config);
+        return;
+      }
+      const implementation = provider(kind);
+      const fn = implementation[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+      if (typeof fn !== "function") {
+        throw new Error(`pulumi-codesec: codesec:${kind} has no ${method} method`);
+      }
+      return fn.apply(implementation, args);
+    }),
+  );
 }

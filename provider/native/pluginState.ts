@@ -16,7 +16,8 @@ export interface PluginState {
   cancelled: boolean;
   /**
    * The calls under way (callContext.ts): the server's close waits for them even when the engine that
-   * asked has gone, so no write is cut in the middle.
+   * asked has closed its connection, so no write is cut in the middle; with the engine gone altogether,
+   * for ENGINE_GONE_GRACE_MS at most (../engineGone.ts).
    */
   readonly calls: Set<Promise<unknown>>;
 }

@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import * as net from "node:net";
 import type { EmulatorHandle } from "../../emulator/index";
-import { ENGINE_GONE_GRACE_MS } from "../../provider/native/shutdown";
+import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { useEmulator } from "../support/emulator";
 import {
   configure,

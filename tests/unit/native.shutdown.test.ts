@@ -8,7 +8,8 @@ import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
-import { ENGINE_GONE_GRACE_MS, stopWithTheEngine } from "../../provider/native/shutdown";
+import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
+import { stopWithTheEngine } from "../../provider/native/shutdown";
 
 /** A server whose close resolves when the test says, and a process that records its exits. */
 function standIn(options: { pipe?: boolean } = {}) {

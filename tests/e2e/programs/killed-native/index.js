@@ -1,5 +1,5 @@
 // Two plugin processes with a role write each: the default provider's and an explicit Provider's. Driven by
-// tests/e2e/nativeKilledCli.test.ts, which kills `pulumi up` while the writes wait for their answers.
+// tests/e2e/killedCli.test.ts, which kills `pulumi up` while the writes wait for their answers.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const codesec = require("@pulumi-codesec/codesec");

@@ -1,0 +1,161 @@
+/**
+ * A `pulumi up` killed outright (SIGKILL to the CLI alone: an out-of-memory kill, a CI runner that ends
+ * only the main process) while each provider process has a role write waiting for its answer. The engine
+ * starts every provider in a process group of its own and never gets to stop them, so each must notice by
+ * itself that the engine is gone (provider/engineGone.ts): the native plugins (provider/native/shutdown.ts)
+ * and Pulumi's dynamic-provider host while it runs the dynamic resources (provider/dynamic/hostShutdown.ts;
+ * without it, the host was measured still serving 5 minutes after the kill). Each ends once its writes
+ * have answered, and none is left serving with the token in memory.
+ */
+import { expect } from "chai";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import {
+  createNativeStack,
+  createStack,
+  killTaggedProcesses,
+  packedNativeSdk,
+  packedPackage,
+  prepareProgram,
+  requirePulumiCli,
+  spawnPulumi,
+  taggedProcesses,
+} from "./support/harness";
+import { waitFor } from "../support/waitFor";
+
+/**
+ * How long each role write waits before its answer, once applied: long enough that the second write is
+ * applied before the first one's answer, even on a loaded machine (the test checks it).
+ */
+const LATENCY_MS = 8000;
+
+/** The tagged processes whose command line holds `marker`. */
+function processesRunning(tag: string, marker: string): number[] {
+  return taggedProcesses(tag).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
+}
+
+interface Case {
+  title: string;
+  program: string;
+  /** A part of the provider processes' command line. */
+  marker: string;
+  /** How many such processes the run starts, at least. */
+  processes: number;
+  why: string;
+  stack(dir: string, emulator: EmulatorHandle): Promise<Stack>;
+  tarball(): string;
+}
+
+const CASES: Case[] = [
+  {
+    title: "native provider: both plugins end by themselves once their writes have answered",
+    program: "programs/killed-native",
+    marker: "pulumi-resource-codesec",
+    processes: 2,
+    why: "the default provider's and the explicit Provider's plugin, at least",
+    tarball: packedNativeSdk,
+    stack: (dir, emulator) =>
+      createNativeStack(dir, "killed", {
+        "codesec:baseUrl": { value: emulator.baseUrl },
+        "codesec:token": { value: emulator.apiToken, secret: true },
+        "e2e:baseUrl": { value: emulator.baseUrl },
+        "e2e:token": { value: emulator.apiToken, secret: true },
+      }),
+  },
+  {
+    title: "dynamic resources: Pulumi's dynamic-provider host ends by itself once its writes have answered",
+    program: "programs/killed-dynamic",
+    marker: "cmd/dynamic-provider",
+    processes: 1,
+    why: "the host that serves the dynamic UserRoles",
+    tarball: packedPackage,
+    stack: (dir, emulator) =>
+      createStack(dir, "killed", {
+        "codesec:baseUrl": { value: emulator.baseUrl },
+        "codesec:token": { value: emulator.apiToken, secret: true },
+      }),
+  },
+];
+
+describe("a `pulumi up` killed outright leaves no provider process running", function () {
+  before(() => console.log(`      using ${requirePulumiCli()}`));
+
+  for (const c of CASES) {
+    describe(c.title.split(":")[0], () => {
+      let emulator: EmulatorHandle;
+      let stack: Stack;
+      const tag = `killed-cli-${randomUUID()}`;
+
+      before(async () => {
+        emulator = await startEmulator({ quiet: true });
+        const dir = prepareProgram(path.join(__dirname, c.program), { tarball: c.tarball() });
+        stack = await c.stack(dir, emulator);
+      });
+
+      after(async () => {
+        await killTaggedProcesses(tag); // the language host, orphaned by the kill (it ends 5 min later)
+        await emulator?.close();
+      });
+
+      it(c.title.split(": ")[1], async () => {
+        emulator.control.addFault({
+          operation: "updateUserRole",
+          phase: "after",
+          latencyMs: LATENCY_MS,
+          count: 2,
+        });
+        const run = spawnPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
+        const roleOf = (id: string) => emulator.control.state().users.find((u) => u.id === id)?.roles["1001"];
+        await waitFor(
+          "both role writes to be applied",
+          () => roleOf("502") === "ORG_ROLE_READONLY" && roleOf("503") === "ORG_ROLE_MEMBER",
+          120_000,
+        ).catch((error: Error) => {
+          throw new Error(`${error.message}; the CLI printed:\n${run.output()}`);
+        });
+        const appliedAt = Date.now();
+        expect(
+          emulator.control
+            .requests()
+            .filter((r) => r.operation === "updateUserRole")
+            .map((r) => `${r.path} ${r.pending === true ? "pending" : r.status}`),
+          "both role writes still waiting for their answers when the CLI is killed",
+        ).to.have.members([
+          "/api/agent/deployments/1001/users/502/roles pending",
+          "/api/agent/deployments/1001/users/503/roles pending",
+        ]);
+        const providers = processesRunning(tag, c.marker);
+        expect(providers.length, c.why).to.be.at.least(c.processes);
+
+        process.kill(run.child.pid!, "SIGKILL");
+        expect((await run.exited).signal).to.equal("SIGKILL");
+        await waitFor(
+          "the provider processes to end",
+          () => providers.every((pid) => !processesRunning(tag, c.marker).includes(pid)),
+          LATENCY_MS + 20_000,
+        );
+        // Not before the platform answered the writes under way: none is cut in the middle, engine or not.
+        expect(
+          Date.now() - appliedAt,
+          "ms from the writes' application to the processes' end",
+        ).to.be.at.least(LATENCY_MS - 1000);
+        expect(
+          emulator.control
+            .requests()
+            .filter((r) => r.operation === "updateUserRole")
+            .map((r) => r.status),
+          "both writes answered",
+        ).to.deep.equal([200, 200]);
+      });
+    });
+  }
+});

@@ -1,0 +1,128 @@
+/**
+ * How Pulumi's dynamic-provider host ends once the engine is gone, while it runs the dynamic resources
+ * (provider/dynamic/hostShutdown.ts), with a stand-in process; through the real CLI:
+ * tests/e2e/killedCli.test.ts.
+ */
+import { expect } from "chai";
+import { PassThrough } from "node:stream";
+import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
+import { isDynamicProviderHost, trackCall, watchTheEngine } from "../../provider/dynamic/hostShutdown";
+
+/** A process whose stdin, outputs, timers and exits the test holds. */
+function standIn(options: { pipe?: boolean } = {}) {
+  const calls = new Set<Promise<unknown>>();
+  const pipe = new PassThrough();
+  const outputs = [new PassThrough(), new PassThrough()];
+  const exits: number[] = [];
+  const timers: { ms: number; action: () => void }[] = [];
+  watchTheEngine(calls, {
+    onSignal: () => {
+      throw new Error("the host's signals are Pulumi's: no handler is installed");
+    },
+    enginePipe: () => (options.pipe === false ? undefined : pipe),
+    outputs,
+    after: (ms, action) => timers.push({ ms, action }),
+    exit: (code) => exits.push(code),
+  });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const stderr = () => String(outputs[1].read() ?? "");
+  return { calls, pipe, outputs, exits, timers, settle, stderr };
+}
+
+/** A call under way and the function that settles it. */
+function pendingCall() {
+  let settle!: () => void;
+  const call = new Promise<void>((resolve) => (settle = resolve));
+  return { call, settle };
+}
+
+describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine", () => {
+  it("knows the host by its script, as the launcher starts it, and nothing else", () => {
+    expect(isDynamicProviderHost(require.resolve("@pulumi/pulumi/cmd/dynamic-provider"))).to.equal(true);
+    expect(isDynamicProviderHost("/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider")).to.equal(true);
+    for (const other of [
+      "/p/node_modules/@pulumi/pulumi/cmd/run/index.js", // a Pulumi program
+      "/p/node_modules/mocha/bin/mocha.js",
+      "/p/dynamic-provider/index.js",
+      undefined,
+    ]) {
+      expect(isDynamicProviderHost(other), String(other)).to.equal(false);
+    }
+  });
+
+  it("with no call under way, it exits 0 as soon as the engine is gone", async () => {
+    const p = standIn();
+    await p.settle();
+    expect(p.exits, "not while the engine is there").to.deep.equal([]);
+    p.pipe.end();
+    await p.settle();
+    await p.settle();
+    expect(p.exits).to.deep.equal([0]);
+  });
+
+  it("a call under way finishes first, then it exits 0; the grace's end then does nothing", async () => {
+    const p = standIn();
+    const { call, settle } = pendingCall();
+    p.calls.add(call);
+    p.pipe.end();
+    await p.settle();
+    expect(p.timers.map((t) => t.ms)).to.deep.equal([ENGINE_GONE_GRACE_MS]);
+    expect(p.exits, "not before the call has finished").to.deep.equal([]);
+    p.calls.delete(call);
+    settle();
+    await p.settle();
+    await p.settle();
+    expect(p.exits).to.deep.equal([0]);
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([0]);
+    expect(p.stderr()).to.equal("");
+  });
+
+  it("a call that does not finish within the grace is cut: exit 1, said on stderr", async () => {
+    const p = standIn();
+    p.calls.add(new Promise(() => undefined));
+    p.pipe.end();
+    await p.settle();
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([1]);
+    expect(p.stderr()).to.match(/^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform/);
+  });
+
+  it("output errors are the host's own until the engine is gone, and dropped after", async () => {
+    const p = standIn();
+    const epipe = () => Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+    expect(() => p.outputs[1].emit("error", epipe()), "no listener of ours before").to.throw("EPIPE");
+    p.calls.add(new Promise(() => undefined));
+    p.pipe.end();
+    await p.settle();
+    for (const output of p.outputs) expect(() => output.emit("error", epipe())).not.to.throw();
+  });
+
+  it("without a stdin pipe, it watches nothing", async () => {
+    const p = standIn({ pipe: false });
+    p.pipe.end();
+    await p.settle();
+    expect(p.exits).to.deep.equal([]);
+    expect(p.timers).to.deep.equal([]);
+  });
+
+  it("counts a call until it settles, succeeded or failed, in the one set every copy of the package shares", async () => {
+    const shared = (globalThis as Record<symbol, { callsUnderWay: Set<Promise<unknown>> } | undefined>)[
+      Symbol.for("pulumi-codesec.dynamicHost")
+    ];
+    expect(shared, "made when the module loaded").not.to.equal(undefined);
+    const ok = pendingCall();
+    const tracked = trackCall(() => ok.call);
+    expect(tracked, "the call's own promise").to.equal(ok.call);
+    const failing = trackCall(() => Promise.reject(new Error("refused")));
+    expect([...shared!.callsUnderWay]).to.include.members([tracked, failing]);
+    await failing.catch(() => undefined);
+    await Promise.resolve();
+    expect([...shared!.callsUnderWay]).not.to.include(failing);
+    expect([...shared!.callsUnderWay]).to.include(tracked);
+    ok.settle();
+    await tracked;
+    await Promise.resolve();
+    expect([...shared!.callsUnderWay]).not.to.include(tracked);
+  });
+});

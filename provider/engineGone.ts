@@ -18,7 +18,8 @@
  * (docs/interrupted-runs.md) settles it.
  *
  * With the engine gone, so are the readers of the process's stdout and stderr: a write to them fails
- * (EPIPE), which would end the process with the calls it is waiting for. So a write error on them is
+ * (EPIPE), which, unhandled, ends the native plugin with the calls it is waiting for (Pulumi's
+ * dynamic-provider host logs it instead, and turns its exit code into 1). So a write error on them is
  * dropped (the engine reading them is the only reason to write there).
  */
 import { fstatSync } from "node:fs";

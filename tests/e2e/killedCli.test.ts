@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import {
   createNativeStack,
   createStack,
@@ -137,17 +138,22 @@ describe("a `pulumi up` killed outright leaves no provider process running", fun
         expect(providers.length, c.why).to.be.at.least(c.processes);
 
         process.kill(run.child.pid!, "SIGKILL");
+        const killedAt = Date.now();
         expect((await run.exited).signal).to.equal("SIGKILL");
         await waitFor(
           "the provider processes to end",
           () => providers.every((pid) => !processesRunning(tag, c.marker).includes(pid)),
-          LATENCY_MS + 20_000,
+          2 * ENGINE_GONE_GRACE_MS,
         );
+        const endedAt = Date.now();
         // Not before the platform answered the writes under way: none is cut in the middle, engine or not.
-        expect(
-          Date.now() - appliedAt,
-          "ms from the writes' application to the processes' end",
-        ).to.be.at.least(LATENCY_MS - 1000);
+        expect(endedAt - appliedAt, "ms from the writes' application to the processes' end").to.be.at.least(
+          LATENCY_MS - 1000,
+        );
+        // Ended by the writes' answers (under LATENCY_MS after the kill), not by the grace that bounds them.
+        expect(endedAt - killedAt, "ms from the kill to the processes' end").to.be.below(
+          ENGINE_GONE_GRACE_MS - 10_000,
+        );
         expect(
           emulator.control
             .requests()

@@ -6,16 +6,25 @@
 import { expect } from "chai";
 import { PassThrough } from "node:stream";
 import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
-import { isDynamicProviderHost, trackCall, watchTheEngine } from "../../provider/dynamic/hostShutdown";
+import { run } from "../../provider/dynamic/index";
+import {
+  hostWatched,
+  isDynamicProviderHost,
+  newHostCalls,
+  trackCall,
+  trackCallIn,
+  watchTheEngine,
+} from "../../provider/dynamic/hostShutdown";
 
 /** A process whose stdin, outputs, timers and exits the test holds. */
 function standIn(options: { pipe?: boolean } = {}) {
-  const calls = new Set<Promise<unknown>>();
+  const host = newHostCalls();
+  const calls = host.underWay;
   const pipe = new PassThrough();
   const outputs = [new PassThrough(), new PassThrough()];
   const exits: number[] = [];
   const timers: { ms: number; action: () => void }[] = [];
-  watchTheEngine(calls, {
+  watchTheEngine(host, {
     onSignal: () => {
       throw new Error("the host's signals are Pulumi's: no handler is installed");
     },
@@ -26,7 +35,7 @@ function standIn(options: { pipe?: boolean } = {}) {
   });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   const stderr = () => String(outputs[1].read() ?? "");
-  return { calls, pipe, outputs, exits, timers, settle, stderr };
+  return { host, calls, pipe, outputs, exits, timers, settle, stderr };
 }
 
 /** A call under way and the function that settles it. */
@@ -39,7 +48,13 @@ function pendingCall() {
 describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine", () => {
   it("knows the host by its script, as the launcher starts it, and nothing else", () => {
     expect(isDynamicProviderHost(require.resolve("@pulumi/pulumi/cmd/dynamic-provider"))).to.equal(true);
-    expect(isDynamicProviderHost("/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider")).to.equal(true);
+    for (const host of [
+      "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider",
+      "/p/node_modules/.pnpm/@pulumi+pulumi@3.259.0/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js",
+      "C:\\p\\node_modules\\@pulumi\\pulumi\\cmd\\dynamic-provider\\index.js",
+    ]) {
+      expect(isDynamicProviderHost(host), host).to.equal(true);
+    }
     for (const other of [
       "/p/node_modules/@pulumi/pulumi/cmd/run/index.js", // a Pulumi program
       "/p/node_modules/mocha/bin/mocha.js",
@@ -48,6 +63,39 @@ describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine
     ]) {
       expect(isDynamicProviderHost(other), String(other)).to.equal(false);
     }
+  });
+
+  it("is not watched in any other process: this one loaded a kind's entry and ran a call", async () => {
+    await run("UserRole", "diff", [
+      "1001/502",
+      { role: "ORG_ROLE_MEMBER" },
+      { role: "ORG_ROLE_MEMBER" },
+    ]).catch(() => undefined);
+    expect(hostWatched()).to.equal(false);
+  });
+
+  it("a call that had not started when the engine went is refused, without running", async () => {
+    const p = standIn();
+    const { call, settle } = pendingCall();
+    const first = trackCallIn(p.host, () => call);
+    p.pipe.end();
+    await p.settle();
+    let ran = false;
+    const late = trackCallIn(p.host, () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    const refusal = await late.then(
+      () => "started",
+      (error: Error) => error.message,
+    );
+    expect(refusal).to.match(/the Pulumi engine is gone, so this call does not start/);
+    expect(ran).to.equal(false);
+    expect(p.exits, "the call under way still finishes first").to.deep.equal([]);
+    settle();
+    await first;
+    await p.settle();
+    expect(p.exits).to.deep.equal([0]);
   });
 
   it("with no call under way, it exits 0 as soon as the engine is gone", async () => {
@@ -107,22 +155,43 @@ describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine
   });
 
   it("counts a call until it settles, succeeded or failed, in the one set every copy of the package shares", async () => {
-    const shared = (globalThis as Record<symbol, { callsUnderWay: Set<Promise<unknown>> } | undefined>)[
-      Symbol.for("pulumi-codesec.dynamicHost")
+    const shared = (globalThis as Record<symbol, { underWay: Set<Promise<unknown>> } | undefined>)[
+      Symbol.for("pulumi-codesec.dynamicHost.v1")
     ];
     expect(shared, "made when the module loaded").not.to.equal(undefined);
     const ok = pendingCall();
     const tracked = trackCall(() => ok.call);
     expect(tracked, "the call's own promise").to.equal(ok.call);
     const failing = trackCall(() => Promise.reject(new Error("refused")));
-    expect([...shared!.callsUnderWay]).to.include.members([tracked, failing]);
+    expect([...shared!.underWay]).to.include.members([tracked, failing]);
     await failing.catch(() => undefined);
     await Promise.resolve();
-    expect([...shared!.callsUnderWay]).not.to.include(failing);
-    expect([...shared!.callsUnderWay]).to.include(tracked);
+    expect([...shared!.underWay]).not.to.include(failing);
+    expect([...shared!.underWay]).to.include(tracked);
     ok.settle();
     await tracked;
     await Promise.resolve();
-    expect([...shared!.callsUnderWay]).not.to.include(tracked);
+    expect([...shared!.underWay]).not.to.include(tracked);
+  });
+
+  it("counts the calls of the kinds' entries and of the legacy entry (stacks of 0.1.0 to 0.3.0)", async () => {
+    const shared = (globalThis as Record<symbol, { underWay: Set<Promise<unknown>> }>)[
+      Symbol.for("pulumi-codesec.dynamicHost.v1")
+    ];
+    const entry = require("../../provider/resources/userRole/engineEntry") as {
+      diff(...args: unknown[]): Promise<unknown>;
+    };
+    const args = ["1001/502", { role: "ORG_ROLE_MEMBER" }, { role: "ORG_ROLE_MEMBER" }];
+    for (const [name, call] of [
+      ["the kind's entry", () => entry.diff(...args)],
+      ["the legacy entry", () => run("UserRole", "diff", args)],
+    ] as const) {
+      const before = shared.underWay.size;
+      const underWay = call();
+      expect(shared.underWay.size, name).to.equal(before + 1);
+      await underWay.catch(() => undefined);
+      await Promise.resolve();
+      expect(shared.underWay.size, name).to.equal(before);
+    }
   });
 });

@@ -7,8 +7,9 @@
  * in memory, 5 minutes later (it never reads its stdin, and only a signal, which nobody sends, ends it).
  * So the first of these resources' providers that the host loads watches the engine for it
  * (../engineGone.ts). Once the engine is gone:
- * - a call to these providers that had not started yet (a request still in the host's buffers) is refused:
- *   a write begun after the kill would reach the platform with no trace in the stack;
+ * - a call to these providers that has not started when the host sees its stdin end (a request still in its
+ *   buffers) is refused: a write begun after the kill would reach the platform with no trace in the stack.
+ *   One the host takes from its buffers in the same turn of its event loop as the kill may still start;
  * - the host exits 0 as soon as the calls under way have finished, or 1 after ENGINE_GONE_GRACE_MS.
  *   Another package's dynamic provider in the same host is cut at that moment, possibly in the middle of
  *   a write: its step is a pending operation in the stack either way, as every step in flight at a kill,
@@ -37,7 +38,9 @@ export function newHostCalls(): HostCalls {
 
 /**
  * This process's calls, and whether its host is watched: one for the process, even when it loads two
- * copies of this package (two programs' versions). The key names this shape's version.
+ * copies of this package (two programs' versions). The key names this shape's version: a copy with
+ * another shape would watch on its own, and the first to finish its calls would end the host, cutting
+ * the other's; so the shape only ever gains fields, under the same key.
  */
 const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for("pulumi-codesec.dynamicHost.v1")] ??= {
   ...newHostCalls(),
@@ -79,11 +82,6 @@ export function endTheHostWithTheEngine(): void {
   if (shared.watching || !isDynamicProviderHost(process.argv[1])) return;
   shared.watching = true;
   watchTheEngine(shared, processHooks());
-}
-
-/** Whether this process's host is watched (false in any process but Pulumi's dynamic-provider host). */
-export function hostWatched(): boolean {
-  return shared.watching;
 }
 
 /**

@@ -139,6 +139,9 @@ describe("a `pulumi up` killed outright leaves no provider process running", fun
 
         process.kill(run.child.pid!, "SIGKILL");
         const killedAt = Date.now();
+        expect(killedAt - appliedAt, "killed well before the writes could answer").to.be.below(
+          LATENCY_MS - 2000,
+        );
         expect((await run.exited).signal).to.equal("SIGKILL");
         await waitFor(
           "the provider processes to end",

@@ -1,14 +1,13 @@
 /**
  * How Pulumi's dynamic-provider host ends once the engine is gone, while it runs the dynamic resources
- * (provider/dynamic/hostShutdown.ts), with a stand-in process; through the real CLI:
- * tests/e2e/killedCli.test.ts.
+ * (provider/dynamic/hostShutdown.ts), with a stand-in process; which processes it is installed in:
+ * tests/integration/dynamic.hostShutdown.test.ts; through the real CLI: tests/e2e/killedCli.test.ts.
  */
 import { expect } from "chai";
 import { PassThrough } from "node:stream";
 import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { run } from "../../provider/dynamic/index";
 import {
-  hostWatched,
   isDynamicProviderHost,
   newHostCalls,
   trackCall,
@@ -63,15 +62,6 @@ describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine
     ]) {
       expect(isDynamicProviderHost(other), String(other)).to.equal(false);
     }
-  });
-
-  it("is not watched in any other process: this one loaded a kind's entry and ran a call", async () => {
-    await run("UserRole", "diff", [
-      "1001/502",
-      { role: "ORG_ROLE_MEMBER" },
-      { role: "ORG_ROLE_MEMBER" },
-    ]).catch(() => undefined);
-    expect(hostWatched()).to.equal(false);
   });
 
   it("a call that had not started when the engine went is refused, without running", async () => {

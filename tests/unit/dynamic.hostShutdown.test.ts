@@ -4,7 +4,6 @@
  * tests/integration/dynamic.hostShutdown.test.ts; through the real CLI: tests/e2e/killedCli.test.ts.
  */
 import { expect } from "chai";
-import { PassThrough } from "node:stream";
 import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { run } from "../../provider/dynamic/index";
 import {
@@ -14,27 +13,14 @@ import {
   trackCallIn,
   watchTheEngine,
 } from "../../provider/dynamic/hostShutdown";
+import { standInProcess } from "../support/standInProcess";
 
-/** A process whose stdin, outputs, timers and exits the test holds. */
+/** A host's calls, watched in a stand-in process (no signal handler: the host's signals are Pulumi's). */
 function standIn(options: { pipe?: boolean } = {}) {
   const host = newHostCalls();
-  const calls = host.underWay;
-  const pipe = new PassThrough();
-  const outputs = [new PassThrough(), new PassThrough()];
-  const exits: number[] = [];
-  const timers: { ms: number; action: () => void }[] = [];
-  watchTheEngine(host, {
-    onSignal: () => {
-      throw new Error("the host's signals are Pulumi's: no handler is installed");
-    },
-    enginePipe: () => (options.pipe === false ? undefined : pipe),
-    outputs,
-    after: (ms, action) => timers.push({ ms, action }),
-    exit: (code) => exits.push(code),
-  });
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  const stderr = () => String(outputs[1].read() ?? "");
-  return { host, calls, pipe, outputs, exits, timers, settle, stderr };
+  const proc = standInProcess(options);
+  watchTheEngine(host, proc.hooks);
+  return { ...proc, host, calls: host.underWay };
 }
 
 /** A call under way and the function that settles it. */
@@ -88,8 +74,9 @@ describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine
     expect(p.exits).to.deep.equal([0]);
   });
 
-  it("with no call under way, it exits 0 as soon as the engine is gone", async () => {
+  it("with no call under way, it exits 0 as soon as the engine is gone; no signal handler is added", async () => {
     const p = standIn();
+    expect(p.signals.eventNames(), "the host's signals are Pulumi's").to.deep.equal([]);
     await p.settle();
     expect(p.exits, "not while the engine is there").to.deep.equal([]);
     p.pipe.end();

@@ -4,14 +4,13 @@
  * the emulator: tests/integration/native.shutdown.test.ts.
  */
 import { expect } from "chai";
-import { EventEmitter } from "node:events";
-import { PassThrough } from "node:stream";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
 import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { stopWithTheEngine } from "../../provider/native/shutdown";
+import { standInProcess } from "../support/standInProcess";
 
-/** A server whose close resolves when the test says, and a process that records its exits. */
+/** A server whose close resolves when the test says, stopped with a stand-in process. */
 function standIn(options: { pipe?: boolean } = {}) {
   let finishClose!: () => void;
   const closing = new Promise<void>((resolve) => (finishClose = resolve));
@@ -24,32 +23,9 @@ function standIn(options: { pipe?: boolean } = {}) {
       return closing;
     },
   };
-  const signals = new EventEmitter();
-  const pipe = new PassThrough();
-  const outputs = [new PassThrough(), new PassThrough()];
-  const exits: number[] = [];
-  const timers: { ms: number; action: () => void }[] = [];
-  stopWithTheEngine(server, {
-    onSignal: (signal, listener) => signals.on(signal, listener),
-    enginePipe: () => (options.pipe === false ? undefined : pipe),
-    outputs,
-    after: (ms, action) => timers.push({ ms, action }),
-    exit: (code) => exits.push(code),
-  });
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  const stderr = () => String(outputs[1].read() ?? "");
-  return {
-    server,
-    signals,
-    pipe,
-    outputs,
-    exits,
-    timers,
-    stderr,
-    finishClose,
-    closeCalls: () => closeCalls,
-    settle,
-  };
+  const proc = standInProcess(options);
+  stopWithTheEngine(server, proc.hooks);
+  return { ...proc, server, finishClose, closeCalls: () => closeCalls };
 }
 
 describe("native plugin: the order of its stop", () => {

@@ -14,6 +14,7 @@ import { clientFigures } from "./clientComparison";
 import { emulatorCapacity } from "./emulatorCapacity";
 import { emulatorWriteCost } from "./emulatorWrites";
 import { engineFloor, engineFloorFigures, nativeFigures, type SizeRun } from "./engineFloor";
+import { ALIASES, nativeAliases } from "./nativeAliases";
 import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
       .filter(([key]) => runs(key))
       .map(([, name]) => name),
     ...(runs("engine") ? engineSteps : []),
+    ...(runs("10") ? [ALIASES] : []),
   ];
   const planned = [...unfinished];
   const file = resultsPath(options.smoke);
@@ -187,6 +189,9 @@ async function main(): Promise<void> {
       failed("1 engine floor, native provider, UserRoles map", error);
     }
   }
+
+  // Last: its stacks are the run's largest, and comparison 8 is what it explains.
+  if (runs("10")) await step(ALIASES, () => nativeAliases(options, log));
 
   save();
   console.log(markdownTable(figures));

@@ -1,12 +1,14 @@
 "use strict";
 /**
  * N organization roles in deployment 1001 for members 100000 ... 100000+N-1 (bench/support/fixtures.ts),
- * declared one of five ways (stack config `bench:provider`):
+ * declared one of six ways (stack config `bench:provider`):
  *
  * - `codesec`: N `codesec.UserRole`s, the package's dynamic resources (credentials from
  *   codesec:baseUrl/token);
  * - `native`: N `codesec.UserRole`s of the generated Node SDK (`@pulumi-codesec/codesec`), served by the
  *   native plugin `pulumi-resource-codesec` (on PATH), same config;
+ * - `native-unaliased` (comparison 10 only): the same, without the aliases to the dynamic types that the
+ *   generated SDK adds to every resource;
  * - `map`: one dynamic `codesec.UserRoles` holding the N users (same config);
  * - `noop`: the engine floor, a dynamic provider that calls nothing (bench/floors/noop.js);
  * - `http`: the HTTP floor, a dynamic provider that makes the calls codesec.UserRole should make
@@ -34,14 +36,44 @@ const floors = {
   http: () => require("codesec-bench-floors/http"),
 };
 
+/**
+ * `native-unaliased`: a stack transformation empties each resource's aliases before Pulumi's SDK turns
+ * them into URNs (transformations run first in its Resource constructor). The transformation costs the
+ * side a call and an object per resource: what the comparison gives is what the aliases cost at least.
+ */
+if (which === "native-unaliased") {
+  pulumi.runtime.registerStackTransformation(({ props, opts }) => ({
+    props,
+    opts: { ...opts, aliases: [] },
+  }));
+}
+
+/**
+ * How many aliases Pulumi's SDK holds for a native resource (its internal `__aliases`, made from the same
+ * options it sends the engine), checked on every one: a change of the SDK or of the transformation must
+ * not leave the two native sides measuring the same thing.
+ */
+function checkedAliases(resource, expected) {
+  const got = resource.__aliases;
+  if (!Array.isArray(got) || got.length !== expected) {
+    throw new Error(`bench: a ${which} UserRole has ${got?.length} aliases, expected ${expected}`);
+  }
+  return resource;
+}
+
 function declare(name, args) {
   if (which === "codesec") return new (require("pulumi-codesec").UserRole)(name, args);
-  if (which === "native") return new (require("@pulumi-codesec/codesec").UserRole)(name, args);
+  if (which === "native")
+    return checkedAliases(new (require("@pulumi-codesec/codesec").UserRole)(name, args), 1);
+  if (which === "native-unaliased")
+    return checkedAliases(new (require("@pulumi-codesec/codesec").UserRole)(name, args), 0);
   if (which === "noop")
     return new pulumi.dynamic.Resource(floors.noop(), name, args, {}, "bench", "NoopRole");
   if (which === "http")
     return new pulumi.dynamic.Resource(floors.http(), name, args, {}, "bench", "HttpRole");
-  throw new Error(`bench:provider must be codesec, native, map, noop or http, got ${which}`);
+  throw new Error(
+    `bench:provider must be codesec, native, native-unaliased, map, noop or http, got ${which}`,
+  );
 }
 
 const roleOf = (i) => (i < changed ? "ORG_ROLE_READONLY" : "ORG_ROLE_ADMIN");

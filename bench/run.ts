@@ -110,8 +110,10 @@ async function main(): Promise<void> {
   });
   // Written after every step and every size: a run stopped early still leaves what it measured.
   const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
+  // By prefix: an entry may carry how far it got ("... (1 of 3 repetitions done)").
   const done = (name: string) => {
-    unfinished.splice(unfinished.indexOf(name), 1);
+    const at = unfinished.findIndex((entry) => entry.startsWith(name));
+    if (at >= 0) unfinished.splice(at, 1);
     save();
   };
   // A comparison that cannot run fails the run, but only at its end: the others still measure (a full
@@ -190,16 +192,20 @@ async function main(): Promise<void> {
     }
   }
 
-  // Last: its stacks are the run's largest, and comparison 8 is what it explains. Like the engine step,
-  // its figures so far are saved after every repetition.
+  // After the stacks of comparison 1, so that a run of everything has comparison 8's figures, which this
+  // one explains, even if it is stopped during this one's large stacks. Like the engine step, its figures
+  // so far are saved after every repetition, and `unfinished` says how many repetitions were done.
   if (runs("10")) {
     log(`[bench] ${ALIASES_COMPARISON} ...`);
     const start = performance.now();
     const before = figures.length;
     try {
-      await nativeAliases(options, log, (measured) => {
+      await nativeAliases(options, log, (measured, repetitions) => {
         figures.splice(before, figures.length - before, ...measured);
         timings[ALIASES_COMPARISON] = Math.round(secondsSince(start));
+        const at = unfinished.findIndex((entry) => entry.startsWith(ALIASES_COMPARISON));
+        if (at >= 0 && repetitions < options.reps)
+          unfinished[at] = `${ALIASES_COMPARISON} (${repetitions} of ${options.reps} repetitions done)`;
         save();
       });
       log(`[bench] ${ALIASES_COMPARISON}: ${timings[ALIASES_COMPARISON]} s`);

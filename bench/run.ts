@@ -110,9 +110,9 @@ async function main(): Promise<void> {
   });
   // Written after every step and every size: a run stopped early still leaves what it measured.
   const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
-  // By prefix: an entry may carry how far it got ("... (1 of 3 repetitions done)").
+  // The entry, or the entry with how far it got ("... (1 of 3 repetitions done)").
   const done = (name: string) => {
-    const at = unfinished.findIndex((entry) => entry.startsWith(name));
+    const at = unfinished.findIndex((entry) => entry === name || entry.startsWith(`${name} (`));
     if (at >= 0) unfinished.splice(at, 1);
     save();
   };
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
         figures.splice(before, figures.length - before, ...measured);
         timings[ALIASES_COMPARISON] = Math.round(secondsSince(start));
         const at = unfinished.findIndex((entry) => entry.startsWith(ALIASES_COMPARISON));
-        if (at >= 0 && repetitions < options.reps)
+        if (at >= 0)
           unfinished[at] = `${ALIASES_COMPARISON} (${repetitions} of ${options.reps} repetitions done)`;
         save();
       });

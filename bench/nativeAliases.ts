@@ -46,8 +46,8 @@ export interface AliasRun {
 /**
  * Runs the comparison at the largest size of `options`, handing its figures to `onRepetition` after every
  * repetition (all repetitions so far, and how many), so that a run stopped later keeps what it measured.
- * Before the first repetition, one untimed preview per side (the first lifecycle of a run is cold: the
- * plugin's and the SDK's first loads); the order of the sides rotates with each repetition, so that each
+ * Before the first repetition of a full run, one untimed preview per side (the first lifecycle of a run is
+ * cold: the plugin's and the SDK's first loads); the order of the sides rotates with each repetition, so that each
  * side runs first once in three (a rotation keeps each side's neighbours: native always follows codesec).
  */
 export async function nativeAliases(
@@ -72,7 +72,8 @@ export async function nativeAliases(
         },
         env,
       );
-      await stacks[side].preview();
+      // The warm-up is for figures worth reading; a smoke run only proves the comparison runs.
+      if (!options.smoke) await stacks[side].preview();
     }
     const run: AliasRun = { n, repetitions: 0, times: emptyRecord(), programCpu: emptyRecord() };
     for (let rep = 0; rep < options.reps; rep++) {

@@ -1,18 +1,19 @@
 /**
- * Comparison 3, API calls per phase, counted by the emulator during comparison 1's codesec stacks and
+ * The API calls comparison: calls per phase, counted by the emulator during the engine floor's stacks and
  * held against what each phase needs: every phase that runs `check` (preview, up) makes the credential
- * check (one operation-8 read per connection per process; the bench stacks have one) and nothing else
- * but one operation-1 call per changed resource; a refresh one operation-8 read per connection for all
- * UserRoles; a destroy one operation-1 call per resource (roleOnDestroy). The issue asked 0 for a
- * no-change up: the credential check is kept there on purpose (it is what makes a rotated or wrong token
- * fail before any write, docs/credentials.md), so the target is that one read.
+ * check (one read of the current user, `GET /api/auth/users/current`, per connection per process; the
+ * bench stacks have one) and nothing else but one role write (`PATCH .../users/{userId}/roles`) per
+ * changed resource; a refresh one current-user read per connection for all UserRoles; a destroy one role
+ * write per resource (roleOnDestroy). A no-change up keeps the credential check on purpose (it is what
+ * makes a rotated or wrong token fail before any write, docs/credentials.md), so its target is that one
+ * read, not zero calls.
  */
 import type { CallCounts } from "./support/apiCallCounter";
 import { updatedCount, type Phase } from "./support/lifecycle";
 import { figure, type Figure, type Target } from "./support/results";
 
-const COMPARISON = "3 API calls";
-/** The one operation-8 read per connection of a process that runs `check`. */
+const COMPARISON = "API calls";
+/** The one current-user read per connection of a process that runs `check`. */
 const CREDENTIAL_CHECK = 1;
 
 function targetOf(phase: Phase, n: number): Target {
@@ -49,8 +50,8 @@ function byOperation(calls: CallCounts): string {
 
 /**
  * One figure per size and phase: the calls the dynamic UserRoles made (the HTTP floor's in the detail);
- * and, with the native provider's counts, the native calls held to the same targets (issue 15: the same
- * calls as the dynamic provider).
+ * and, with the native provider's counts, the native calls held to the same targets (the native provider
+ * makes the same calls as the dynamic one).
  */
 export function apiCallFigures(all: readonly PhaseCalls[]): Figure[] {
   const figures: Figure[] = [];

@@ -1,13 +1,13 @@
 /**
- * Comparison 4, the client against a bare keep-alive `node:http` loop on the same emulator routes, and
- * the cold load of the package's entry points. The measurements are the sdk's (`measureClientSpeed()` in
+ * The client comparison: the client against a bare keep-alive `node:http` loop on the same emulator routes,
+ * and the cold load of the package's entry points. The measurements are the sdk's (`measureClientSpeed()` in
  * bench/clientSpeed.ts, `measureModuleLoad()` in bench/moduleLoad.ts); this module turns them into figures
- * with their targets. The headline is the client as users get it, with its default limiter (100 requests
- * per second, 16 in flight: the platform's documented limit per credential, docs/api-behaviour.md, so
- * that a large stack does not set off a storm of 429s): its rate against the bare loop (no target: the
- * cap is by design), and against its own cap (target >= 0.9x: the limiter delivers the rate it promises).
- * Beside it, the client tuned to never wait (`requestsPerSecond` 100,000, 1,000 in flight): the client's
- * own cost, every check kept, at >= 0.9x the bare loop. And each provider entry (`pulumi-codesec/dynamic`,
+ * with their targets. The headline is the client as users get it, with its default limiter (100 requests per
+ * second, 16 in flight: the platform's documented limit per credential, docs/api-behaviour.md, so that a
+ * large stack does not set off a storm of 429s): its rate against the bare loop (no target: the cap is by
+ * design), and against its own cap (target >= 0.9x: the limiter delivers the rate it promises). Beside it,
+ * the client tuned to never wait (`requestsPerSecond` 100,000, 1,000 in flight): the client's own cost, every
+ * check kept, at >= 0.9x the bare loop. And each provider entry (`pulumi-codesec/dynamic`,
  * `pulumi-codesec/dynamic/UserRole`) loading in <= 50 ms.
  */
 import { measureClientSpeed } from "./clientSpeed";
@@ -17,7 +17,7 @@ import { DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
 import { figure, type Figure } from "./support/results";
 import { pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "4 client";
+const COMPARISON = "client";
 
 export async function clientFigures(options: BenchOptions): Promise<Figure[]> {
   const speed = await measureClientSpeed(

@@ -1,6 +1,6 @@
 /**
  * The typed client against a bare keep-alive `node:http` loop on the same emulator routes: a read
- * (getScan, operation 6) and a write (updateUserRole, operation 1), at concurrency 1 and 16. Repetitions
+ * (getScan) and a write (updateUserRole), at concurrency 1 and 16. Repetitions
  * are interleaved (bare, client, bare, client, ...) in one process against one emulator, and each
  * repetition gives a paired ratio (client requests per second / bare requests per second); the figure is
  * the median ratio. Prints a markdown table; `measureClientSpeed()` returns the figures.

@@ -1,6 +1,7 @@
 /**
- * Comparison 5, emulator capacity: requests per second a bare keep-alive loop gets at concurrency 16 from
- * a read route (getScan, operation 6) and a write route (updateUserRole, operation 1), with the state in
+ * The emulator capacity comparison: requests per second a bare keep-alive loop gets at concurrency 16
+ * from a read route (getScan, `GET .../scans/{scanId}`) and a write route (updateUserRole,
+ * `PATCH .../users/{userId}/roles`), with the state in
  * memory and with `--state`, on a small store (the default fixtures) and a large one (10,000 notification
  * rules). The large store should cost no more per request than the small one. Every write changes a role
  * (the emulator skips a write that changes nothing, so a repeated one would measure no write at all). The
@@ -16,7 +17,7 @@ import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
 import { median, pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "5 emulator capacity";
+const COMPARISON = "emulator capacity";
 const CONCURRENCY = 16;
 
 type Route = "getScan" | "updateUserRole";
@@ -39,8 +40,8 @@ function routeRequest(route: Route, emulator: EmulatorProcess): BareRequest {
 export const WRITTEN_MEMBERS = 4 * CONCURRENCY;
 
 /**
- * Writes (operation 1) that each change a role: member after member, each one set to the role other than
- * the one it has (every member starts as ORG_ROLE_MEMBER). The count goes on across the loops that use
+ * Role writes (updateUserRole) that each change a role: member after member, each one set to the role other
+ * than the one it has (every member starts as ORG_ROLE_MEMBER). The count goes on across the loops that use
  * the request (a warm-up, then the measure), so that no write repeats the role a member already has.
  */
 export function roleWrites(

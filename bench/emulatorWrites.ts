@@ -1,11 +1,12 @@
 /**
- * Comparison 5b, what one write costs the emulator as its store grows: milliseconds per role change
- * (operation 1, one client, each write changing a role) with 1,000, 10,000 and 50,000 notification rules,
- * with the state in memory and with `--state` (every write durable before its answer: a line appended to
- * the journal, emulator/stateJournal.ts). A write should cost what it touches, not the size of the store.
- * Every write changes a role (see `roleWrites`), and with `--state` the run checks it: the journal must
- * hold one change per write, or the comparison fails. Run alone: `bash scripts/with-tools.sh node -r
- * ts-node/register/transpile-only bench/emulatorWrites.ts [--smoke]` (after `npm run build`).
+ * Emulator writes, part of the emulator capacity comparison: what one write costs the emulator as its store
+ * grows, in milliseconds per role change (updateUserRole, one client, each write changing a role) with 1,000,
+ * 10,000 and 50,000 notification rules, with the state in memory and with `--state` (every write durable
+ * before its answer: a line appended to the journal, emulator/stateJournal.ts). A write should cost what it
+ * touches, not the size of the store. Every write changes a role (see `roleWrites`), and with `--state` the
+ * run checks it: the journal must hold one change per write, or the comparison fails. Run alone: `bash
+ * scripts/with-tools.sh node -r ts-node/register/transpile-only bench/emulatorWrites.ts [--smoke]` (after
+ * `npm run build`).
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
@@ -18,7 +19,7 @@ import { benchOptions, type BenchOptions } from "./support/options";
 import { figure, markdownTable, type Figure } from "./support/results";
 import { pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "5 emulator capacity";
+const COMPARISON = "emulator capacity";
 
 /**
  * The changes a `--state` emulator's journal holds (its lines after the header): one per write that

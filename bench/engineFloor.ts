@@ -1,19 +1,20 @@
 /**
- * Comparison 1, the engine floor, through the real Pulumi CLI, phase by phase, for each stack size N:
+ * The engine floor comparison, through the real Pulumi CLI, phase by phase, for each stack size N:
  *
  * - `codesec`: N dynamic codesec.UserRoles (the package);
- * - `native`: N codesec.UserRoles of the generated SDK on the native plugin (issue 15);
+ * - `native`: N codesec.UserRoles of the generated SDK on the native plugin (the native provider
+ *   comparison);
  * - `noop`: the no-op floor, N dynamic resources that call nothing (bench/floors/noop.js): the engine's own
  *   cost, which no provider of N resources can go below;
  * - `http`: the HTTP floor, N dynamic resources making the same calls with a bare keep-alive request
  *   (bench/floors/http.js): the engine plus the calls, made the cheapest way;
- * - `map`: one dynamic codesec.UserRoles of the N users (issue 18), followed by its API floor: the N
- *   writes sent bare, paced at the client's default rate (100 per second, 16 in flight).
+ * - `map`: one dynamic codesec.UserRoles of the N users (the UserRoles map comparison), followed by its API
+ *   floor: the N writes sent bare, paced at the client's default rate (100 per second, 16 in flight).
  *
  * Both floors are stored by Pulumi as a one-line require, like our stub, so no side pays for a larger
- * checkpoint than ours. The sides run interleaved (codesec, native, noop, http, map, codesec, ...) and
- * every ratio is taken per repetition (paired), then reported as the median with its spread. Also counts
- * the API calls of every phase (comparison 3), the state bytes of a UserRole and of the map, and the CPU
+ * checkpoint than ours. The sides run interleaved (codesec, native, noop, http, map, codesec, ...) and every
+ * ratio is taken per repetition (paired), then reported as the median with its spread. Also counts the API
+ * calls of every phase (the API calls comparison), the state bytes of a UserRole and of the map, and the CPU
  * of each phase's program and provider processes (./support/processCpu.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -32,14 +33,13 @@ import {
   type CommandCpu,
   type CpuRole,
 } from "./support/processCpu";
-import { figure, type Figure } from "./support/results";
+import { figure, NATIVE_COMPARISON, type Figure } from "./support/results";
 import { benchScratchDir, benchStack, connectionConfig, entryBytes, storedResources } from "./support/stacks";
 import { median, pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "1 engine floor";
-const NATIVE = "8 native provider";
+const COMPARISON = "engine floor";
 const TARGET = { op: "<=", value: 1.1 } as const;
-/** Issue 15: the native provider at or below 0.9x the dynamic one on these phases, at N >= 200. */
+/** The native provider at or below 0.9x the dynamic one on these phases, at N >= 200. */
 const NATIVE_TARGET = { op: "<=", value: 0.9 } as const;
 const NATIVE_TARGET_PHASES: Phase[] = ["preview (create)", "preview, no change", "up, no change", "refresh"];
 /** The phases whose command runs no program (the engine refreshes and destroys from the state alone). */
@@ -179,7 +179,7 @@ function measureState(stack: Stack, side: Side, run: SizeRun): void {
 }
 
 /**
- * The API floor of the map's create: the same N writes (operation 1, each changing a role: every member
+ * The API floor of the map's create: the same N role writes (each changing a role: every member
  * is ORG_ROLE_MEMBER after a destroy) sent bare, paced as the client paces them by default. Then the
  * members are set back, untimed.
  */
@@ -208,7 +208,7 @@ function floorName(floor: "noop" | "http"): string {
   return floor === "noop" ? "no-op floor" : "HTTP floor";
 }
 
-/** Comparison 1's figures of one size: the dynamic UserRoles against the floor of each phase. */
+/** The engine floor's figures of one size: the dynamic UserRoles against the floor of each phase. */
 export function engineFloorFigures(run: SizeRun): Figure[] {
   return PHASES.map((phase) => {
     const floor = FLOOR_OF[phase];
@@ -226,8 +226,9 @@ export function engineFloorFigures(run: SizeRun): Figure[] {
 }
 
 /**
- * Issue 15's figures of one size: the native provider against the dynamic one (target <= 0.9x on the
- * planning phases and refresh at N >= 200) and against the floor of each phase (the dynamic one's target).
+ * The native provider's figures of one size: the native provider against the dynamic one (target <= 0.9x on
+ * the planning phases and refresh at N >= 200) and against the floor of each phase (the dynamic one's
+ * target).
  */
 export function nativeFigures(run: SizeRun): Figure[] {
   const figures: Figure[] = [];
@@ -237,7 +238,7 @@ export function nativeFigures(run: SizeRun): Figure[] {
     const targeted = run.n >= 200 && NATIVE_TARGET_PHASES.includes(phase);
     figures.push(
       figure({
-        comparison: NATIVE,
+        comparison: NATIVE_COMPARISON,
         name: `N=${run.n} ${phase}, native / dynamic`,
         ...summarized(pairedRatios(native, dynamic)),
         unit: "x",
@@ -252,7 +253,7 @@ export function nativeFigures(run: SizeRun): Figure[] {
     const theirs = run.times[floor][phase];
     figures.push(
       figure({
-        comparison: NATIVE,
+        comparison: NATIVE_COMPARISON,
         name: `N=${run.n} ${phase}, native / ${floorName(floor)}`,
         ...summarized(pairedRatios(native, theirs)),
         unit: "x",
@@ -279,7 +280,7 @@ function nativeCpuFigure(run: SizeRun, phase: Phase, role: CpuRole): Figure {
   const native = run.cpu.native[phase].map((cpu) => cpu.seconds[role]);
   const dynamic = run.cpu.codesec[phase].map((cpu) => cpu.seconds[role]);
   return figure({
-    comparison: NATIVE,
+    comparison: NATIVE_COMPARISON,
     name: `N=${run.n} ${phase}, ${role} process CPU, native / dynamic`,
     ...summarized(pairedRatios(native, dynamic)),
     unit: "x",

@@ -1,16 +1,17 @@
 /**
- * Comparison 10, what the native SDK's aliases cost (issue 15): N `codesec.UserRole`s of the generated
+ * The native SDK aliases comparison, what the generated SDK's aliases to the dynamic types cost: N
+ * `codesec.UserRole`s of the generated
  * Node SDK as released (`native`: each with its alias to the dynamic type, which keeps a stack that moves
  * from the dynamic resources from replacing them), the same without those aliases (`native-unaliased`:
  * bench/programs/roles drops them with a stack transformation), and the dynamic ones (`codesec`), at the
  * largest size of the run, interleaved (the order rotating with each repetition) and paired by
  * repetition, through the real Pulumi CLI.
  *
- * The planning phases are where the native provider misses issue 15's 0.9x of the dynamic one at
- * N = 1,000 (comparison 8), and where the program's process takes most of the wall time. The figures say
- * how much of the native side's time and program CPU the aliases are, and where the native provider
- * would stand without them. Published without targets: the side without aliases is not a product (a stack
- * moving from the dynamic resources would replace every one of them).
+ * The planning phases are where the native provider misses its target of 0.9x of the dynamic one at N = 1,000
+ * (the native provider comparison), and where the program's process takes most of the wall time. The figures
+ * say how much of the native side's time and program CPU the aliases are, and where the native provider would
+ * stand without them. Published without targets: the side without aliases is not a product (a stack moving
+ * from the dynamic resources would replace every one of them).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import path from "node:path";
@@ -24,14 +25,14 @@ import { benchScratchDir, benchStack, connectionConfig } from "./support/stacks"
 import { median, pairedRatios, summarized } from "./support/stats";
 
 /** The comparison's name, as bench/results.json and docs/performance.md give it. */
-export const ALIASES_COMPARISON = "10 the native SDK's aliases";
+export const ALIASES_COMPARISON = "native SDK aliases";
 
 const SIDES = ["native", "native-unaliased", "codesec"] as const;
 type Side = (typeof SIDES)[number];
 
 /**
  * The phases published: those that run the program and change nothing (both previews, the no-change
- * `up`), where comparison 8 misses 0.9x at N = 1,000.
+ * `up`), where the native provider comparison misses 0.9x at N = 1,000.
  */
 export const ALIAS_PHASES: Phase[] = ["preview (create)", "preview, no change", "up, no change"];
 

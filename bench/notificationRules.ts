@@ -1,7 +1,7 @@
 /**
- * Comparison 6, `getNotificationRules` at scale: the package's function listing 10, 1,000 and 10,000 rules
- * from the emulator (a process of its own, its store holding exactly that many rules), each call in a
- * fresh child process for its peak memory; with the requests it took. Listing should cost no more per
+ * The getNotificationRules comparison, the function at scale: the package's function listing 10, 1,000 and
+ * 10,000 rules from the emulator (a process of its own, its store holding exactly that many rules), each call
+ * in a fresh child process for its peak memory; with the requests it took. Listing should cost no more per
  * rule at 10,000 than at 1,000.
  */
 import { execFile } from "node:child_process";
@@ -14,7 +14,7 @@ import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
 import { median, pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "6 getNotificationRules";
+const COMPARISON = "getNotificationRules";
 const CHILD = path.join(__dirname, "children", "listNotificationRules.js");
 
 interface Listing {

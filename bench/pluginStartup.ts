@@ -1,8 +1,8 @@
 /**
- * Comparison 8b, the native plugin's start-up (issue 15: under 300 ms): the time from starting a launcher
- * `pulumi-resource-codesec` as the engine starts it (an engine address as its argument) until it prints
- * the port it serves on, which is when the engine can call it. Two forms, started one after the other,
- * interleaved (the machine is shared and noisy: only side-by-side figures mean something):
+ * The native plugin's start-up, part of the native provider comparison (target: under 300 ms): the time from
+ * starting a launcher `pulumi-resource-codesec` as the engine starts it (an engine address as its argument)
+ * until it prints the port it serves on, which is when the engine can call it. Two forms, started one after
+ * the other, interleaved (the machine is shared and noisy: only side-by-side figures mean something):
  *
  * - `release`: the release archive's launcher on its bundle (scripts/plugin-release.ts), unpacked as
  *   `pulumi plugin install` unpacks it: what users run, so the figure with the target. Its compile cache
@@ -10,8 +10,9 @@
  *   user's machine from the second command on;
  * - `clone`: the clone's launcher on the tsc build in dist/ (about 300 modules resolved and read).
  *
- * The one implementation of this measure: `npm run bench` (BENCH_ONLY=8) and, run alone, a comparison
- * with more forms (without the compile cache, and with `--sea` a Node single executable of the bundle):
+ * The one implementation of this measure: `npm run bench` (BENCH_ONLY="plugin start-up") and, run alone, a
+ * comparison with more forms (without the compile cache, and with `--sea` a Node single executable of the
+ * bundle):
  *
  *   bash scripts/with-tools.sh node -r ts-node/register/transpile-only bench/pluginStartup.ts [--rounds 20] [--sea]
  *
@@ -24,7 +25,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { PLUGIN_NAME, releaseTarball } from "../scripts/plugin-release";
 import { nativePluginDir, scratchDir } from "../tests/e2e/support/harness";
-import { figure, type Figure } from "./support/results";
+import { figure, NATIVE_COMPARISON, type Figure } from "./support/results";
 import { median, summarized } from "./support/stats";
 
 /** One way of starting the plugin: its launcher and what it adds to the environment. */
@@ -101,7 +102,7 @@ export async function pluginStartup(runs: number, log: (line: string) => void): 
   log(`  plugin start-up, clone's dist/: ${clone.map((ms) => ms.toFixed(0)).join(", ")} ms`);
   return [
     figure({
-      comparison: "8 native provider",
+      comparison: NATIVE_COMPARISON,
       name: "plugin start-up, launcher to port (release archive)",
       ...summarized(release),
       unit: "ms",
@@ -111,7 +112,7 @@ export async function pluginStartup(runs: number, log: (line: string) => void): 
         `warm) to its port, ${runs} processes interleaved with the clone's launcher`,
     }),
     figure({
-      comparison: "8 native provider",
+      comparison: NATIVE_COMPARISON,
       name: "plugin start-up, launcher to port (clone's dist/)",
       ...summarized(clone),
       unit: "ms",

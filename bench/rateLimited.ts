@@ -1,12 +1,12 @@
 /**
- * Comparison 7, rate limits: `pulumi up` creating one `codesec.UserRoles` of N users (1,000 in a full
- * run) against an emulator that answers 429 beyond `rate` requests per second per credential. The map
- * sends its N writes concurrently through the client's limiter, so the load it offers is the limiter's,
- * not the engine's (N separate UserRoles offer what the engine's pace allows, about 10 per second at
- * N = 1,000 on a 2-core machine, see comparison 1: they never reach a limit of 50). Three runs:
+ * The rate limits comparison: `pulumi up` creating one `codesec.UserRoles` of N users (1,000 in a full run)
+ * against an emulator that answers 429 beyond `rate` requests per second per credential. The map sends its N
+ * writes concurrently through the client's limiter, so the load it offers is the limiter's, not the engine's
+ * (N separate UserRoles offer what the engine's pace allows, about 10 per second at N = 1,000 on a 2-core
+ * machine, see the engine floor comparison: they never reach a limit of 50). Three runs:
  *
- * - **limiter at the limit** (`codesec:requestsPerSecond` = rate): the issue-18 figures, repeated: it must
- *   reach the limit (peak offered rate at least 0.9x of it) and converge with at most 1% 429s;
+ * - **limiter at the limit** (`codesec:requestsPerSecond` = rate): the figures with targets, repeated: it
+ *   must reach the limit (peak offered rate at least 0.9x of it) and converge with at most 1% 429s;
  * - **default limiter** (100 per second, the platform's documented limit) against the lower limit;
  * - **limiter off** (`codesec:requestsPerSecond` = 100,000, 16 in flight): what the limiter saves.
  *
@@ -22,7 +22,7 @@ import { figure, type Figure } from "./support/results";
 import { benchStack, connectionConfig } from "./support/stacks";
 import { secondsSince, summarized } from "./support/stats";
 
-const COMPARISON = "7 rate limits";
+const COMPARISON = "rate limits";
 /** The client's highest rate: a limiter that never holds a request back. */
 const LIMITER_OFF = 100_000;
 

@@ -21,9 +21,12 @@ import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { stateSize } from "./stateSize";
 import { describeMachine } from "./support/machine";
-import { benchOptions } from "./support/options";
+import { benchOptions, type BenchStep } from "./support/options";
 import { markdownTable, machineLine, type BenchResults, type Figure } from "./support/results";
 import { secondsSince } from "./support/stats";
+
+/** The stacks' step (the engine floor, API calls, native provider and UserRoles map comparisons), per size. */
+const ENGINE_STEP = "engine floor, native provider, UserRoles map";
 
 /** Where a run's results go. */
 export function resultsPath(smoke: boolean): string {
@@ -63,23 +66,26 @@ async function main(): Promise<void> {
   const timings: Record<string, number> = {};
   const sizesDone: number[] = [];
   const repetitionsDone: Record<string, number> = {};
-  /** BENCH_ONLY: the steps to run ("engine" for the stacks, or a quick comparison's number), else all. */
+  /** BENCH_ONLY: the steps to run (BENCH_STEPS, by name), else all. */
   const only = options.only;
-  const runs = (key: string) => only === undefined || only.includes(key);
-  const engineSteps = options.sizes.map((n) => `1 engine floor, native provider, UserRoles map at N=${n}`);
-  const unfinished = [
-    ...[
-      ["2", "2 state size"],
-      ["4", "4 client"],
-      ["5", "5 emulator capacity"],
-      ["6", "6 getNotificationRules"],
-      ["7", "7 rate limits"],
-      ["8", "8 native plugin start-up"],
-    ]
-      .filter(([key]) => runs(key))
-      .map(([, name]) => name),
+  const runs = (step: BenchStep) => only === undefined || only.includes(step);
+  const engineSteps = options.sizes.map((n) => `${ENGINE_STEP} at N=${n}`);
+  // The quicker comparisons, each one step named as BENCH_ONLY names it.
+  const quickSteps: [BenchStep, () => Promise<Figure[]>][] = [
+    ["state size", () => stateSize(options, log)],
+    ["client", () => clientFigures(options)],
+    [
+      "emulator capacity",
+      async () => [...(await emulatorCapacity(options, log)), ...(await emulatorWriteCost(options, log))],
+    ],
+    ["getNotificationRules", () => notificationRules(options, log)],
+    ["rate limits", () => rateLimited(options, log)],
+    ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
+  ];
+  const unfinished: string[] = [
+    ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
     ...(runs("engine") ? engineSteps : []),
-    ...(runs("10") ? [ALIASES_COMPARISON] : []),
+    ...(runs(ALIASES_COMPARISON) ? [ALIASES_COMPARISON] : []),
   ];
   const planned = [...unfinished];
   const file = resultsPath(options.smoke);
@@ -116,8 +122,8 @@ async function main(): Promise<void> {
     if (at >= 0) unfinished.splice(at, 1);
     save();
   };
-  // A comparison that cannot run fails the run, but only at its end: the others still measure (a full
-  // run once lost 50 minutes to one failed request in its second comparison).
+  // A comparison that cannot run fails the run, but only at its end: the others still measure (one failed
+  // request early in a full run would otherwise cost the hour the later comparisons take).
   const failures: string[] = [];
   const failed = (name: string, error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
@@ -142,18 +148,9 @@ async function main(): Promise<void> {
   log(`[bench] ${options.smoke ? "smoke" : "full"} run on ${machineLine(machine)}`);
 
   // The quicker comparisons first, then the stacks from the smallest size up.
-  if (runs("2")) await step("2 state size", () => stateSize(options, log));
-  if (runs("4")) await step("4 client", () => clientFigures(options));
-  if (runs("5"))
-    await step("5 emulator capacity", async () => [
-      ...(await emulatorCapacity(options, log)),
-      ...(await emulatorWriteCost(options, log)),
-    ]);
-  if (runs("6")) await step("6 getNotificationRules", () => notificationRules(options, log));
-  if (runs("7")) await step("7 rate limits", () => rateLimited(options, log));
-  if (runs("8")) await step("8 native plugin start-up", () => pluginStartup(options.pluginStarts, log));
+  for (const [name, measure] of quickSteps) if (runs(name)) await step(name, measure);
   if (runs("engine")) {
-    log(`[bench] 1 engine floor, native provider, UserRoles map ...`);
+    log(`[bench] ${ENGINE_STEP} ...`);
     const engineStart = performance.now();
     const bySize = new Map<number, Figure[]>();
     const quick = [...figures];
@@ -188,14 +185,14 @@ async function main(): Promise<void> {
         }
       });
     } catch (error) {
-      failed("1 engine floor, native provider, UserRoles map", error);
+      failed(ENGINE_STEP, error);
     }
   }
 
-  // After the stacks of comparison 1, so that a run of everything has comparison 8's figures, which this
-  // one explains, even if it is stopped during this one's large stacks. Like the engine step, its figures
-  // so far are saved after every repetition, and `unfinished` says how many repetitions were done.
-  if (runs("10")) {
+  // After the stacks, so that a run of everything has the native provider's figures, which this comparison
+  // explains, even if it is stopped during this one's large stacks. Like the engine step, its figures so
+  // far are saved after every repetition, and `unfinished` says how many repetitions were done.
+  if (runs(ALIASES_COMPARISON)) {
     log(`[bench] ${ALIASES_COMPARISON} ...`);
     const start = performance.now();
     const before = figures.length;

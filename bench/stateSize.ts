@@ -1,5 +1,5 @@
 /**
- * Comparison 2, state size: bytes of `__provider` and of the whole checkpoint entry per resource, for
+ * The state size comparison: bytes of `__provider` and of the whole checkpoint entry per resource, for
  * each of the four kinds, as the package declares them (a stub that loads the implementation by package
  * name) against the naive provider that hands the implementation object itself to the engine (captured
  * by value); and a UserRole's entry against the lean floors' (bench/floors, stored as a one-line require
@@ -23,7 +23,7 @@ import {
 } from "./support/stacks";
 import { median } from "./support/stats";
 
-const COMPARISON = "2 state size";
+const COMPARISON = "state size";
 const KINDS = ["UserRole", "WorkflowProvisioning", "ScmWebhookSubscription", "ScmApp"] as const;
 const ROLES = 10;
 

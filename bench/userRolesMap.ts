@@ -1,20 +1,19 @@
 /**
- * Comparison 9, issue 18's performance section: N users in one `codesec.UserRoles` against N
- * `codesec.UserRole`s and against the API floor (the same N writes sent bare, paced at the client's
- * default rate of 100 requests per second with 16 in flight: the least time those writes can take at that
- * rate), measured by comparison 1 (bench/engineFloor.ts, side `map`), interleaved and paired with the
- * other sides. Targets (at N = 1,000, the issue's size; smaller sizes are published without them):
- * `up` (create) within 2x of the API floor, the no-change preview and up under 5 s. At every size: a
- * change of 5 entries makes exactly 5 writes; from N = 50, the state per entry is at most a tenth of a
- * UserRole's entry.
+ * The UserRoles map comparison: N users in one `codesec.UserRoles` against N `codesec.UserRole`s and against
+ * the API floor (the same N writes sent bare, paced at the client's default rate of 100 requests per second
+ * with 16 in flight: the least time those writes can take at that rate), measured with the engine floor
+ * (bench/engineFloor.ts, side `map`), interleaved and paired with the other sides. Targets (at N = 1,000, the
+ * size of a large organization; smaller sizes are published without them): `up` (create) within 2x of the API
+ * floor, the no-change preview and up under 5 s. At every size: a change of 5 entries makes exactly 5 writes;
+ * from N = 50, the state per entry is at most a tenth of a UserRole's entry.
  */
 import type { SizeRun } from "./engineFloor";
 import { PHASES } from "./support/lifecycle";
 import { figure, type Figure } from "./support/results";
 import { median, pairedRatios, summarized } from "./support/stats";
 
-const COMPARISON = "9 UserRoles map";
-/** The size issue 18's time targets are set for. */
+const COMPARISON = "UserRoles map";
+/** The size the map's time targets are set for. */
 const TARGET_SIZE = 1000;
 
 export function userRolesMapFigures(run: SizeRun): Figure[] {

@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { benchOptions } from "../bench/support/options";
+import { BENCH_STEPS, benchOptions } from "../bench/support/options";
 import {
   formatTarget,
   formatValue,
@@ -43,8 +43,8 @@ export function runMinutes(results: BenchResults): number {
 /** What each comparison measures and against what, by its `comparison` name; in the page's order. */
 const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
   {
-    comparison: "1 engine floor",
-    title: "1. Engine floor (`bench/engineFloor.ts`)",
+    comparison: "engine floor",
+    title: "Engine floor (`bench/engineFloor.ts`)",
     text: [
       "N dynamic `codesec.UserRole`s through the real Pulumi CLI, phase by phase, against two floors in the",
       "same run, interleaved with them (ours, native, no-op, HTTP, map, ours, ...) and paired repetition by",
@@ -62,19 +62,19 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "",
       "Both floors are installed as a package in the stacks' `node_modules` (`codesec-bench-floors`), so Pulumi",
       "stores each as a one-line `require`, exactly as it stores our stub: every side's checkpoint costs the",
-      "engine the same (comparison 2 gives the bytes). Target: at most 1.1x the floor.",
+      "engine the same (the state size comparison gives the bytes). Target: at most 1.1x the floor.",
     ],
   },
   {
-    comparison: "8 native provider",
-    title: "8. Native provider (`bench/engineFloor.ts`, side `native`; `bench/pluginStartup.ts`)",
+    comparison: "native provider",
+    title: "Native provider (`bench/engineFloor.ts`, side `native`; `bench/pluginStartup.ts`)",
     text: [
       "The same N `codesec.UserRole`s from the generated Node SDK (`@pulumi-codesec/codesec`, packed as it is",
       "released), served by the native plugin `pulumi-resource-codesec` (provider/native), interleaved with the",
-      "dynamic ones and the floors above. Targets (issue 15): at most 0.9x the dynamic provider on both",
+      "dynamic ones and the floors above. Targets: at most 0.9x the dynamic provider on both",
       "previews, the no-change `up` and refresh at N = 200 and 1,000 (other phases and N = 50 published",
       "without one), at most 1.1x the floor like the dynamic provider, the same API calls as the dynamic",
-      "provider (comparison 3), and the plugin up and serving in under 300 ms: the time from starting the",
+      "provider (the API calls comparison), and the plugin up and serving in under 300 ms: the time from starting the",
       "launcher, as the engine starts it, to its printed port. That target is held by the plugin users run:",
       "the release archive's launcher and bundle (with its compile cache warm, as from a user's second command",
       "on), interleaved with the clone's launcher on `dist/`, which is published beside it. The stacks above",
@@ -109,22 +109,22 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "so not a strict bound), which leaves a provider no room to bring them to 0.9x. The no-change `up` is",
       "level (0.98x), its native program's CPU 7.4 s of its 10.2 s; refresh, where the provider's work is the",
       "phase, meets the target (0.77x). One known cost of the native program is the SDK's aliases to the",
-      "dynamic types (issue 15 asks for them, so that moving a stack cannot replace its resources): Pulumi's",
+      "dynamic types (there so that moving a stack from the dynamic resources cannot replace them): Pulumi's",
       "Node SDK turns every alias into a URN through Outputs in each resource's constructor, promises and",
-      "their stack traces included, whether or not the engine needs it. Comparison 10 runs the native",
+      "their stack traces included, whether or not the engine needs it. The native SDK aliases comparison runs the native",
       "program with and without them: without them it still missed 0.9x of the dynamic provider by median,",
       "and what they cost is within this machine's noise at three repetitions. Turning off the plugin's",
-      "preview support (no `Create` call at preview) changed nothing measurable in an earlier session (wall",
-      "time, 2 to 3 repetitions).",
+      "preview support (no `Create` call at preview) changed nothing measurable when tried outside the bench",
+      "(wall time, 2 to 3 repetitions).",
     ],
   },
   {
-    comparison: "10 the native SDK's aliases",
-    title: "10. The native SDK's aliases (`bench/nativeAliases.ts`)",
+    comparison: "native SDK aliases",
+    title: "Native SDK aliases (`bench/nativeAliases.ts`)",
     text: [
-      "What the aliases that issue 15 asks of the generated SDK cost its programs, and where the native",
+      "What the generated SDK's aliases to the dynamic types cost its programs, and where the native",
       "provider would stand without them. Three sides at the largest size of the run (N = 1,000 in a full",
-      "run), interleaved and paired by repetition like comparison 1: the native `codesec.UserRole`s as",
+      "run), interleaved and paired by repetition like the engine floor: the native `codesec.UserRole`s as",
       "released (each with its alias to `pulumi-nodejs:dynamic/codesec:UserRole`, so that moving a stack from",
       "the dynamic resources updates them in place instead of replacing them), the same program with a stack",
       "transformation that empties every resource's aliases before Pulumi's SDK reads them (the",
@@ -133,10 +133,10 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "on the second), and the dynamic `codesec.UserRole`s. Published without targets: a native SDK without",
       "the aliases is not something to ship (a stack moving from the dynamic resources would replace every",
       "one of them, and the delete of the old one applies `roleOnDestroy`). Only the planning phases, where",
-      "the program's process is most of the wall time and where comparison 8 misses 0.9x at N = 1,000.",
+      "the program's process is most of the wall time and where the native provider misses 0.9x at N = 1,000.",
       "",
-      "Run 5 measured it (see the notes: 3 repetitions at N = 1,000, hours after the runs behind",
-      "comparison 8, so compare ratios across the two sections, not seconds; the sides' order rotates with",
+      "Run 5 measured it (see the notes: 3 repetitions at N = 1,000, hours after the runs behind the",
+      "native provider's figures, so compare ratios across the two sections, not seconds; the sides' order rotates with",
       "each repetition, after an untimed preview of each). An earlier run of this comparison, without the",
       "rotation and the warm-up, is not kept; the notes give its medians, and this section quotes both.",
       "Three repetitions on this machine leave wide spreads, even between the two native sides, which do",
@@ -147,18 +147,18 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "  run). Two of run 5's nine repetitions came just under it (0.8994x on the preview of creates, 0.8997x",
       "  on the no-change `up`). Its program's CPU was 1.06x, 1.12x and 0.99x of the dynamic program's by",
       "  median (1.08x, 1.07x and 1.04x earlier). That process is Pulumi's Node SDK registering each resource",
-      "  (section 8: most of it a stack trace for every promise, mapped through source maps), which costs about",
-      "  as much per resource for a generated class as for the dynamic one, or a little more (section 8 counts",
-      "  the traces). A provider's own process is not on that path, and the native provider's already uses",
-      "  less CPU than the dynamic providers' host (section 8).",
+      "  (see the native provider section: most of it a stack trace for every promise, mapped through source maps), which",
+      "  costs about as much per resource for a generated class as for the dynamic one, or a little more (the",
+      "  native provider section counts the traces). A provider's own process is not on that path, and the native provider's",
+      "  already uses less CPU than the dynamic providers' host (see the native provider section).",
       "- **What the aliases themselves cost is not resolved by these runs.** The native program used 1.03x,",
       "  1.31x and 1.10x of the CPU of the same program without them by median in run 5, and 0.89x, 1.10x and",
       "  1.16x in the earlier run; on the preview of creates the native side was even faster by wall time",
       "  (0.85x, spread 0.67x to 1.16x). The native program's CPU on the no-change preview was 10.8 s in run 5",
       "  against 7.8 s in the earlier run, while the dynamic program's stayed at 7.4 to 7.5 s: one run's",
-      "  native side, not the aliases alone, can move a ratio this much. Comparison 8 and this one also",
+      "  native side, not the aliases alone, can move a ratio this much. The native provider comparison and this one also",
       "  disagree on the no-change `up`, native / dynamic (0.98x there, 1.14x here), by about that noise.",
-      "  Measured once outside the bench with less noise (not a comparison of the bench yet: one Node.js",
+      "  Measured once outside the bench with less noise (not a comparison of the bench: one Node.js",
       "  process per side registering N = 1,000 roles under Pulumi's runtime mocks, with ts-node's source-map",
       "  support as a program has it, preview mode, 8 interleaved rounds, the process's CPU paired round by",
       "  round against the dynamic class's): the generated class as released 1.10x of the dynamic class, the",
@@ -170,38 +170,38 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "  cost is not measured on its own.",
       "",
       "So at N = 1,000 on this machine the native provider did not reach 0.9x of the dynamic one on the",
-      "planning phases, with the aliases or, by median, without them. Our reading of why issue 15 expected it",
-      '("no closure serialization at all"): a dynamic side that serializes its provider\'s code for its',
-      "resources. Since 0.4.0 that code is a one-line `require` stub, serialized once per kind and run",
-      "(section 2), so both sides pay mostly the same SDK per resource.",
+      "planning phases, with the aliases or, by median, without them. The 0.9x target rests on the native",
+      'provider having "no closure serialization at all", against a dynamic side that serializes its',
+      "provider's code for its resources. Since 0.4.0 that code is a one-line `require` stub, serialized once",
+      "per kind and run (see the state size section), so both sides pay mostly the same SDK per resource.",
     ],
   },
   {
-    comparison: "9 UserRoles map",
-    title: "9. UserRoles map (`bench/userRolesMap.ts`; side `map` of `bench/engineFloor.ts`)",
+    comparison: "UserRoles map",
+    title: "UserRoles map (`bench/userRolesMap.ts`; side `map` of `bench/engineFloor.ts`)",
     text: [
-      "One dynamic `codesec.UserRoles` holding the N users, interleaved with the N `UserRole`s of comparison 1,",
+      "One dynamic `codesec.UserRoles` holding the N users, interleaved with the N `UserRole`s of the engine floor,",
       "and after it in every repetition its **API floor**: the same N role writes (each changing a role) sent",
       "as bare keep-alive requests, paced as the client paces them by default (100 per second, 16 in flight):",
-      "the least time those writes can take at that rate. Targets (issue 18, at N = 1,000; smaller sizes are",
+      "the least time those writes can take at that rate. Targets (at N = 1,000; smaller sizes are",
       "published without them): `up` (create) within 2x of the API floor, the no-change preview and `up`",
       "under 5 s. At every size: a change of 5 entries makes exactly 5 writes; from N = 50, the state per entry",
-      "is at most a tenth of a `UserRole`'s entry. The map at the emulator's rate limit is in comparison 7.",
+      "is at most a tenth of a `UserRole`'s entry. The map at the emulator's rate limit is in the rate limits section.",
     ],
   },
   {
-    comparison: "3 API calls",
-    title: "3. API calls per phase (`bench/apiCalls.ts`)",
+    comparison: "API calls",
+    title: "API calls per phase (`bench/apiCalls.ts`)",
     text: [
-      "Counted by the emulator during comparison 1, for the dynamic and the native provider, against what each",
+      "Counted by the emulator during the engine floor's stacks, for the dynamic and the native provider, against what each",
       "phase needs: one credential read (`getCurrentUser`) per run that checks inputs, plus one write per",
       "changed resource; refresh one read for all; destroy one write per resource (`roleOnDestroy`). The native",
-      "provider is held to the same counts (issue 15). The HTTP floor's counts are in the detail.",
+      "provider is held to the same counts. The HTTP floor's counts are in the detail.",
     ],
   },
   {
-    comparison: "2 state size",
-    title: "2. State size (`bench/stateSize.ts`)",
+    comparison: "state size",
+    title: "State size (`bench/stateSize.ts`)",
     text: [
       "`__provider` and whole-checkpoint-entry bytes per resource, read from `pulumi stack export`, for the",
       "four kinds as the package declares them (a stub that loads the implementation by package name) and",
@@ -210,9 +210,9 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
     ],
   },
   {
-    comparison: "4 client",
+    comparison: "client",
     title:
-      "4. Client and module load (`bench/clientComparison.ts`, `bench/clientSpeed.ts`, `bench/moduleLoad.ts`)",
+      "Client and module load (`bench/clientComparison.ts`, `bench/clientSpeed.ts`, `bench/moduleLoad.ts`)",
     text: [
       "The typed client against a bare keep-alive `node:http` loop sending the same requests (same headers and",
       "body, the body read whole), interleaved and paired. **The headline is the client as users get it**, with",
@@ -231,8 +231,8 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
     ],
   },
   {
-    comparison: "5 emulator capacity",
-    title: "5. Emulator capacity and write cost (`bench/emulatorCapacity.ts`, `bench/emulatorWrites.ts`)",
+    comparison: "emulator capacity",
+    title: "Emulator capacity and write cost (`bench/emulatorCapacity.ts`, `bench/emulatorWrites.ts`)",
     text: [
       "Requests per second a bare keep-alive loop gets from the emulator (its own process) at concurrency 16,",
       "on a small store and one of 10,000 notification rules, in memory and with `--state`; and milliseconds",
@@ -244,20 +244,20 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
     ],
   },
   {
-    comparison: "6 getNotificationRules",
-    title: "6. getNotificationRules (`bench/notificationRules.ts`)",
+    comparison: "getNotificationRules",
+    title: "getNotificationRules (`bench/notificationRules.ts`)",
     text: [
       "Time and peak memory of the function over 10, 1,000 and 10,000 rules; the time per rule must not grow.",
     ],
   },
   {
-    comparison: "7 rate limits",
-    title: "7. Rate limits (`bench/rateLimited.ts`)",
+    comparison: "rate limits",
+    title: "Rate limits (`bench/rateLimited.ts`)",
     text: [
       "`pulumi up` of one `UserRoles` of N users against an emulator that answers 429 above its limit per",
       "credential. The map writes its entries concurrently through the client's limiter, so the load offered",
       "is the limiter's; N separate `UserRole`s cannot reach a limit of 50 per second, since the engine creates",
-      "them at about N / (comparison 1's `up` time) per second. Three settings: the client's limiter at the",
+      "them at about N / (the engine floor's `up` time) per second. Three settings: the client's limiter at the",
       "emulator's limit (repeated; targets: a peak offered rate of at least 0.9x the limit, at most 1% of",
       "requests answered 429, every entry applied), the default limiter (100 per second, above this limit),",
       "and the limiter off (100,000 per second): what the limiter saves. The offered rate is the most requests",
@@ -428,6 +428,7 @@ export function performanceReport(results: BenchResults): string {
     "npm run bench:report                  # this page, from bench/results.json",
     `npm run bench -- --smoke              # CI: every comparison once, on stacks of ${sizesInWords(smoke.sizes)} resources`,
     "BENCH_SIZES=50,200 BENCH_REPS=3 npm run bench   # other sizes and repetitions",
+    'BENCH_ONLY="state size,engine" npm run bench    # only these steps (below)',
     "```",
     "",
     `A full run drives stacks of ${sizesInWords(full.sizes)} resources with ${full.reps} repetitions ` +
@@ -437,29 +438,32 @@ export function performanceReport(results: BenchResults): string {
       `rate-limited run of ${smoke.rateLimited.resources.toLocaleString("en-US")} users at ${smoke.rateLimited.rate} ` +
       "requests per second, one repetition); its figures are not comparable.",
     "",
+    `BENCH_ONLY takes steps by name: ${BENCH_STEPS.map((step) => `"${step}"`).join(", ")}; "engine" is ` +
+      "the stacks of every size (the engine floor, API calls, native provider and UserRoles map comparisons), " +
+      '"plugin start-up" the native provider\'s start-up.',
+    "",
   );
   lines.push(
-    "## Where each question of the issues is answered",
+    "## Where each question is answered",
     "",
-    "- Issue 19: the floors, what they do and why they are the cheapest honest ones: section 1, their stored",
-    "  bytes in section 2 (items 1, 2); three or more interleaved, paired repetitions with their spread and",
-    "  verdicts over the whole spread: above (item 3); the default client as the headline, the tuned one",
-    "  beside it and why the default is what it is: section 4 (item 4); a rate-limited run that reaches and",
-    "  exceeds the limit, and the limiter off: section 7 (item 5); emulator writes with `--state` that each",
-    "  change something, checked in the journal: section 5 (item 6); module load as measured: section 4",
-    "  (item 7).",
-    "- Issue 18, performance: a `UserRoles` of N users against N `UserRole`s and the API floor, the 5-entry",
-    "  change, the state per entry: section 9; at 50 requests per second: section 7.",
-    "- Issue 15, performance: the native provider beside the dynamic one and the floors at every size and",
-    "  phase, and the plugin's start-up: section 8; its API calls: section 3; what the SDK's aliases cost",
-    "  its programs: section 10.",
+    "- The floors, what they do and why they are the cheapest honest ones: Engine floor; the bytes each",
+    "  side stores: State size. Three or more interleaved, paired repetitions with their spread, and",
+    "  verdicts over the whole spread: above. The default client as the headline, the tuned one beside it",
+    "  and why the default is what it is, and module load as measured: Client. A rate-limited run that",
+    "  reaches and exceeds the limit, and the limiter off: Rate limits. Emulator writes with `--state` that",
+    "  each change something, checked in the journal: Emulator capacity.",
+    "- A `UserRoles` of N users against N `UserRole`s and the API floor, the 5-entry change, the state per",
+    "  entry: UserRoles map; the map at 50 requests per second: Rate limits.",
+    "- The native provider beside the dynamic one and the floors at every size and phase, and the plugin's",
+    "  start-up: Native provider; its API calls: API calls; what the generated SDK's aliases cost its",
+    "  programs: Native SDK aliases.",
     "",
   );
   // A floor is the cheapest way to do the same work: one well below ours says the floor has a cost ours does
   // not, which makes the ratio flatter us. Listed, so that nobody reads those figures as a result. (Only the
   // dynamic provider's: the floors are dynamic providers, which the native provider may legitimately beat.)
   const beatenFloors = results.figures.filter(
-    (f) => f.comparison === "1 engine floor" && f.unit === "x" && f.value < FLOOR_SUSPECT,
+    (f) => f.comparison === "engine floor" && f.unit === "x" && f.value < FLOOR_SUSPECT,
   );
   if (beatenFloors.length > 0) {
     lines.push(

@@ -1,8 +1,8 @@
 "use strict";
 /**
- * Child process of comparison 6: loads the built package, calls `getNotificationRules` once for the
- * deployment in argv[2] (credentials from CODESEC_BASE_URL / CODESEC_TOKEN) and prints one JSON line:
- * rules, seconds, and resident memory (MB) after loading and at its peak. A process of its own, so that
+ * Child process of the getNotificationRules comparison: loads the built package, calls `getNotificationRules`
+ * once for the deployment in argv[2] (credentials from CODESEC_BASE_URL / CODESEC_TOKEN) and prints one JSON
+ * line: rules, seconds, and resident memory (MB) after loading and at its peak. A process of its own, so that
  * the peak is this call's and nothing else's. Plain JavaScript: no compiler in the measured memory.
  */
 const { performance } = require("node:perf_hooks");

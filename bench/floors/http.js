@@ -1,12 +1,12 @@
 "use strict";
 /**
- * The HTTP floor: a dynamic provider making the calls codesec.UserRole must make, the cheapest way that
- * makes them: one `PATCH .../users/{userId}/roles` (operation 1) on create, on an update that changes the
- * role and on delete; on refresh one `GET /api/auth/users/current` (operation 8) per provider process;
- * a bare keep-alive `node:http` request and nothing else (no validation, no timeout, no rate limit, and
- * no retry but the one Node's documentation prescribes for keep-alive: a request on a reused socket that
- * the server had closed meanwhile is sent again on a new one; without it the floor failed 2 of 1,000
- * requests with "socket hang up"). Credentials from BENCH_BASE_URL / BENCH_TOKEN. Stored by Pulumi as
+ * The HTTP floor: a dynamic provider making the calls codesec.UserRole must make, the cheapest way that makes
+ * them: one `PATCH .../users/{userId}/roles` (set a user's role) on create, on an update that changes the
+ * role and on delete; on refresh one `GET /api/auth/users/current` (read the current user) per provider
+ * process; a bare keep-alive `node:http` request and nothing else (no validation, no timeout, no rate limit,
+ * and no retry but the one Node's documentation prescribes for keep-alive: a request on a reused socket that
+ * the server had closed meanwhile is sent again on a new one; without it the floor failed 2 of 1,000 requests
+ * with "socket hang up"). Credentials from BENCH_BASE_URL / BENCH_TOKEN. Stored by Pulumi as
  * `require("codesec-bench-floors/http")`, as short as pulumi-codesec's own stub (see ./noop.js).
  */
 const http = require("node:http");

@@ -26,11 +26,11 @@ export interface BenchOptions {
   /** Starts of the native plugin measured. */
   pluginStarts: number;
   /**
-   * BENCH_ONLY: the steps to run, "engine" (the stacks: comparisons 1, 3, 8 and 9), "10" (the native
-   * SDK's aliases, stacks of the largest size) or the number of a quicker comparison (2, 4, 5, 6, 7, 8 for
-   * the plugin's start-up); all when unset.
+   * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
+   * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
+   * size), or a quicker comparison ("plugin start-up" for the native provider's start-up); all when unset.
    */
-  only?: string[];
+  only?: BenchStep[];
 }
 
 function numberList(text: string, name: string): number[] {
@@ -43,15 +43,37 @@ function numberList(text: string, name: string): number[] {
   return values;
 }
 
-const STEPS = ["engine", "2", "4", "5", "6", "7", "8", "10"];
+/**
+ * The steps of a run, by the names BENCH_ONLY takes and the run's log and `bench/results.json` give them:
+ * the quicker comparisons first, then the stacks ("engine", logged with their size), then the native SDK's
+ * aliases.
+ */
+export const BENCH_STEPS = [
+  "state size",
+  "client",
+  "emulator capacity",
+  "getNotificationRules",
+  "rate limits",
+  "plugin start-up",
+  "engine",
+  "native SDK aliases",
+] as const;
 
-function onlySteps(text: string): string[] {
+/** One step of a run. */
+export type BenchStep = (typeof BENCH_STEPS)[number];
+
+function isStep(text: string): text is BenchStep {
+  return (BENCH_STEPS as readonly string[]).includes(text);
+}
+
+function onlySteps(text: string): BenchStep[] {
   const steps = text.split(",").map((part) => part.trim());
-  const unknown = steps.filter((step) => !STEPS.includes(step));
+  const unknown = steps.filter((step) => !isStep(step));
   if (unknown.length > 0 || steps.length === 0) {
-    throw new Error(`BENCH_ONLY must list steps among ${STEPS.join(", ")}, got ${JSON.stringify(text)}`);
+    const known = BENCH_STEPS.map((step) => JSON.stringify(step)).join(", ");
+    throw new Error(`BENCH_ONLY must list steps among ${known}, got ${JSON.stringify(text)}`);
   }
-  return steps;
+  return steps.filter(isStep);
 }
 
 function positiveInteger(text: string, name: string): number {

@@ -4,6 +4,12 @@
  * in docs/performance.md (scripts/performance-report.ts).
  */
 
+/**
+ * The native provider comparison: its stacks' side (bench/engineFloor.ts) and the plugin's start-up
+ * (bench/pluginStartup.ts) give its figures.
+ */
+export const NATIVE_COMPARISON = "native provider";
+
 /** A bound a figure should respect. */
 export interface Target {
   op: "<=" | ">=" | "==";
@@ -12,7 +18,7 @@ export interface Target {
 
 /** One measured figure. */
 export interface Figure {
-  /** The comparison it belongs to, e.g. "1 engine floor". */
+  /** The comparison it belongs to, e.g. "engine floor". */
   comparison: string;
   /** What was measured, e.g. "N=200 preview (create), ours / no-op floor". */
   name: string;

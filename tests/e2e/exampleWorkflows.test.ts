@@ -1,5 +1,5 @@
 /**
- * The example workflows' shell steps, run exactly as written (issue 16): each `run:` step of
+ * The example workflows' shell steps, run exactly as written: each `run:` step of
  * examples/<name>/.github/workflows/<name>.yml in order, with bash, against the emulator and the real
  * Pulumi CLI (support/workflowRunner.ts). GitHub's own pieces are stood in for, each as far as it goes:
  *

@@ -389,7 +389,7 @@ describe("moving back from the native provider to the dynamic resources", functi
 });
 
 /**
- * The way back from an explicit `codesec.Provider` (issue 15, item 6): the second organization's resources
+ * The way back from an explicit `codesec.Provider`: the second organization's resources
  * on a Provider move to the dynamic classes with a named connection (stack config `codesec:connections`)
  * and an alias to the native type each, and the Provider leaves the program in the same step. 601's
  * UserRole demotes on destroy, so a delete of the native resource through the Provider would show as a

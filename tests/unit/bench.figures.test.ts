@@ -1,5 +1,7 @@
 /** The bench suite's arithmetic and reporting: medians, paired ratios, targets, options, the rendered page. */
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { apiCallFigures } from "../../bench/apiCalls";
 import type { PhaseCalls } from "../../bench/apiCalls";
 import { PHASES, type Phase } from "../../bench/support/lifecycle";
@@ -14,6 +16,8 @@ import {
 } from "../../bench/support/results";
 import { median, pairedRatio, pairedRatios, summarized } from "../../bench/support/stats";
 import { mergeResults, performanceReport } from "../../scripts/performance-report";
+
+const root = path.resolve(__dirname, "../..");
 
 describe("bench: statistics", () => {
   it("takes the median of an odd and an even count", () => {
@@ -89,10 +93,10 @@ describe("bench: figures against targets", () => {
 
   it("prints one table row per figure, escaping pipes", () => {
     const table = markdownTable([
-      figure({ comparison: "1 a|b", name: "x", value: 1.234, unit: "x", target: { op: "<=", value: 1.1 } }),
+      figure({ comparison: "a|b", name: "x", value: 1.234, unit: "x", target: { op: "<=", value: 1.1 } }),
     ]);
     expect(table.split("\n")).to.have.length(3);
-    expect(table).to.contain("| 1 a\\|b | x | 1.23x | <= 1.10x | **no** |");
+    expect(table).to.contain("| a\\|b | x | 1.23x | <= 1.10x | **no** |");
   });
 });
 
@@ -141,6 +145,31 @@ describe("bench: options", () => {
     }
   });
 
+  it("takes the steps BENCH_ONLY names, and refuses a step by any other name, numbers included", () => {
+    expect(benchOptions([], { BENCH_ONLY: "state size, engine" }).only).to.deep.equal([
+      "state size",
+      "engine",
+    ]);
+    expect(benchOptions([], {}).only).to.equal(undefined);
+    for (const unknown of ["2", "10", "State size", "state size,", "engines"]) {
+      expect(() => benchOptions([], { BENCH_ONLY: unknown }), unknown).to.throw(
+        /BENCH_ONLY must list steps among/,
+      );
+    }
+  });
+
+  it("accepts every BENCH_ONLY value that README.md and docs/performance.md give", () => {
+    for (const page of ["README.md", "docs/performance.md"]) {
+      const text = readFileSync(path.join(root, page), "utf8");
+      const values = [...text.matchAll(/BENCH_ONLY=("[^"]*"|[^\s,;`)]+)/g)].map((m) =>
+        m[1].replace(/^"|"$/g, ""),
+      );
+      expect(values, page).to.not.deep.equal([]);
+      for (const value of values)
+        expect(benchOptions([], { BENCH_ONLY: value }).only, `${page}: ${value}`).to.be.an("array");
+    }
+  });
+
   it("takes sizes and repetitions from BENCH_SIZES and BENCH_REPS, and refuses bad values and arguments", () => {
     const set = benchOptions([], { BENCH_SIZES: "50, 200", BENCH_REPS: "2" });
     expect(set.sizes).to.deep.equal([50, 200]);
@@ -152,6 +181,24 @@ describe("bench: options", () => {
 });
 
 describe("bench: docs/performance.md", () => {
+  const latest = () =>
+    JSON.parse(readFileSync(path.join(root, "bench/results.json"), "utf8")) as BenchResults;
+
+  it("is the page bench/results.json renders (npm run bench:report)", () => {
+    const page = readFileSync(path.join(root, "docs/performance.md"), "utf8");
+    expect(
+      page === performanceReport(latest()),
+      "docs/performance.md is stale: run npm run bench:report",
+    ).to.equal(true);
+  });
+
+  it("shows every figure of bench/results.json under its comparison's section", () => {
+    const results = latest();
+    const sections = performanceReport(results).split("\n## Full table")[0];
+    const missing = results.figures.filter((f) => !sections.includes(`\n- ${f.name}: **${formatValue(f)}**`));
+    expect(missing.map((f) => `${f.comparison}: ${f.name}`)).to.deep.equal([]);
+  });
+
   it("shows the machine and one line per figure with its target and verdict", () => {
     const results: BenchResults = {
       mode: "full",
@@ -168,14 +215,14 @@ describe("bench: docs/performance.md", () => {
       wallSeconds: 2400,
       figures: [
         figure({
-          comparison: "1 engine floor",
+          comparison: "engine floor",
           name: "N=50 refresh",
           value: 1.3,
           unit: "x",
           target: { op: "<=", value: 1.1 },
         }),
         figure({
-          comparison: "2 state size",
+          comparison: "state size",
           name: "UserRole __provider",
           value: 900,
           unit: "bytes",
@@ -191,7 +238,7 @@ describe("bench: docs/performance.md", () => {
     expect(page).to.contain("1 of 2 figures with a target meet it.");
     expect(page).to.contain("- something could not run");
     // Each figure under its comparison's section, which says what the floor is.
-    const engine = page.indexOf("## 1. Engine floor");
+    const engine = page.indexOf("## Engine floor");
     expect(engine).to.be.greaterThan(0);
     expect(page.indexOf("- N=50 refresh:")).to.be.greaterThan(engine);
     expect(page).to.match(/No-op floor/);
@@ -207,7 +254,7 @@ describe("bench: docs/performance.md", () => {
       wallSeconds: 600,
       figures: [
         figure({
-          comparison: "1 engine floor",
+          comparison: "engine floor",
           name: "N=50 refresh, ours / HTTP floor",
           value: 1.0,
           unit: "x",
@@ -217,21 +264,20 @@ describe("bench: docs/performance.md", () => {
         }),
       ],
       notes: [],
-      unfinished: ["1 engine floor, native provider, UserRoles map at N=1000"],
+      unfinished: ["engine floor, native provider, UserRoles map at N=1000"],
     });
     expect(page).to.contain("**This run did not finish**");
-    expect(page).to.contain("it had not done 1 engine floor, native provider, UserRoles map at N=1000");
+    expect(page).to.contain("it had not done engine floor, native provider, UserRoles map at N=1000");
     expect(page).to.contain("**1.00x (0.95x to 1.20x, 3 reps)**");
     expect(page).to.contain("not met: the median is inside the target, the spread crosses it");
-    expect(page).to.contain("## 9. UserRoles map");
+    expect(page).to.contain("## UserRoles map");
     expect(page).to.contain("No figures: not measured in this run.");
   });
 
   it("merges a run stopped early with a run of what it did not finish", () => {
     const machine = { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" };
-    const f = (name: string, value: number) =>
-      figure({ comparison: "1 engine floor", name, value, unit: "x" });
-    const n1000 = "1 engine floor, native provider, UserRoles map at N=1000";
+    const f = (name: string, value: number) => figure({ comparison: "engine floor", name, value, unit: "x" });
+    const n1000 = "engine floor, native provider, UserRoles map at N=1000";
     const first: BenchResults = {
       mode: "full",
       date: "2026-11-26T00:00:00.000Z",
@@ -239,7 +285,7 @@ describe("bench: docs/performance.md", () => {
       ran: {
         sizes: [200],
         repetitions: { "N=200": 3 },
-        steps: ["2 state size", n1000],
+        steps: ["state size", n1000],
         loadAverage: { start: 9, end: 8 },
       },
       wallSeconds: 1800,
@@ -300,7 +346,7 @@ describe("bench: docs/performance.md", () => {
         loadAverage: { start: load, end: load + 1 },
       },
       wallSeconds: minutes * 60,
-      figures: [figure({ comparison: "1 engine floor", name, value: hour, unit: "x" })],
+      figures: [figure({ comparison: "engine floor", name, value: hour, unit: "x" })],
       notes: [`note of ${name}`],
       unfinished: [],
     });

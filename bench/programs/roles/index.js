@@ -7,12 +7,12 @@
  *   codesec:baseUrl/token);
  * - `native`: N `codesec.UserRole`s of the generated Node SDK (`@pulumi-codesec/codesec`), served by the
  *   native plugin `pulumi-resource-codesec` (on PATH), same config;
- * - `native-unaliased` (comparison 10 only): the same, without the aliases to the dynamic types that the
- *   generated SDK adds to every resource;
+ * - `native-unaliased` (the native SDK aliases comparison only): the same, without the aliases to the dynamic
+ *   types that the generated SDK adds to every resource;
  * - `map`: one dynamic `codesec.UserRoles` holding the N users (same config);
  * - `noop`: the engine floor, a dynamic provider that calls nothing (bench/floors/noop.js);
- * - `http`: the HTTP floor, a dynamic provider that makes the calls codesec.UserRole should make
- *   (operation 1 on create, update and delete, operation 8 once per provider process on read) with a bare
+ * - `http`: the HTTP floor, a dynamic provider that makes the calls codesec.UserRole should make (a role
+ *   write on create, update and delete, a current-user read once per provider process on read) with a bare
  *   keep-alive `node:http` request and nothing else (bench/floors/http.js; credentials from
  *   BENCH_BASE_URL/BENCH_TOKEN).
  *

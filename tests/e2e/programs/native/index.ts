@@ -38,7 +38,7 @@ const app = new codesec.ScmApp(
   { deploymentId: "1001", requestId: "apprq-1001-a", code: cfg.requireSecret("appCode") },
   { provider: acme },
 );
-// A team's roles as one map (issue 18), through the same plugin with no code of its own.
+// A team's roles as one map, through the same plugin with no code of its own.
 const team = new codesec.UserRoles(
   "team",
   {

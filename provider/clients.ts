@@ -22,7 +22,7 @@ import {
   type ResolvedConnection,
 } from "./connection";
 
-/** The client options a stack can set, and their stack config keys. */
+/** The client options a stack can set to a number, and their stack config keys. */
 export const CLIENT_SETTING_KEYS = {
   timeoutMs: "codesec:timeoutMs",
   deadlineMs: "codesec:deadlineMs",
@@ -31,21 +31,23 @@ export const CLIENT_SETTING_KEYS = {
   requestsPerSecond: "codesec:requestsPerSecond",
   maxInFlight: "codesec:maxInFlight",
 } as const;
+
 /**
  * Set to `true` to accept plain `http://` base URLs to other machines than this one (the client option
  * `allowInsecureHttp`, for every connection of the provider).
  */
 export const CONFIG_ALLOW_INSECURE_HTTP = "codesec:allowInsecureHttp";
-export type ClientSettings = Partial<Record<keyof typeof CLIENT_SETTING_KEYS, number>> & {
-  allowInsecureHttp?: boolean;
-};
+
+/** The client settings that are numbers (CLIENT_SETTING_KEYS), and the opt-in to plain http. */
+type NumberSetting = keyof typeof CLIENT_SETTING_KEYS;
+export type ClientSettings = Partial<Record<NumberSetting, number>> & { allowInsecureHttp?: boolean };
 
 /** Set to `true` to preview without contacting the platform (air-gapped previews). */
 export const CONFIG_SKIP_CREDENTIALS_VALIDATION = "codesec:skipCredentialsValidation";
 
 const USER_AGENT = "pulumi-codesec";
 
-const UNITS: Partial<Record<keyof ClientSettings, string>> = {
+const UNITS: Partial<Record<NumberSetting, string>> = {
   retries: "attempts",
   requestsPerSecond: "requests per second",
   maxInFlight: "requests",
@@ -55,7 +57,7 @@ const UNITS: Partial<Record<keyof ClientSettings, string>> = {
 export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
   const origin = config.origin ?? STACK_CONFIG;
   const settings: ClientSettings = {};
-  for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [keyof ClientSettings, string][]) {
+  for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [NumberSetting, string][]) {
     const text = config(key);
     if (text === undefined || text.trim() === "") continue;
     // Only the form is checked here (config values are text); the client checks the range.

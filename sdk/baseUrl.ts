@@ -66,7 +66,7 @@ export function canonicalBaseUrl(value: unknown): string {
  * one in brackets and compressed) is this machine: `localhost`, 127.0.0.0/8 or `[::1]`. A request to it
  * never crosses a network.
  */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

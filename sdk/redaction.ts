@@ -176,7 +176,10 @@ function pieceSpans(text: string, matcher: PieceMatcher): [number, number][] {
   if (matcher.pieces.size === 0 || text.length < MIN_PIECE_LENGTH) return spans;
   let hash = pieceHash(text, 0);
   for (let start = 0; ; start++) {
-    if (matcher.hashes.has(hash) && matcher.pieces.has(foldCase(text.slice(start, start + MIN_PIECE_LENGTH)))) {
+    if (
+      matcher.hashes.has(hash) &&
+      matcher.pieces.has(foldCase(text.slice(start, start + MIN_PIECE_LENGTH)))
+    ) {
       const end = start + MIN_PIECE_LENGTH;
       const last = spans[spans.length - 1];
       if (last !== undefined && start <= last[1]) last[1] = end;

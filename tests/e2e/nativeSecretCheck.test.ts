@@ -86,7 +86,11 @@ describe("native provider: a check failure on a secret input never prints it", f
 
   for (const [where, mode, setting] of [
     ["stack config codesec:baseUrl", "stackConfig", "codesec:baseUrl"],
-    ["an explicit Provider's baseUrl input", "badBaseUrl", 'provider "org" (codesec.Provider resource inputs) baseUrl'],
+    [
+      "an explicit Provider's baseUrl input",
+      "badBaseUrl",
+      'provider "org" (codesec.Provider resource inputs) baseUrl',
+    ],
   ] as const) {
     it(`a base URL in ${where} that the checks refuse: preview and up fail naming it, never printing a password in it`, async () => {
       const refusals: [string, string][] = [

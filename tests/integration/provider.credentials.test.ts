@@ -112,7 +112,8 @@ describe("credentials at the provider's boundaries", () => {
       const words =
         'codesec:baseUrl: baseUrl "http://codesec.example.com" is plain http to another machine: the token ' +
         "would cross the network unencrypted";
-      const optIn = "with allowInsecureHttp set to true (client option allowInsecureHttp, stack config codesec:allowInsecureHttp)";
+      const optIn =
+        "with allowInsecureHttp set to true (client option allowInsecureHttp, stack config codesec:allowInsecureHttp)";
       await configureStack(remote);
       const checked = await rejectionOf(userRoleProvider.check({} as never, roleInputs(h) as never));
       pulumi.runtime.setAllConfig(remote);
@@ -124,7 +125,10 @@ describe("credentials at the provider's boundaries", () => {
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
       const result = await userRoleProvider.check(
         {} as never,
-        { ...roleInputs(h), connection: { baseUrl: "http://codesec.example.com", token: h.apiToken } } as never,
+        {
+          ...roleInputs(h),
+          connection: { baseUrl: "http://codesec.example.com", token: h.apiToken },
+        } as never,
       );
       expect(result.failures?.map((f) => [f.property, (f as { path?: string }).path])).to.deep.equal([
         ["", "connection.baseUrl"],
@@ -141,9 +145,9 @@ describe("credentials at the provider's boundaries", () => {
         "codesec:allowInsecureHttp": "true",
         "codesec:skipCredentialsValidation": "true",
       });
-      expect((await userRoleProvider.check({} as never, roleInputs(h) as never)).failures ?? []).to.deep.equal(
-        [],
-      );
+      expect(
+        (await userRoleProvider.check({} as never, roleInputs(h) as never)).failures ?? [],
+      ).to.deep.equal([]);
     });
 
     it("a UserRole whose connection.token is blank fails check, sending nothing", async () => {

@@ -354,7 +354,9 @@ describe("redaction of pieces of a secret", () => {
       }
       assertNoPiece(caught, [TOKEN], "a body of 4 MiB");
       expect((caught as Error).message).to.match(
-        new RegExp(`upstream said \\[REDACTED\\] x+… \\(${filler.length - (300 - "upstream said [REDACTED] ".length)} more characters\\)`),
+        new RegExp(
+          `upstream said \\[REDACTED\\] x+… \\(${filler.length - (300 - "upstream said [REDACTED] ".length)} more characters\\)`,
+        ),
       );
     } finally {
       await server.close();
@@ -369,7 +371,9 @@ describe("redaction of pieces of a secret", () => {
   });
 
   it("redacts a secret shorter than 8 characters whole, in any case", () => {
-    expect(redact("code AbC12 or abc12 or ABC1", ["abc12"])).to.equal("code [REDACTED] or [REDACTED] or ABC1");
+    expect(redact("code AbC12 or abc12 or ABC1", ["abc12"])).to.equal(
+      "code [REDACTED] or [REDACTED] or ABC1",
+    );
   });
 
   it("redacts two pieces of one secret side by side as one", () => {

@@ -8,12 +8,12 @@ import {
   CodeSecClient,
   CodeSecError,
   CodeSecInputError,
-  normalizeBaseUrl,
   RateLimiter,
   type DeadlineLabel,
   type SettingNames,
 } from "../sdk";
 import type { CurrentUser } from "../api/schemas/users";
+import { canonicalBaseUrl } from "../sdk/baseUrl";
 import { isMessageLine } from "../sdk/optionChecks";
 import {
   CodeSecConnectionError,
@@ -22,7 +22,7 @@ import {
   type ResolvedConnection,
 } from "./connection";
 
-/** The client options a stack can set, and their stack config keys. */
+/** The client options a stack can set to a number, and their stack config keys. */
 export const CLIENT_SETTING_KEYS = {
   timeoutMs: "codesec:timeoutMs",
   deadlineMs: "codesec:deadlineMs",
@@ -31,14 +31,23 @@ export const CLIENT_SETTING_KEYS = {
   requestsPerSecond: "codesec:requestsPerSecond",
   maxInFlight: "codesec:maxInFlight",
 } as const;
-export type ClientSettings = Partial<Record<keyof typeof CLIENT_SETTING_KEYS, number>>;
+
+/**
+ * Set to `true` to accept plain `http://` base URLs to other machines than this one (the client option
+ * `allowInsecureHttp`, for every connection of the provider).
+ */
+export const CONFIG_ALLOW_INSECURE_HTTP = "codesec:allowInsecureHttp";
+
+/** The client settings that are numbers (CLIENT_SETTING_KEYS), and the opt-in to plain http. */
+type NumberSetting = keyof typeof CLIENT_SETTING_KEYS;
+export type ClientSettings = Partial<Record<NumberSetting, number>> & { allowInsecureHttp?: boolean };
 
 /** Set to `true` to preview without contacting the platform (air-gapped previews). */
 export const CONFIG_SKIP_CREDENTIALS_VALIDATION = "codesec:skipCredentialsValidation";
 
 const USER_AGENT = "pulumi-codesec";
 
-const UNITS: Partial<Record<keyof ClientSettings, string>> = {
+const UNITS: Partial<Record<NumberSetting, string>> = {
   retries: "attempts",
   requestsPerSecond: "requests per second",
   maxInFlight: "requests",
@@ -48,7 +57,7 @@ const UNITS: Partial<Record<keyof ClientSettings, string>> = {
 export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
   const origin = config.origin ?? STACK_CONFIG;
   const settings: ClientSettings = {};
-  for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [keyof ClientSettings, string][]) {
+  for (const [option, key] of Object.entries(CLIENT_SETTING_KEYS) as [NumberSetting, string][]) {
     const text = config(key);
     if (text === undefined || text.trim() === "") continue;
     // Only the form is checked here (config values are text); the client checks the range.
@@ -62,18 +71,24 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
     }
     settings[option] = value;
   }
+  if (booleanSetting(config, CONFIG_ALLOW_INSECURE_HTTP)) settings.allowInsecureHttp = true;
   return settings;
 }
 
 /** Whether stack config turns the credential check at preview off. */
 export function skipsCredentialsValidation(config: ConfigLookup): boolean {
+  return booleanSetting(config, CONFIG_SKIP_CREDENTIALS_VALIDATION);
+}
+
+/** A `true`/`false` setting (any case, blank or unset is false), named as its origin names it when wrong. */
+function booleanSetting(config: ConfigLookup, key: string): boolean {
   const origin = config.origin ?? STACK_CONFIG;
-  const text = config(CONFIG_SKIP_CREDENTIALS_VALIDATION)?.trim().toLowerCase();
+  const text = config(key)?.trim().toLowerCase();
   if (text === undefined || text === "" || text === "false") return false;
   if (text === "true") return true;
   throw new CodeSecConnectionError(
-    origin.setting(CONFIG_SKIP_CREDENTIALS_VALIDATION),
-    `${origin.subject(CONFIG_SKIP_CREDENTIALS_VALIDATION)} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
+    origin.setting(key),
+    `${origin.subject(key)} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
   );
 }
 
@@ -112,7 +127,7 @@ export function clientFor(
   // token is part of it, but only as a digest.
   let baseUrl: string;
   try {
-    baseUrl = normalizeBaseUrl(connection.baseUrl);
+    baseUrl = canonicalBaseUrl(connection.baseUrl);
   } catch (error) {
     throw settingError(error, connection);
   }
@@ -158,6 +173,9 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
   } else if (clientKey !== undefined) {
     setting = origin.setting(clientKey);
     named = origin.prefix(clientKey);
+  } else if (field === "allowInsecureHttp") {
+    setting = origin.setting(CONFIG_ALLOW_INSECURE_HTTP);
+    named = origin.prefix(CONFIG_ALLOW_INSECURE_HTTP);
   } else {
     return error;
   }
@@ -261,5 +279,6 @@ function settingNamesOf(connection: ResolvedConnection): SettingNames | undefine
     // deadlineLabel names them and the client leaves this unused.
     deadlineMs: phrase(CLIENT_SETTING_KEYS.deadlineMs),
     maxRetryDelayMs: phrase(CLIENT_SETTING_KEYS.maxRetryDelayMs),
+    allowInsecureHttp: phrase(CONFIG_ALLOW_INSECURE_HTTP),
   };
 }

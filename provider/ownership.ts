@@ -10,7 +10,7 @@
  *
  * The dynamic and the native provider both decide with {@link ownershipOf}.
  */
-import { normalizeBaseUrl } from "../sdk/baseUrl";
+import { canonicalBaseUrl } from "../sdk/baseUrl";
 import {
   CodeSecConnectionError,
   STACK_CONFIG,
@@ -23,7 +23,7 @@ export const CONFIG_MOVED_FROM = "codesec:movedFrom";
 
 /** The platform of a connection, as resources record it: its normalized base URL. */
 export function platformOf(connection: Pick<ResolvedConnection, "baseUrl">): string {
-  return normalizeBaseUrl(connection.baseUrl);
+  return canonicalBaseUrl(connection.baseUrl);
 }
 
 /**
@@ -71,7 +71,7 @@ export function ownershipOf(
 
 function normalizedOrNothing(baseUrl: string): string | undefined {
   try {
-    return normalizeBaseUrl(baseUrl);
+    return canonicalBaseUrl(baseUrl);
   } catch {
     return undefined;
   }
@@ -88,7 +88,7 @@ export function movedFromSetting(
 ): string | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   try {
-    return normalizeBaseUrl(value);
+    return canonicalBaseUrl(value);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CodeSecConnectionError(

@@ -22,7 +22,11 @@ import {
   MAX_IN_FLIGHT_LIMIT,
   MAX_REQUESTS_PER_SECOND,
 } from "../sdk/rateLimiter";
-import { CLIENT_SETTING_KEYS, CONFIG_SKIP_CREDENTIALS_VALIDATION } from "./clients";
+import {
+  CLIENT_SETTING_KEYS,
+  CONFIG_ALLOW_INSECURE_HTTP,
+  CONFIG_SKIP_CREDENTIALS_VALIDATION,
+} from "./clients";
 import {
   CONFIG_BASE_URL,
   CONFIG_CONNECTIONS,
@@ -90,6 +94,12 @@ export const ProviderConfig = Type.Object({
       "in its `connection` input. Stored as a secret (the tokens).",
   ),
   ...clientSettings,
+  [configName(CONFIG_ALLOW_INSECURE_HTTP)]: described(
+    Type.Optional(Type.Boolean()),
+    "`true`: accept a plain `http://` base URL to another machine, where the token crosses the network " +
+      "unencrypted (a platform reached over a network you trust, such as an emulator in another " +
+      "container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).",
+  ),
   [configName(CONFIG_SKIP_CREDENTIALS_VALIDATION)]: described(
     Type.Optional(Type.Boolean()),
     "`true`: `pulumi preview` makes no credential read (air-gapped previews). Default `false`.",

@@ -41,6 +41,13 @@ export interface CodeSecClientOptions {
   baseUrl: string;
   /** API token (with the Web API permission, no scope restriction) or user JWT. Kept private; never echoed. */
   token: string;
+  /**
+   * `true` accepts a plain `http://` base URL to another machine, where the token crosses the network
+   * unencrypted: only for a platform reached over a network you trust (an emulator in another container).
+   * Default `false`: `http://` is accepted only to this machine (`localhost`, 127.0.0.0/8, `[::1]`: the
+   * emulator), any other host needs `https://`.
+   */
+  allowInsecureHttp?: boolean;
   /** Per-attempt timeout in ms, covering connecting, sending, the headers and the whole body. Default 10000. */
   timeoutMs?: number;
   /** Bound in ms of a whole call (attempts, backoff and Retry-After waits). Default 30000. */
@@ -99,6 +106,7 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
   "rateLimiter",
   "deadlineLabel",
   "settingNames",
+  "allowInsecureHttp",
 ];
 
 /**
@@ -133,7 +141,8 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * Never: other 4xx, 500, a malformed, mis-shaped or oversized 2xx answer. A `Retry-After` (seconds or
  * HTTP date) is honoured when it is at most `maxRetryDelayMs` and ends before the deadline; a longer
  * one fails at once with {@link CodeSecRateLimitError} (for a 429) giving the time to wait.
- * No redirect is followed: the credential goes to the configured host only.
+ * No redirect is followed: the credential goes to the configured host only, and over https unless that
+ * host is this machine (or `allowInsecureHttp` says otherwise).
  *
  * The token is held in a private field: it never appears in `util.inspect(client)`,
  * `JSON.stringify(client)`, or any error, and is redacted from anything the server echoes.
@@ -155,14 +164,18 @@ export class CodeSecClient {
       );
     }
     checkOptionNames(options, OPTION_NAMES, "client");
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    const settingNames = checkSettingNames(options.settingNames);
+    this.baseUrl = normalizeBaseUrl(options.baseUrl, {
+      allowInsecureHttp: checkAllowInsecureHttp(options.allowInsecureHttp),
+      settingNames,
+    });
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       token: checkToken(options.token),
       timeoutMs: checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS),
       deadlineMs: checkNumber("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, 1, MAX_TIMER_MS),
       deadlineLabel: checkDeadlineLabel(options.deadlineLabel),
-      settingNames: checkSettingNames(options.settingNames),
+      settingNames,
       retries: checkNumber("retries", options.retries, DEFAULT_RETRIES, 0, MAX_RETRIES, true),
       maxRetryDelayMs: checkNumber(
         "maxRetryDelayMs",
@@ -363,6 +376,14 @@ function checkToken(value: unknown): string {
     );
   }
   return token;
+}
+
+function checkAllowInsecureHttp(value: unknown): boolean {
+  if (value === undefined || typeof value === "boolean") return value === true;
+  throw new CodeSecInputError(
+    "allowInsecureHttp",
+    `allowInsecureHttp must be true or false, got ${describeFound(value)}`,
+  );
 }
 
 /**

@@ -14,7 +14,7 @@ export {
 } from "./client";
 export type { DeadlineLabel } from "./failureErrors";
 export type { SettingNames } from "./settingNames";
-export { normalizeBaseUrl } from "./baseUrl";
+export { normalizeBaseUrl, type TransportRule } from "./baseUrl";
 export {
   BURST_WINDOW_MS,
   DEFAULT_MAX_IN_FLIGHT,

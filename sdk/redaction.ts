@@ -8,10 +8,11 @@
 export const REDACTED = "[REDACTED]";
 
 /**
- * The shortest encoded form of a secret looked for: a shorter one (the base64 of a 4-character code,
- * say) would match unrelated text. The secret itself is redacted whatever its length.
+ * The shortest piece of a secret's form looked for: any run of at least this many characters of a form
+ * (a prefix, a suffix, a middle, in any case) is redacted, as a server may echo a credential cut or
+ * case-changed; a shorter one would match unrelated text. A secret shorter than this is looked for whole.
  */
-export const MIN_ENCODED_FORM_LENGTH = 8;
+export const MIN_PIECE_LENGTH = 8;
 
 // Any bearer credential, not only ours: an echoed JWT of another session is just as secret.
 const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
@@ -32,7 +33,7 @@ const CACHE_SIZE = 32;
  * (`encodeURIComponent`, with upper- or lower-case hex, and as a form field); hex (either case); standard
  * and URL-safe base64, at each of the three byte alignments at which it may sit inside a longer encoded
  * text (`Basic base64(user:token)`), each as the part of the encoding that depends on the secret alone;
- * and a JWT's signature on its own. Encoded forms shorter than {@link MIN_ENCODED_FORM_LENGTH} are left out.
+ * and a JWT's signature on its own. Encoded forms shorter than {@link MIN_PIECE_LENGTH} are left out.
  */
 export function secretForms(secret: string): readonly string[] {
   if (secret === "") return [];
@@ -53,7 +54,7 @@ export function secretForms(secret: string): readonly string[] {
     JWT.exec(secret)?.[1] ?? "",
   ];
   const forms = new Set([secret]);
-  for (const form of encoded) if (form.length >= MIN_ENCODED_FORM_LENGTH) forms.add(form);
+  for (const form of encoded) if (form.length >= MIN_PIECE_LENGTH) forms.add(form);
   const sorted = [...forms].sort((a, b) => b.length - a.length);
   if (formsCache.size >= CACHE_SIZE) formsCache.clear();
   formsCache.set(secret, sorted);
@@ -92,45 +93,154 @@ function lowerHexEscapes(percent: string): string {
   return percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 }
 
-/** Patterns of recent sets of secrets (a client's token, alone or with a one-time code). */
-const patternCache = new Map<string, RegExp | undefined>();
+/**
+ * What to look for, for one set of secrets: every run of {@link MIN_PIECE_LENGTH} characters of every form,
+ * case-folded, with their rolling hashes (a text is scanned once, one hash step per character, whatever
+ * its length and however many forms there are), and the secrets too short for that, looked for whole.
+ */
+interface PieceMatcher {
+  readonly hashes: ReadonlySet<number>;
+  readonly pieces: ReadonlySet<string>;
+  readonly short: RegExp | undefined;
+}
 
-/** One pattern for every form of every secret, longest first, so that a longer form is replaced whole. */
-function formsPattern(secrets: readonly string[]): RegExp | undefined {
+/** Matchers of recent sets of secrets (a client's token, alone or with a one-time code). */
+const matcherCache = new Map<string, PieceMatcher>();
+
+function matcherFor(secrets: readonly string[]): PieceMatcher {
   const key = secrets.join("\u0000");
-  if (patternCache.has(key)) return patternCache.get(key);
-  const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  const pattern =
-    forms.length === 0
-      ? undefined
-      : new RegExp(forms.map((form) => form.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"), "g");
-  if (patternCache.size >= CACHE_SIZE) patternCache.clear();
-  patternCache.set(key, pattern);
-  return pattern;
+  const cached = matcherCache.get(key);
+  if (cached !== undefined) return cached;
+  const hashes = new Set<number>();
+  const pieces = new Set<string>();
+  const short: string[] = [];
+  for (const secret of secrets) {
+    for (const form of secretForms(secret)) {
+      if (form.length < MIN_PIECE_LENGTH) {
+        short.push(form);
+        continue;
+      }
+      const folded = foldCase(form);
+      for (let start = 0; start + MIN_PIECE_LENGTH <= folded.length; start++) {
+        const piece = folded.slice(start, start + MIN_PIECE_LENGTH);
+        pieces.add(piece);
+        hashes.add(pieceHash(piece, 0));
+      }
+    }
+  }
+  const matcher: PieceMatcher = {
+    hashes,
+    pieces,
+    short:
+      short.length === 0
+        ? undefined
+        : new RegExp(short.map((form) => form.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"), "gi"),
+  };
+  if (matcherCache.size >= CACHE_SIZE) matcherCache.clear();
+  matcherCache.set(key, matcher);
+  return matcher;
 }
 
-/** Whether `text` holds any form of any of the secrets ({@link secretForms}). */
-export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some((secret) => secretForms(secret).some((form) => text.includes(form)));
+/** ASCII letters lower-cased, every other character kept: a string keeps its length and its indexes. */
+function foldCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
-/** Replaces every form of each secret (and any `Bearer <credential>`) with `[REDACTED]`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  const pattern = formsPattern(secrets);
-  const out = pattern === undefined ? text : text.replace(pattern, REDACTED);
-  return out.replace(BEARER, `Bearer ${REDACTED}`);
+function foldedCode(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code >= 65 && code <= 90 ? code + 32 : code;
 }
 
-/** Cuts `text` to `max` characters, marking the cut. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+const HASH_BASE = 0x01000193;
+/** HASH_BASE to the power MIN_PIECE_LENGTH - 1 (32-bit): the weight of the character leaving the window. */
+const HASH_LEAD = Array.from({ length: MIN_PIECE_LENGTH - 1 }).reduce<number>(
+  (power) => Math.imul(power, HASH_BASE),
+  1,
+);
+
+/** The hash of the case-folded {@link MIN_PIECE_LENGTH} characters of `text` from `start`. */
+function pieceHash(text: string, start: number): number {
+  let hash = 0;
+  for (let index = start; index < start + MIN_PIECE_LENGTH; index++) {
+    hash = (Math.imul(hash, HASH_BASE) + foldedCode(text, index)) | 0;
+  }
+  return hash;
 }
 
 /**
- * Text from the server made safe to show: secrets redacted first (so a cut can never leave a token
- * prefix behind), control characters and runs of whitespace collapsed, then truncated.
+ * The spans `[start, end)` of `text` made of pieces of the secrets, side by side or overlapping pieces
+ * merged into one span, in order.
+ */
+function pieceSpans(text: string, matcher: PieceMatcher): [number, number][] {
+  const spans: [number, number][] = [];
+  if (matcher.pieces.size === 0 || text.length < MIN_PIECE_LENGTH) return spans;
+  let hash = pieceHash(text, 0);
+  for (let start = 0; ; start++) {
+    if (
+      matcher.hashes.has(hash) &&
+      matcher.pieces.has(foldCase(text.slice(start, start + MIN_PIECE_LENGTH)))
+    ) {
+      const end = start + MIN_PIECE_LENGTH;
+      const last = spans[spans.length - 1];
+      if (last !== undefined && start <= last[1]) last[1] = end;
+      else spans.push([start, end]);
+    }
+    const next = start + MIN_PIECE_LENGTH;
+    if (next >= text.length) return spans;
+    hash =
+      (Math.imul((hash - Math.imul(foldedCode(text, start), HASH_LEAD)) | 0, HASH_BASE) +
+        foldedCode(text, next)) |
+      0;
+  }
+}
+
+/** Whether `text` holds a piece of any form of any of the secrets ({@link redact}). */
+export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
+  const matcher = matcherFor(secrets);
+  if (matcher.short !== undefined) {
+    matcher.short.lastIndex = 0;
+    if (matcher.short.test(text)) return true;
+  }
+  return pieceSpans(text, matcher).length > 0;
+}
+
+/**
+ * Replaces with `[REDACTED]` every run of {@link MIN_PIECE_LENGTH} or more characters, in any case, of any
+ * form of each secret ({@link secretForms}), a secret too short for that wherever it appears whole, and
+ * any `Bearer <credential>`.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  const matcher = matcherFor(secrets);
+  // A short secret is looked for between the spans only, not inside the marker put in their place.
+  const rest = (segment: string) =>
+    matcher.short === undefined ? segment : segment.replace(matcher.short, REDACTED);
+  let out = "";
+  let from = 0;
+  for (const [start, end] of pieceSpans(text, matcher)) {
+    out += `${rest(text.slice(from, start))}${REDACTED}`;
+    from = end;
+  }
+  out += rest(text.slice(from));
+  return out.replace(BEARER, `Bearer ${REDACTED}`);
+}
+
+/**
+ * Characters of server text looked at, at most: a message shows a few hundred, and an error body may be
+ * megabytes (up to the answer limit, http.ts), which would otherwise be scanned whole on every failure.
+ */
+const SANITIZED_WINDOW = 65_536;
+
+/**
+ * Text from the server made safe to show: secrets redacted first (so a cut can never leave a piece of
+ * one behind: a piece the window's end cuts is still a piece), control characters and runs of
+ * whitespace collapsed, then cut to `max` characters, the cut marked with how many characters follow
+ * (beyond the window, counted as they came).
  */
 export function sanitize(text: string, secrets: readonly string[], max = 300): string {
-  const clean = redact(text, secrets).replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  return truncate(clean, max);
+  const window = text.slice(0, Math.max(SANITIZED_WINDOW, max * 8));
+  const clean = redact(window, secrets).replace(CONTROL, " ").replace(/\s+/g, " ").trim();
+  const beyond = text.length - window.length;
+  if (clean.length <= max && beyond === 0) return clean;
+  const shown = clean.slice(0, max);
+  return `${shown}… (${clean.length - shown.length + beyond} more characters)`;
 }

@@ -31,6 +31,8 @@ export interface SettingNames {
   readonly deadlineMs?: string;
   /** Where `maxRetryDelayMs` is set. Default: the client option and `stack config codesec:maxRetryDelayMs`. */
   readonly maxRetryDelayMs?: string;
+  /** Where `allowInsecureHttp` is set. Default: the client option and `stack config codesec:allowInsecureHttp`. */
+  readonly allowInsecureHttp?: string;
 }
 
 const SETTING_NAME_KEYS: readonly (keyof SettingNames)[] = [
@@ -39,6 +41,7 @@ const SETTING_NAME_KEYS: readonly (keyof SettingNames)[] = [
   "timeoutMs",
   "deadlineMs",
   "maxRetryDelayMs",
+  "allowInsecureHttp",
 ];
 
 /** The words of the messages for each setting, the defaults filled in. */
@@ -55,6 +58,8 @@ export interface SettingWords {
   readonly raiseDeadlineMs: string;
   /** What to raise for a longer Retry-After cap. */
   readonly raiseMaxRetryDelayMs: string;
+  /** After `allowInsecureHttp set to true`, in parentheses. */
+  readonly allowInsecureHttp: string;
 }
 
 /** Today's words of a plain client: its option, and the provider package's stack config and variables. */
@@ -67,6 +72,7 @@ const DEFAULT_WORDS: SettingWords = {
   deadlineMs: "stack config codesec:deadlineMs",
   raiseDeadlineMs: "client option deadlineMs, stack config codesec:deadlineMs",
   raiseMaxRetryDelayMs: "client option maxRetryDelayMs, stack config codesec:maxRetryDelayMs",
+  allowInsecureHttp: "client option allowInsecureHttp, stack config codesec:allowInsecureHttp",
 };
 
 /** The words for each setting: the caller's where it gave them, else the defaults. */
@@ -78,6 +84,7 @@ export function settingWords(names: SettingNames | undefined): SettingWords {
     deadlineMs: names?.deadlineMs ?? DEFAULT_WORDS.deadlineMs,
     raiseDeadlineMs: names?.deadlineMs ?? DEFAULT_WORDS.raiseDeadlineMs,
     raiseMaxRetryDelayMs: names?.maxRetryDelayMs ?? DEFAULT_WORDS.raiseMaxRetryDelayMs,
+    allowInsecureHttp: names?.allowInsecureHttp ?? DEFAULT_WORDS.allowInsecureHttp,
   };
 }
 

@@ -8,6 +8,7 @@
  * fail with the same words.
  */
 import {
+  CONFIG_BASE_URL,
   CodeSecConnectionError,
   MissingCredentialsError,
   connectionNames,
@@ -20,7 +21,7 @@ import {
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, type ClientSettings } from "../clients";
 import { checkFailure, type CheckFailure } from "../checkFailures";
 import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
-import { ProviderConfig } from "../providerConfig";
+import { configName, ProviderConfig } from "../providerConfig";
 import { isSecretSchema } from "../../api/schemaIssues";
 import { containsUnknown, sameValue } from "../resources/lifecycle";
 import type { Props } from "./properties";
@@ -33,6 +34,13 @@ const CONFIG_NAMES = new Set(Object.keys(ProviderConfig.properties));
 export const SECRET_CONFIG_NAMES = Object.entries(ProviderConfig.properties)
   .filter(([, schema]) => isSecretSchema(schema))
   .map(([name]) => name);
+
+/**
+ * The keys whose value may hold a credential though they are no secret: a base URL refused for the user
+ * info or the query it carries (`https://user:password@host`, `?token=...`). A failure never names them,
+ * as the engine would print the value beside it; the reason names the key and quotes only what is safe.
+ */
+const URL_CONFIG_NAMES = [configName(CONFIG_BASE_URL), configName(CONFIG_MOVED_FROM)];
 
 /**
  * The provider's inputs (`{ token: ... }`) as the kinds read configuration: text by `codesec:<name>`,
@@ -137,13 +145,14 @@ const STAND_IN_TOKEN = "unknown-until-apply";
 
 /**
  * A configuration problem as a check failure: it names the setting (`timeoutMs`) when the engine may print
- * its value, never a secret one or a nested path (checkFailures.ts); the reason names the setting anyway.
+ * its value, never a secret one, a base URL or a nested path (checkFailures.ts); the reason names the
+ * setting anyway.
  */
 function configFailure(error: CodeSecConnectionError): CheckFailure {
   const path = error.field.startsWith(`${NAMESPACE}:`)
     ? error.field.slice(NAMESPACE.length + 1)
     : error.field;
-  return checkFailure(ProviderConfig, SECRET_CONFIG_NAMES, path, error.message);
+  return checkFailure(ProviderConfig, [...SECRET_CONFIG_NAMES, ...URL_CONFIG_NAMES], path, error.message);
 }
 
 /** One configuration key that differs between two configurations. */

@@ -37,6 +37,7 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["allowInsecureHttp"] = pulumi.output(args?.allowInsecureHttp).apply(JSON.stringify);
             resourceInputs["baseUrl"] = args?.baseUrl;
             resourceInputs["connections"] = pulumi.output(args?.connections ? pulumi.secret(args.connections) : undefined).apply(JSON.stringify);
             resourceInputs["deadlineMs"] = pulumi.output(args?.deadlineMs).apply(JSON.stringify);
@@ -58,6 +59,10 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+     */
+    allowInsecureHttp?: pulumi.Input<boolean | undefined>;
     /**
      * Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).
      */

@@ -5,7 +5,9 @@
  * leading space at the kind's check; the token with a space inside at CheckConfig (before any request),
  * and, as whitespace around a token is dropped, one with a stray newline or leading space at the credential
  * check the platform answers (its value is not a real token), naming the Provider. A Provider whose name
- * starts with "default" is named as the user's too, not read as the default provider's stack config.
+ * starts with "default" is named as the user's too, not read as the default provider's stack config. A base
+ * URL CheckConfig refuses (a password or a query in it, plain http to another machine), in stack config or
+ * a Provider's input, fails the same way: the engine is told no property, so it prints no value beside it.
  */
 import { expect } from "chai";
 import * as path from "node:path";
@@ -78,6 +80,51 @@ describe("native provider: a check failure on a secret input never prints it", f
           expect(output, what).not.to.include(secretPart);
           expect(writes(emulator), what).to.deep.equal([]);
         }
+      }
+    });
+  }
+
+  for (const [where, mode, setting] of [
+    ["stack config codesec:baseUrl", "stackConfig", "codesec:baseUrl"],
+    [
+      "an explicit Provider's baseUrl input",
+      "badBaseUrl",
+      'provider "org" (codesec.Provider resource inputs) baseUrl',
+    ],
+  ] as const) {
+    it(`a base URL in ${where} that the checks refuse: preview and up fail naming it, never printing a password in it`, async () => {
+      const refusals: [string, string][] = [
+        ["http://user:s3cr3tpass@127.0.0.1:1", `${setting}: baseUrl must not contain credentials`],
+        ["https://codesec.example.com/?token=s3cr3tpass", `${setting}: baseUrl must not have a query`],
+        [
+          "http://codesec.example.com",
+          `${setting}: baseUrl "http://codesec.example.com" is plain http to another machine`,
+        ],
+      ];
+      try {
+        for (const [baseUrl, problem] of refusals) {
+          await stack.setAllConfig({
+            "e2e:mode": { value: mode },
+            ...(mode === "stackConfig"
+              ? {
+                  "codesec:baseUrl": { value: baseUrl },
+                  "codesec:token": { value: emulator.apiToken, secret: true },
+                }
+              : { "e2e:badBaseUrl": { value: baseUrl } }),
+          });
+          for (const command of [["preview"], ["up", "--yes"]]) {
+            emulator.control.clearRequests();
+            const { code, output } = await runPulumi(stack, command, `secret-check-${process.pid}`);
+            const what = `${baseUrl} ${command[0]}`;
+            expect(code, what).not.to.equal(0);
+            expect(output, what).to.include(problem);
+            expect(output.toLowerCase(), what).not.to.include("s3cr3tpass");
+            expect(output, what).not.to.match(/property baseUrl value/);
+            expect(emulator.control.requests(), what).to.deep.equal([]);
+          }
+        }
+      } finally {
+        await stack.removeAllConfig(["codesec:baseUrl", "codesec:token", "e2e:badBaseUrl"]);
       }
     });
   }

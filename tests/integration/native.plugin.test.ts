@@ -195,11 +195,28 @@ describe("native plugin: the ResourceProvider service", () => {
       ["no credentials anywhere", () => ({}), ""],
       ["a base URL without a token", (h) => ({ baseUrl: h.baseUrl }), ""],
       ["a blank token", (h) => ({ baseUrl: h.baseUrl, token: "   " }), ""],
-      ["a token without a base URL", (h) => ({ token: h.apiToken }), "baseUrl"],
+      // A base URL is never named: the engine would print its value, which may hold a credential.
+      ["a token without a base URL", (h) => ({ token: h.apiToken }), ""],
+      ["a base URL that is not one", (h) => ({ baseUrl: "ftp://codesec.example", token: h.apiToken }), ""],
       [
-        "a base URL that is not one",
-        (h) => ({ baseUrl: "ftp://codesec.example", token: h.apiToken }),
-        "baseUrl",
+        "a base URL with credentials in it",
+        (h) => ({ baseUrl: "http://user:s3cr3tpass@127.0.0.1:1", token: h.apiToken }),
+        "",
+      ],
+      [
+        "a base URL with a query",
+        (h) => ({ baseUrl: "https://codesec.example.com/?token=s3cr3tpass", token: h.apiToken }),
+        "",
+      ],
+      [
+        "a base URL of plain http to another machine",
+        (h) => ({ baseUrl: "http://codesec.example.com", token: h.apiToken }),
+        "",
+      ],
+      [
+        "allowInsecureHttp that is no boolean",
+        (h) => ({ ...emulatorConfig(h), allowInsecureHttp: "yes" }),
+        "allowInsecureHttp",
       ],
       ["a timeout that is no number", (h) => ({ ...emulatorConfig(h), timeoutMs: "soon" }), "timeoutMs"],
       ["retries out of range", (h) => ({ ...emulatorConfig(h), retries: "99" }), "retries"],
@@ -228,6 +245,7 @@ describe("native plugin: the ResourceProvider service", () => {
         const failures = response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
         expect(failures).to.deep.equal([[property, expected]]);
         expect(JSON.stringify(failures)).not.to.include(h.apiToken);
+        expect(JSON.stringify(failures)).not.to.include("s3cr3tpass");
         expect(h.control.requests()).to.deep.equal([]);
       });
     }
@@ -245,6 +263,30 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(response.getFailuresList()).to.deep.equal([]);
       const inputs = props(response.getInputs());
       expect([...inputs.secrets].sort()).to.deep.equal(["connections", "token"]);
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("plain http passes to this machine, and to another one only with allowInsecureHttp", async () => {
+      const h = emulator();
+      const failures = async (config: Record<string, unknown>) =>
+        (await plugin().checkConfig(checkConfigRequest(config))).getFailuresList().map((f) => f.getReason());
+      for (const baseUrl of ["http://localhost:1", "http://127.3.2.1:1", "http://[::1]:1", h.baseUrl]) {
+        expect(await failures({ baseUrl, token: h.apiToken }), baseUrl).to.deep.equal([]);
+      }
+      const remote = { baseUrl: "http://codesec.example.com", token: h.apiToken };
+      for (const allowInsecureHttp of ["true", true]) {
+        expect(await failures({ ...remote, allowInsecureHttp })).to.deep.equal([]);
+      }
+      expect(await failures({ ...remote, allowInsecureHttp: "false" })).to.have.length(1);
+      expect(
+        await failures({
+          ...emulatorConfig(h),
+          connections: JSON.stringify({ org2: { baseUrl: "http://org2.example.com", token: h.apiToken } }),
+        }),
+      )
+        .to.have.length(1)
+        .and.to.have.nested.property("[0]")
+        .that.includes('codesec:connections.org2.baseUrl: baseUrl "http://org2.example.com" is plain http');
       expect(h.control.requests()).to.deep.equal([]);
     });
 
@@ -504,6 +546,17 @@ describe("native plugin: the ResourceProvider service", () => {
         ],
       },
       {
+        config: { baseUrl: "http://codesec.example.com", token: h.apiToken },
+        explicit: [
+          'provider "org2" (codesec.Provider resource inputs) baseUrl: baseUrl "http://codesec.example.com" is plain http',
+          'with allowInsecureHttp set to true (the allowInsecureHttp input of provider "org2")',
+        ],
+        byDefault: [
+          'codesec:baseUrl: baseUrl "http://codesec.example.com" is plain http to another machine',
+          "with allowInsecureHttp set to true (client option allowInsecureHttp, stack config codesec:allowInsecureHttp)",
+        ],
+      },
+      {
         config: { baseUrl: h.baseUrl, token: h.apiToken, movedFrom: "ftp://nowhere" },
         explicit: [
           'provider "org2" (codesec.Provider resource inputs) movedFrom: baseUrl must be an http(s) URL',
@@ -677,10 +730,11 @@ describe("native plugin: the ResourceProvider service", () => {
         expect(explicit[0][1].slice(0, missing.length), name).to.equal(missing);
         expectNoStackConfigAdvice(explicit[0][1]);
         const badUrl = await reasons(name, { baseUrl: "ftp://nowhere", token: h.apiToken });
+        // No property: the engine would print the base URL's value beside it.
         expect(
           badUrl.map(([property]) => property),
           name,
-        ).to.deep.equal(["baseUrl"]);
+        ).to.deep.equal([""]);
         expect(badUrl[0][1].slice(0, `${label} baseUrl: `.length), name).to.equal(`${label} baseUrl: `);
       }
       // The engine's names of the default provider: without a version, with one, with a pluginDownloadURL.

@@ -79,6 +79,11 @@ describe("credentials at the provider's boundaries", () => {
   });
 
   describe("a token never travels to another host than its own", () => {
+    const roleInputs = (h: ReturnType<typeof emulator>) => ({
+      deploymentId: h.deploymentId,
+      userId: h.sample.memberUserId,
+      role: "ORG_ROLE_MEMBER",
+    });
     const partial: [string, object][] = [
       ["only a baseUrl", {}],
       ["an empty token", { token: "" }],
@@ -100,6 +105,50 @@ describe("credentials at the provider's boundaries", () => {
         expect(recorder.requests).to.deep.equal([]);
       });
     }
+
+    it("plain http to another machine is refused by resources and functions alike, naming the opt-in", async () => {
+      const h = emulator();
+      const remote = { "codesec:baseUrl": "http://codesec.example.com", "codesec:token": h.apiToken };
+      const words =
+        'codesec:baseUrl: baseUrl "http://codesec.example.com" is plain http to another machine: the token ' +
+        "would cross the network unencrypted";
+      const optIn =
+        "with allowInsecureHttp set to true (client option allowInsecureHttp, stack config codesec:allowInsecureHttp)";
+      await configureStack(remote);
+      const checked = await rejectionOf(userRoleProvider.check({} as never, roleInputs(h) as never));
+      pulumi.runtime.setAllConfig(remote);
+      const called = await rejectionOf(getCurrentUser({}));
+      for (const error of [checked, called]) {
+        expect(error).to.be.instanceOf(CodeSecConnectionError).with.property("field", "codesec:baseUrl");
+        expect(error.message).to.include(words).and.include(optIn);
+      }
+      await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
+      const result = await userRoleProvider.check(
+        {} as never,
+        {
+          ...roleInputs(h),
+          connection: { baseUrl: "http://codesec.example.com", token: h.apiToken },
+        } as never,
+      );
+      expect(result.failures?.map((f) => [f.property, (f as { path?: string }).path])).to.deep.equal([
+        ["", "connection.baseUrl"],
+      ]);
+      expect(result.failures?.[0].reason).to.include("is plain http to another machine");
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("codesec:allowInsecureHttp lets a resource use plain http to another machine", async () => {
+      const h = emulator();
+      await configureStack({
+        "codesec:baseUrl": "http://codesec.example.com",
+        "codesec:token": h.apiToken,
+        "codesec:allowInsecureHttp": "true",
+        "codesec:skipCredentialsValidation": "true",
+      });
+      expect(
+        (await userRoleProvider.check({} as never, roleInputs(h) as never)).failures ?? [],
+      ).to.deep.equal([]);
+    });
 
     it("a UserRole whose connection.token is blank fails check, sending nothing", async () => {
       const h = emulator();
@@ -287,6 +336,7 @@ describe("credentials at the provider's boundaries", () => {
         ["codesec:skipCredentialsValidation", "perhaps"],
         ["codesec:requestsPerSecond", "0"],
         ["codesec:maxInFlight", "1.5"],
+        ["codesec:allowInsecureHttp", "yes"],
       ]) {
         await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken, [key]: value });
         const error = await rejectionOf(userRoleProvider.check({} as never, inputs(h)));

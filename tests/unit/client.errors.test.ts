@@ -456,6 +456,12 @@ describe("CodeSecClient errors", () => {
       ["fetch", { fetch: "nope" }],
       ["timeout", { timeout: 5000 }],
       ["baseUrl", { baseUrl: "https://host/api" }],
+      ["baseUrl", { baseUrl: "http://codesec.example.com" }],
+      ["baseUrl", { baseUrl: "http://10.0.0.7:8080" }],
+      ["baseUrl", { baseUrl: "http://127.0.0.1.example.com" }],
+      ["baseUrl", { baseUrl: "http://localhost.example.com" }],
+      ["baseUrl", { baseUrl: "http://codesec.example.com", allowInsecureHttp: false }],
+      ["allowInsecureHttp", { allowInsecureHttp: "true" }],
     ];
     for (const [field, override] of bad) {
       it(`rejects a bad ${field}: ${util.inspect(Object.values(override)[0])}`, () => {
@@ -465,6 +471,61 @@ describe("CodeSecClient errors", () => {
           .with.property("field", field);
       });
     }
+
+    it("refuses plain http to another machine, naming https, this machine's hosts and the opt-in", () => {
+      let caught: unknown;
+      try {
+        new CodeSecClient({ baseUrl: "HTTP://CodeSec.Example.com:8080/prefix/", token: TOKEN });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(CodeSecInputError).with.property("field", "baseUrl");
+      expect((caught as Error).message).to.equal(
+        'baseUrl "http://codesec.example.com:8080/prefix" is plain http to another machine: the token would ' +
+          'cross the network unencrypted. Use https ("https://codesec.example.com:8080/prefix"); plain http ' +
+          "is accepted only to this machine (localhost, 127.0.0.0/8, [::1]), or, for a platform reached over " +
+          "a network you trust (an emulator in another container), with allowInsecureHttp set to true " +
+          "(client option allowInsecureHttp, stack config codesec:allowInsecureHttp)",
+      );
+    });
+
+    it("names where allowInsecureHttp is set in the caller's words", () => {
+      expect(
+        () =>
+          new CodeSecClient({
+            baseUrl: "http://codesec.example.com",
+            token: TOKEN,
+            settingNames: { allowInsecureHttp: 'the allowInsecureHttp input of provider "org2"' },
+          }),
+      ).to.throw(
+        CodeSecInputError,
+        'with allowInsecureHttp set to true (the allowInsecureHttp input of provider "org2")',
+      );
+    });
+
+    it("accepts plain http to this machine: localhost, 127.0.0.0/8 and [::1]", () => {
+      for (const [baseUrl, normalized] of [
+        ["http://localhost:4010/", "http://localhost:4010"],
+        ["http://LOCALHOST", "http://localhost"],
+        ["http://127.0.0.1:4010", "http://127.0.0.1:4010"],
+        ["http://127.255.3.4", "http://127.255.3.4"],
+        ["http://[::1]:4010", "http://[::1]:4010"],
+        ["http://[0:0:0:0:0:0:0:1]", "http://[::1]"],
+      ]) {
+        expect(new CodeSecClient({ baseUrl, token: TOKEN }).baseUrl, baseUrl).to.equal(normalized);
+        expect(normalizeBaseUrl(baseUrl), baseUrl).to.equal(normalized);
+      }
+    });
+
+    it("accepts plain http to another machine with allowInsecureHttp: true", () => {
+      expect(
+        new CodeSecClient({ baseUrl: "http://codesec.example.com", token: TOKEN, allowInsecureHttp: true })
+          .baseUrl,
+      ).to.equal("http://codesec.example.com");
+      expect(normalizeBaseUrl("http://codesec.example.com", { allowInsecureHttp: true })).to.equal(
+        "http://codesec.example.com",
+      );
+    });
 
     it("does not echo the query of a bad baseUrl, which may carry a credential", () => {
       expect(() => new CodeSecClient({ baseUrl: "https://host/api?token=hunter2", token: TOKEN }))
@@ -534,6 +595,9 @@ describe("CodeSecClient errors", () => {
         .to.throw(CodeSecInputError)
         .with.property("field", "baseUrl");
       expect(() => normalizeBaseUrl(42)).to.throw(CodeSecInputError, "got 42 (an integer)");
+      expect(() => normalizeBaseUrl("http://codesec.example.com"))
+        .to.throw(CodeSecInputError, "is plain http to another machine")
+        .with.property("field", "baseUrl");
     });
   });
 

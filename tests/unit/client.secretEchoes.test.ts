@@ -28,8 +28,11 @@ const ODD_CODE = 'otc/1001+b="Kx4%Vm1Rc"-\u00e99';
 
 const TOKENS = { "an API token": TOKEN, "a JWT": JWT, "a token with odd characters": ODD_TOKEN };
 
-/** Encoded forms shorter than this may stay (they would match unrelated text): the documented minimum. */
-const MIN_ENCODED_FORM_LENGTH = 8;
+/**
+ * Encoded forms, and pieces of a secret, shorter than this may stay (they would match unrelated text): the
+ * documented minimum.
+ */
+const MIN_PIECE_LENGTH = 8;
 
 /** The encodings a server may echo a secret in, written independently of sdk/redaction.ts. */
 const ENCODINGS: Record<string, (secret: string) => string> = {
@@ -62,7 +65,7 @@ function leakForms(secret: string): string[] {
     const core = text.slice(4, -4);
     forms.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
   }
-  return forms.filter((form) => form === secret || form.length >= MIN_ENCODED_FORM_LENGTH);
+  return forms.filter((form) => form === secret || form.length >= MIN_PIECE_LENGTH);
 }
 
 function assertNoForm(error: unknown, secrets: string[], what: string): void {
@@ -221,5 +224,159 @@ describe("redaction of encoded forms", () => {
   it("redacts a JWT's signature on its own", () => {
     const signature = JWT.split(".")[2];
     expect(redact(`bad signature ${signature}`, [JWT])).to.equal("bad signature [REDACTED]");
+  });
+});
+
+/** A one-time code of 23 characters, the length the platform issues. */
+const SCM_CODE = "otc-1001-b-Kx4Vm1Rc-7Qz";
+
+/** Every piece of `secret` of the minimum length, lower-cased: any longer piece holds one of them. */
+function minimalPieces(secret: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start + MIN_PIECE_LENGTH <= secret.length; start++) {
+    pieces.push(secret.slice(start, start + MIN_PIECE_LENGTH).toLowerCase());
+  }
+  return pieces;
+}
+
+/** Prefixes, suffixes and middles of `secret`, from the minimum length to one short of the whole. */
+function partialEchoes(secret: string): Record<string, string> {
+  const echoes: Record<string, string> = {};
+  const lengths = new Set([MIN_PIECE_LENGTH, MIN_PIECE_LENGTH + 1, secret.length >> 1, secret.length - 1]);
+  for (const length of lengths) {
+    if (length < MIN_PIECE_LENGTH || length >= secret.length) continue;
+    const middle = (secret.length - length) >> 1;
+    const cuts = {
+      prefix: secret.slice(0, length),
+      suffix: secret.slice(secret.length - length),
+      middle: secret.slice(middle, middle + length),
+    };
+    for (const [cut, piece] of Object.entries(cuts)) {
+      echoes[`${cut} of ${length}`] = piece;
+      echoes[`${cut} of ${length}, upper-cased`] = piece.toUpperCase();
+      echoes[`${cut} of ${length}, lower-cased`] = piece.toLowerCase();
+    }
+  }
+  return echoes;
+}
+
+/** The failed answers that echo `echo`: in a message, a details field, an HTML page and a request id. */
+function partialEchoAnswers(echo: string): Record<string, FakeResponse> {
+  return {
+    "a 401's message": {
+      status: 401,
+      json: { error: { code: "UNAUTHENTICATED", message: `token ${echo}... is not valid` } },
+    },
+    "a 400's details field": {
+      status: 400,
+      json: { details: [{ "@type": "BadRequest", reason: `credential ${echo} malformed` }] },
+    },
+    "an HTML 502 page": {
+      status: 502,
+      text:
+        "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>" +
+        `<p>upstream refused Authorization: ${echo}</p></body></html>`,
+      headers: { "content-type": "text/html" },
+    },
+    "x-request-id": {
+      status: 400,
+      json: { error: { code: "INVALID_ARGUMENT", message: "bad request" } },
+      headers: { "x-request-id": `req-${echo}` },
+    },
+  };
+}
+
+function assertNoPiece(error: unknown, secrets: string[], what: string): void {
+  expect(error, what).to.be.instanceOf(CodeSecError);
+  const views = {
+    message: (error as Error).message,
+    json: JSON.stringify(error),
+    string: String(error),
+    inspect: util.inspect(error, { showHidden: true, depth: Infinity, getters: true }),
+  };
+  const pieces = secrets.flatMap(minimalPieces);
+  for (const [view, text] of Object.entries(views)) {
+    const lower = text.toLowerCase();
+    for (const piece of pieces) {
+      expect(lower.includes(piece), `${what}: ${view} shows ${JSON.stringify(piece)}\n${text}`).to.equal(
+        false,
+      );
+    }
+  }
+}
+
+describe("CodeSecClient: no piece of a secret of 8 characters or more, in any case, reaches an error", function () {
+  this.timeout(120_000);
+  let server: FakeServer;
+  before(async () => {
+    server = await FakeServer.start();
+  });
+  after(async () => server.close());
+
+  const cases: [string, string, OperationKey][] = [
+    ["the API token", TOKEN, "getCurrentUser"],
+    ["a JWT", JWT, "getScan"],
+    ["the one-time SCM app code", SCM_CODE, "completeScmAppRequest"],
+  ];
+  for (const [kind, secret, operation] of cases) {
+    it(`${kind}, echoed in part by ${operation}`, async () => {
+      const token = secret === SCM_CODE ? TOKEN : secret;
+      let errors = 0;
+      for (const [cut, echo] of Object.entries(partialEchoes(secret))) {
+        for (const [place, answer] of Object.entries(partialEchoAnswers(echo))) {
+          server.always(answer);
+          let caught: unknown;
+          try {
+            await OPERATION_CALLS[operation](server.client({ token, retries: 0 }), SCM_CODE);
+          } catch (error) {
+            caught = error;
+          }
+          assertNoPiece(caught, [token, SCM_CODE], `${kind}: ${cut} in ${place}`);
+          errors++;
+        }
+      }
+      expect(errors).to.be.at.least(4 * 3 * 3 * 3);
+    });
+  }
+});
+
+describe("redaction of pieces of a secret", () => {
+  it("redacts the pieces at the start of a body of megabytes, and counts the characters after the cut", async () => {
+    const server = await FakeServer.start();
+    try {
+      const filler = "x".repeat(4 * 1024 * 1024);
+      server.always({ status: 502, text: `upstream said ${TOKEN.slice(2, 14).toUpperCase()} ${filler}` });
+      let caught: unknown;
+      try {
+        await server.client({ retries: 0 }).getCurrentUser();
+      } catch (error) {
+        caught = error;
+      }
+      assertNoPiece(caught, [TOKEN], "a body of 4 MiB");
+      expect((caught as Error).message).to.match(
+        new RegExp(
+          `upstream said \\[REDACTED\\] x+… \\(${filler.length - (300 - "upstream said [REDACTED] ".length)} more characters\\)`,
+        ),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("redacts a piece of 8 characters or more in any case, and leaves shorter ones and the text around", () => {
+    expect(redact(`a ${TOKEN.slice(0, 8)} b`, [TOKEN])).to.equal("a [REDACTED] b");
+    expect(redact(`a ${TOKEN.slice(3, 20).toUpperCase()} b`, [TOKEN])).to.equal("a [REDACTED] b");
+    expect(redact(`a ${TOKEN.slice(-9).toLowerCase()} b`, [TOKEN])).to.equal("a [REDACTED] b");
+    expect(redact(`a ${TOKEN.slice(0, 7)} b`, [TOKEN])).to.equal(`a ${TOKEN.slice(0, 7)} b`);
+  });
+
+  it("redacts a secret shorter than 8 characters whole, in any case", () => {
+    expect(redact("code AbC12 or abc12 or ABC1", ["abc12"])).to.equal(
+      "code [REDACTED] or [REDACTED] or ABC1",
+    );
+  });
+
+  it("redacts two pieces of one secret side by side as one", () => {
+    expect(redact(`x${TOKEN.slice(0, 10)}${TOKEN.slice(12)}y`, [TOKEN])).to.equal("x[REDACTED]y");
   });
 });

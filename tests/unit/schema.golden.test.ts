@@ -11,7 +11,11 @@ import { Type } from "@sinclair/typebox";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { described, secretValue } from "../../api/schemaIssues";
-import { CLIENT_SETTING_KEYS, CONFIG_SKIP_CREDENTIALS_VALIDATION } from "../../provider/clients";
+import {
+  CLIENT_SETTING_KEYS,
+  CONFIG_ALLOW_INSECURE_HTTP,
+  CONFIG_SKIP_CREDENTIALS_VALIDATION,
+} from "../../provider/clients";
 import { CONFIG_BASE_URL, CONFIG_CONNECTIONS, CONFIG_TOKEN } from "../../provider/connection";
 import { CONFIG_MOVED_FROM } from "../../provider/ownership";
 import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
@@ -232,6 +236,7 @@ describe("the Pulumi package schema", () => {
       CONFIG_TOKEN,
       CONFIG_CONNECTIONS,
       ...Object.values(CLIENT_SETTING_KEYS),
+      CONFIG_ALLOW_INSECURE_HTTP,
       CONFIG_SKIP_CREDENTIALS_VALIDATION,
       CONFIG_MOVED_FROM,
     ];

@@ -39,6 +39,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).
 	BaseUrl *string `pulumi:"baseUrl"`
 	// Named connections `{ baseUrl, token }`, for a second organization in one stack: a resource names one in its `connection` input. Stored as a secret (the tokens).
@@ -65,6 +67,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+	AllowInsecureHttp pulumi.BoolPtrInput
 	// Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).
 	BaseUrl pulumi.StringPtrInput
 	// Named connections `{ baseUrl, token }`, for a second organization in one stack: a resource names one in its `connection` input. Stored as a secret (the tokens).

@@ -20,6 +20,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  connections: pulumi.Input[Optional[Mapping[str, pulumi.Input['ConnectionArgs']]]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
@@ -34,6 +35,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
         :param pulumi.Input[_builtins.str] base_url: Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).
         :param pulumi.Input[Mapping[str, pulumi.Input['ConnectionArgs']]] connections: Named connections `{ baseUrl, token }`, for a second organization in one stack: a resource names one in its `connection` input. Stored as a secret (the tokens).
         :param pulumi.Input[_builtins.float] deadline_ms: Bound in milliseconds on a whole call: attempts, backoff and `Retry-After` waits. Default 30000; a resource's `customTimeouts` shortens it for that step.
@@ -46,6 +48,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.float] timeout_ms: Timeout in milliseconds of one attempt: connecting, the headers and the whole body. Default 10000.
         :param pulumi.Input[_builtins.str] token: API token (with the Web API permission) or user JWT for `baseUrl`. Always stored as a secret.
         """
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
         if connections is not None:
@@ -68,6 +72,18 @@ class ProviderArgs:
             pulumi.set(__self__, "timeout_ms", timeout_ms)
         if token is not None:
             pulumi.set(__self__, "token", token)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")
@@ -208,6 +224,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  connections: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict']]]]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
@@ -225,6 +242,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
         :param pulumi.Input[_builtins.str] base_url: Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict']]]] connections: Named connections `{ baseUrl, token }`, for a second organization in one stack: a resource names one in its `connection` input. Stored as a secret (the tokens).
         :param pulumi.Input[_builtins.float] deadline_ms: Bound in milliseconds on a whole call: attempts, backoff and `Retry-After` waits. Default 30000; a resource's `customTimeouts` shortens it for that step.
@@ -261,6 +279,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  connections: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict']]]]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
@@ -281,6 +300,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["connections"] = pulumi.Output.secret(connections).apply(pulumi.runtime.to_json) if connections is not None else None
             __props__.__dict__["deadline_ms"] = pulumi.Output.from_input(deadline_ms).apply(pulumi.runtime.to_json) if deadline_ms is not None else None

@@ -15,6 +15,11 @@ else:
 from .. import _utilities
 from .. import outputs as _root_outputs
 
+allowInsecureHttp: Optional[bool]
+"""
+`true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+"""
+
 baseUrl: Optional[str]
 """
 Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).

@@ -22,6 +22,13 @@ __config__ = pulumi.Config('codesec')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
+    def allow_insecure_http(self) -> Optional[bool]:
+        """
+        `true`: accept a plain `http://` base URL to another machine, where the token crosses the network unencrypted (a platform reached over a network you trust, such as an emulator in another container). Default `false`: `http://` only to this machine (`localhost`, 127.0.0.0/8, `[::1]`).
+        """
+        return __config__.get_bool('allowInsecureHttp')
+
+    @_builtins.property
     def base_url(self) -> Optional[str]:
         """
         Base address of the platform API, e.g. `https://codesec.example.com` (without `/api`). Set together with `token`; when neither is set, the environment variables CODESEC_BASE_URL and CODESEC_TOKEN are used (both, never one of them).

@@ -8,6 +8,7 @@ import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
+import { requireCredentialsDeployment } from "../credentialsDeployment";
 import {
   clientOf,
   connectionOf,
@@ -77,6 +78,15 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
           `(operation 1), whatever it was. Only the caller's own role imports (${deploymentId}/${me.id}).`,
       );
     }
+    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
+    // name: it is recorded for this deployment only once the platform confirms the two are one.
+    await requireCredentialsDeployment(client, connection, {
+      type: TYPE,
+      id,
+      deploymentId,
+      step: state === undefined ? "import" : "refresh",
+      importIdIn: (deployment) => formatResourceId(deployment, userId),
+    });
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(

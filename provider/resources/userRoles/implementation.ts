@@ -24,6 +24,7 @@ import { sameValue } from "../lifecycle";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
+import { requireCredentialsDeployment } from "../credentialsDeployment";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import type { UserRolesInputs, UserRolesState } from "./definition";
 
@@ -294,13 +295,22 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     return state;
   },
 
-  async read(_id, state, ctx) {
+  async read(id, state, ctx) {
     // The lifecycle refuses an import (the definition's import rule): a refresh always has a state.
     const recorded = state!;
     const { connection, client } = connectionOf(ctx, recorded);
     const me = await withRotationAdvice(() => currentUserOf(client), connection);
     if (!Object.hasOwn(recorded.roles, me.id) || recorded.roles[me.id] === me.orgRole)
       return { state: recorded };
+    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
+    // name: it is recorded for this map's deployment only once the platform confirms the two are one.
+    await requireCredentialsDeployment(client, connection, {
+      type: TYPE,
+      id,
+      deploymentId: recorded.deploymentId,
+      step: "refresh",
+      importIdIn: (deployment) => formatResourceId(deployment, "userroles-<uuid>"),
+    });
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(

@@ -1236,6 +1236,24 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(h.control.requests()).to.deep.equal([]);
     });
 
+    it("a warning echoes a user id with its bidirectional controls escaped", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const gone = { deploymentId: "1001", userId: "50\u202e9", role: "ORG_ROLE_ADMIN" };
+      await plugin().delete(
+        new provider.DeleteRequest()
+          .setId("1001/50\u202e9")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setProperties(struct({ ...gone, roleOnDestroy: "ORG_ROLE_MEMBER", platform: h.baseUrl })),
+      );
+      const warnings = plugin().logs.map((l) => l.message);
+      expect(warnings.join("\n")).to.include(
+        "codesec:UserRole 1001/50\\u202e9: the user is no longer a member of deployment 1001",
+      );
+      expect(warnings.join("\n")).not.to.include("\u202e");
+    });
+
     for (const kind of RESOURCE_KIND_NAMES) {
       const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
       if (definition.importRule.kind !== "refused") continue;

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
+import { quotedText } from "../../../api/messageText";
 import { CodeSecError } from "../../../sdk";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import {
@@ -216,7 +217,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       for (const userId of Object.keys(map)) {
         const issue = firstSchemaIssue(OpaqueId, userId);
         if (issue === undefined) continue;
-        const path = `${field}[${JSON.stringify(userId)}]`;
+        const path = `${field}[${quotedText(userId)}]`;
         const rule = issue.rule ?? `must be ${issue.expected}`;
         problems.push({ path, reason: `${path}: a key of ${field} is a user id, which ${rule}` });
       }
@@ -234,7 +235,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       if (earlier !== undefined) {
         problems.push({
           ...userManagedTwice(inputs.deploymentId, userId, earlier.by, "UserRoles"),
-          path: `roles[${JSON.stringify(userId)}]`,
+          path: `roles[${quotedText(userId)}]`,
         });
       } else {
         rememberDeclaredRole(platform, inputs.deploymentId, userId, { role, by: "UserRoles" });
@@ -302,6 +303,14 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     const me = await withRotationAdvice(() => currentUserOf(client), connection);
     if (!Object.hasOwn(recorded.roles, me.id) || recorded.roles[me.id] === me.orgRole)
       return { state: recorded };
+    // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
+    if (!checkerFor(OrgRole).Check(me.orgRole)) {
+      throw new CodeSecResourceError(
+        `${TYPE}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
+          `which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer pulumi-codesec ` +
+          "may know this role; otherwise set the user's role to a known one on the platform.",
+      );
+    }
     // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
     // name: it is recorded for this map's deployment only once the platform confirms the two are one.
     await requireCredentialsDeployment(client, connection, {
@@ -311,14 +320,6 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       step: "refresh",
       importIdIn: (deployment) => formatResourceId(deployment, "userroles-<uuid>"),
     });
-    // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
-    if (!checkerFor(OrgRole).Check(me.orgRole)) {
-      throw new CodeSecResourceError(
-        `${TYPE}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
-          `which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer pulumi-codesec ` +
-          "may know this role; otherwise set the user's role to a known one on the platform.",
-      );
-    }
     // The caller's own entry, read back: the plan then reads `~ roles["501"]: "read" => "declared"`.
     const refreshed = { ...recorded, roles: { ...recorded.roles, [me.id]: me.orgRole } };
     const { platform: _platform, ...inputs } = refreshed;

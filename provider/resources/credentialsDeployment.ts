@@ -21,18 +21,21 @@ type DeploymentAnswer =
 
 const answers = new WeakMap<CodeSecClient, Map<string, Promise<DeploymentAnswer>>>();
 
-/** The role read back, and what is about to record it. */
-export interface RoleReadBack {
+/** The resource whose role was read back: a refresh of its state, or an import (no state yet). */
+export type RoleReadBack = {
   /** `codesec:UserRole` */
   readonly type: string;
   /** The resource's id. */
   readonly id: string;
   readonly deploymentId: string;
-  /** An import (no state yet), or a refresh of a state. */
-  readonly step: "import" | "refresh";
-  /** The id an import of the same role from deployment `<deploymentId>` takes. */
-  readonly importIdIn: (deploymentId: string) => string;
-}
+} & (
+  | { readonly step: "refresh" }
+  | {
+      readonly step: "import";
+      /** The id an import of the same role from another deployment takes. */
+      readonly importIdIn: (deploymentId: string) => string;
+    }
+);
 
 /**
  * Returns when the platform confirms that the role read back with these credentials is `read`'s

@@ -1191,6 +1191,10 @@ describe("native plugin: the ResourceProvider service", () => {
         "its deployment id 01001 is not written as the platform writes it (no leading zeros)",
       );
       expect(error.details).to.include("Import it as 1001/501.");
+      const long = await rejection(plugin().read(readRequest("UserRole", "1234567890123456/501")));
+      expect(long.details).to.include(
+        "it did not confirm deployment 1234567890123456 as theirs (the read that confirms it carries at most 15 digits)",
+      );
       // No read under that deployment: only the caller's own user (operation 8), if not known yet.
       expect(h.control.requests().filter((r) => r.operation !== "getCurrentUser")).to.deep.equal([]);
     });

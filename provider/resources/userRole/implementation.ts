@@ -89,13 +89,13 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     }
     // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
     // name: it is recorded for this deployment only once the platform confirms the two are one.
-    await requireCredentialsDeployment(client, connection, {
-      type: TYPE,
-      id,
-      deploymentId,
-      step: state === undefined ? "import" : "refresh",
-      importIdIn: (deployment) => formatResourceId(deployment, userId),
-    });
+    await requireCredentialsDeployment(
+      client,
+      connection,
+      state === undefined
+        ? { type: TYPE, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
+        : { type: TYPE, id, deploymentId, step: "refresh" },
+    );
     const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
     // The inputs too: with the role read back into the old inputs, the update that sets the declared role
     // again reads `~ role: "read" => "declared"` in `pulumi preview --diff`: what the platform has now,

@@ -318,7 +318,6 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       id,
       deploymentId: recorded.deploymentId,
       step: "refresh",
-      importIdIn: (deployment) => formatResourceId(deployment, "userroles-<uuid>"),
     });
     // The caller's own entry, read back: the plan then reads `~ roles["501"]: "read" => "declared"`.
     const refreshed = { ...recorded, roles: { ...recorded.roles, [me.id]: me.orgRole } };

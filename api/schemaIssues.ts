@@ -8,6 +8,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { ValueError } from "@sinclair/typebox/errors";
+import { escapedText, quotedText } from "./messageText";
 import { checkerFor } from "./schemaChecks";
 
 export { checkerFor, registerFormat, type SchemaChecker } from "./schemaChecks";
@@ -192,7 +193,7 @@ export function issueMessage(issue: SchemaIssue, subject: IssueSubject): string 
     const { parent, key } = splitPath(path);
     const allowed = issue.allowed ?? [];
     const guess = closest(key, allowed);
-    const hint = guess === undefined ? "" : ` (did you mean ${JSON.stringify(guess)}?)`;
+    const hint = guess === undefined ? "" : ` (did you mean ${quotedText(guess)}?)`;
     const owner = parent === "" ? `${articleFor(subject.noun)} of ${subject.name}` : `a field of ${parent}`;
     const list = allowed.length > 0 ? allowed.join(", ") : "none";
     return `${key} is not ${owner}${hint}; ${parent === "" ? `its ${subject.noun}s are` : "its fields are"} ${list}`;
@@ -238,7 +239,7 @@ export function pathOfKeys(keys: readonly (string | number)[]): string {
   let path = "";
   for (const key of keys) {
     if (typeof key === "number") path += `[${key}]`;
-    else path += path === "" ? key : `.${key}`;
+    else path += path === "" ? escapedText(key) : `.${escapedText(key)}`;
   }
   return path;
 }
@@ -298,7 +299,8 @@ export function jsonTypeOf(value: unknown): string {
 }
 
 /**
- * A value for a message: short, quoted when a string (JSON escapes control characters), typed otherwise.
+ * A value for a message: short, quoted when a string (control characters escaped: api/messageText.ts),
+ * typed otherwise.
  * `clean` first redacts text that came from a server (an echoed token must not reach a message).
  */
 export function describeFound(
@@ -309,7 +311,7 @@ export function describeFound(
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    const quoted = JSON.stringify(clean === undefined ? value : clean(value, max));
+    const quoted = quotedText(clean === undefined ? value : clean(value, max));
     return quoted.length <= max ? quoted : `${quoted.slice(0, max)}…" (${value.length} characters)`;
   }
   if (typeof value === "number" || typeof value === "boolean") {

@@ -8,6 +8,7 @@
  * path itself and never quotes a secret, says it all. The dynamic and the native provider both use it.
  */
 import type { TObject } from "@sinclair/typebox";
+import { shownMessage } from "../api/messageText";
 
 /** A failure as both providers report it (`pulumi.dynamic.CheckFailure` and the gRPC CheckFailure). */
 export interface CheckFailure {
@@ -32,5 +33,6 @@ export function checkFailure(
   reason: string,
 ): CheckFailure {
   const printable = Object.hasOwn(shape.properties, path) && !secrets.includes(path);
-  return { property: printable ? path : "", reason, path };
+  // The reason echoes ids and values of the inputs: their control characters are shown escaped.
+  return { property: printable ? path : "", reason: shownMessage(reason), path };
 }

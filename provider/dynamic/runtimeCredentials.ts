@@ -5,6 +5,7 @@
  * resource still carries the deprecated object form of `connection`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { shownMessage } from "../../api/messageText";
 import type { ConfigLookup } from "../connection";
 import type { ProviderContext } from "../providerContext";
 
@@ -24,7 +25,9 @@ const lookup: ConfigLookup = (key) => {
 const context: ProviderContext = {
   config: lookup,
   log: (severity, message) => {
-    void (severity === "warning" ? pulumi.log.warn(message) : pulumi.log.info(message));
+    // What the kinds say echoes ids and values: their control characters are shown escaped.
+    const shown = shownMessage(message);
+    void (severity === "warning" ? pulumi.log.warn(shown) : pulumi.log.info(shown));
   },
 };
 

@@ -15,6 +15,7 @@
  * then stops the plugin.
  */
 import * as grpc from "@grpc/grpc-js";
+import { shownMessage } from "../../api/messageText";
 import { CLIENT_SETTING_KEYS } from "../clients";
 import { STACK_CONFIG, type ConfigLookup } from "../connection";
 import type { ProviderContext } from "../providerContext";
@@ -73,7 +74,8 @@ export async function withCallContext<T>(
   const ctx: ProviderContext = {
     config: plugin.config,
     log: (severity, message) => {
-      messages.push(plugin.engine.log(severity, message, urn));
+      // What the kinds say echoes ids and values: their control characters are shown escaped.
+      messages.push(plugin.engine.log(severity, shownMessage(message), urn));
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
     unknownConfig: plugin.unknownConfig,

@@ -8,9 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+ * The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
  *
- * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental).
+ * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
  */
 export class UserRole extends pulumi.CustomResource {
     /**

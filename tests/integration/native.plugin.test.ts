@@ -1218,6 +1218,100 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(writesOf(h)).to.deep.equal([]);
     });
 
+    for (const deploymentId of ["9999", "2002"]) {
+      it(`refuses the caller's own user in deployment ${deploymentId}, which the credentials (1001) do not reach, naming both`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h));
+        const error = await rejection(plugin().read(readRequest("UserRole", `${deploymentId}/501`)));
+        expect(error.details).to.include(
+          `codesec:UserRole ${deploymentId}/501 cannot be looked up by id or imported`,
+        );
+        expect(error.details).to.include(
+          `it did not confirm deployment ${deploymentId} as theirs (a read there answered 403 PERMISSION_DENIED: ` +
+            `this credential belongs to deployment 1001 and cannot access deployment ${deploymentId})`,
+        );
+        expect(error.details).not.to.include("ORG_ROLE_ADMIN");
+        expect(error.details).not.to.match(/\n\s+at /);
+        expect(writesOf(h)).to.deep.equal([]);
+      });
+    }
+
+    it("refuses a deployment id written with leading zeros, naming the id the platform writes", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const error = await rejection(plugin().read(readRequest("UserRole", "01001/501")));
+      expect(error.details).to.include("codesec:UserRole 01001/501 cannot be looked up by id or imported");
+      expect(error.details).to.include(
+        "its deployment id 01001 is not written as the platform writes it (no leading zeros)",
+      );
+      expect(error.details).to.include("Import it as 1001/501.");
+      const long = await rejection(plugin().read(readRequest("UserRole", "1234567890123456/501")));
+      expect(long.details).to.include(
+        "it did not confirm deployment 1234567890123456 as theirs (the read that confirms it carries at most 15 digits)",
+      );
+      // No read under that deployment: only the caller's own user (operation 8), if not known yet.
+      expect(h.control.requests().filter((r) => r.operation !== "getCurrentUser")).to.deep.equal([]);
+    });
+
+    it("a refresh of the caller's own role in a deployment the credentials do not reach fails, naming both, and keeps nothing new", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const state = { deploymentId: "2002", userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
+      const error = await rejection(plugin().read(readRequest("UserRole", "2002/501", state)));
+      expect(error.details).to.include("codesec:UserRole 2002/501 cannot be refreshed");
+      expect(error.details).to.include(
+        "this credential belongs to deployment 1001 and cannot access deployment 2002",
+      );
+      expect(error.details).to.include("the state was left as it was");
+    });
+
+    it("a refresh of a UserRoles holding the caller in a deployment the credentials do not reach fails, naming both", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const state = {
+        deploymentId: "2002",
+        roles: { "501": "ORG_ROLE_MEMBER", "601": "ORG_ROLE_ADMIN" },
+        platform: h.baseUrl,
+      };
+      const id = "2002/userroles-5c1e0a9e-3f0b-4d7e-9a57-0d2b6f1c8e11";
+      const error = await rejection(plugin().read(readRequest("UserRoles", id, state)));
+      expect(error.details).to.include(`codesec:UserRoles ${id} cannot be refreshed`);
+      expect(error.details).to.include(
+        "this credential belongs to deployment 1001 and cannot access deployment 2002",
+      );
+      expect(error.details).not.to.match(/\n\s+at /);
+    });
+
+    it("an id with control characters is refused before any call, shown with them escaped", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      for (const kind of ["UserRole", "ScmApp", "WorkflowProvisioning"]) {
+        const error = await rejection(plugin().read(readRequest(kind, "1001/\u001b[31mRED\u001b[0m\u202e")));
+        expect(error.details, kind).to.include("1001/\\u001b[31mRED\\u001b[0m\\u202e");
+        // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+        expect(error.details, kind).not.to.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+      }
+      expect(h.control.requests()).to.deep.equal([]);
+    });
+
+    it("a warning echoes a user id with its bidirectional controls escaped", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const gone = { deploymentId: "1001", userId: "50\u202e9", role: "ORG_ROLE_ADMIN" };
+      await plugin().delete(
+        new provider.DeleteRequest()
+          .setId("1001/50\u202e9")
+          .setUrn(urnOf("UserRole"))
+          .setType("codesec:index:UserRole")
+          .setProperties(struct({ ...gone, roleOnDestroy: "ORG_ROLE_MEMBER", platform: h.baseUrl })),
+      );
+      const warnings = plugin().logs.map((l) => l.message);
+      expect(warnings.join("\n")).to.include(
+        "codesec:UserRole 1001/50\\u202e9: the user is no longer a member of deployment 1001",
+      );
+      expect(warnings.join("\n")).not.to.include("\u202e");
+    });
+
     for (const kind of RESOURCE_KIND_NAMES) {
       const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
       if (definition.importRule.kind !== "refused") continue;

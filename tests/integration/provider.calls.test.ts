@@ -1,7 +1,7 @@
 /**
  * The fewest calls at organization scale, counted in the emulator's request log: a refresh of many
- * UserRoles reads operation 8 once per connection (shared with the credential check), and a diff calls
- * nothing. Each test mints a fresh token, so its
+ * UserRoles reads operation 8 once per connection (shared with the credential check) and confirms the
+ * deployment of the caller's own role once, and a diff calls nothing. Each test mints a fresh token, so its
  * connection is one this process has not used yet.
  */
 import { expect } from "chai";
@@ -39,7 +39,7 @@ describe("calls at organization scale", () => {
     role: "ORG_ROLE_MEMBER" as const,
   });
 
-  it("a refresh of many UserRoles reads operation 8 once for the connection, concurrently", async () => {
+  it("a refresh of many UserRoles reads operation 8 once for the connection, concurrently, and confirms its deployment once", async () => {
     const h = emulator();
     await freshConnection(h);
     const users = h.control.state().users.map((u) => u.id);
@@ -47,8 +47,9 @@ describe("calls at organization scale", () => {
     const results = await Promise.all(
       users.map((userId) => userRoleProvider.read(`${h.deploymentId}/${userId}`, role(h, userId))),
     );
-    expect(operations(h)).to.deep.equal(["getCurrentUser:200"]);
-    // The caller's own role is still read back from that one answer; the others keep their state.
+    // The caller's own role is read back from that one answer, once the platform confirms the deployment
+    // as the credentials' own (operation 10); the others keep their state.
+    expect(operations(h)).to.deep.equal(["getCurrentUser:200", "listNotificationRules:200"]);
     const own = results[users.indexOf(h.sample.userId)];
     expect(own.props!.role).to.equal("ORG_ROLE_ADMIN");
   });
@@ -64,7 +65,31 @@ describe("calls at organization scale", () => {
     expect(failed).to.equal(true);
     const after = await userRoleProvider.read(id, admin);
     expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
-    expect(operations(h)).to.deep.equal(["getCurrentUser:503", "getCurrentUser:200"]);
+    expect(operations(h)).to.deep.equal([
+      "getCurrentUser:503",
+      "getCurrentUser:200",
+      "listNotificationRules:200",
+    ]);
+  });
+
+  it("a failed confirmation of the deployment is not kept: the next refresh asks again, and records nothing before", async () => {
+    const h = emulator();
+    await freshConnection(h, { "codesec:retries": "0" });
+    const id = `${h.deploymentId}/${h.sample.userId}`;
+    const admin = { ...role(h, h.sample.userId), role: "ORG_ROLE_MEMBER" as const };
+    h.control.addFault({ operation: "listNotificationRules", status: 503, count: 1 });
+    const failure = await userRoleProvider.read(id, admin).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).to.include("503");
+    const after = await userRoleProvider.read(id, admin);
+    expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
+    expect(operations(h)).to.deep.equal([
+      "getCurrentUser:200",
+      "listNotificationRules:503",
+      "listNotificationRules:200",
+    ]);
   });
 
   it("a role write makes the next read ask again, and it sees the write", async () => {
@@ -78,7 +103,12 @@ describe("calls at organization scale", () => {
     await userRoleProvider.update(id, admin, { ...admin, role: "ORG_ROLE_MEMBER" });
     const after = await userRoleProvider.read(id, { ...admin, role: "ORG_ROLE_MEMBER" });
     expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
-    expect(operations(h)).to.deep.equal(["getCurrentUser:200", "updateUserRole:200", "getCurrentUser:200"]);
+    expect(operations(h)).to.deep.equal([
+      "getCurrentUser:200",
+      "listNotificationRules:200",
+      "updateUserRole:200",
+      "getCurrentUser:200",
+    ]);
   });
 
   it("a write of another user's role keeps the caller's own: a later read of it calls nothing", async () => {
@@ -100,6 +130,7 @@ describe("calls at organization scale", () => {
     expect(after.props!.role).to.equal("ORG_ROLE_ADMIN");
     expect(operations(h)).to.deep.equal([
       "getCurrentUser:200",
+      "listNotificationRules:200",
       "updateUserRole:200",
       "updateUserRole:200",
       "updateUserRole:200",
@@ -120,6 +151,7 @@ describe("calls at organization scale", () => {
     expect(after.props!.role).to.equal("ORG_ROLE_MEMBER");
     expect(operations(h)).to.deep.equal([
       "getCurrentUser:200",
+      "listNotificationRules:200",
       "updateUserRole:200",
       "updateUserRole:200",
       "getCurrentUser:200",

@@ -98,6 +98,38 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["getCurrentUser:200"]);
     });
 
+    it("read of the caller's own role records it only in the deployment the platform confirms as the credentials'", async () => {
+      const h = emulator();
+      const own = { deploymentId: "2002", userId: h.sample.userId, role: "ORG_ROLE_MEMBER" as const };
+      const error = await userRoleProvider.read(`2002/${own.userId}`, own).then(
+        () => expect.fail("the read should fail"),
+        (failure: Error) => failure,
+      );
+      expect(error.message).to.include(`codesec:UserRole 2002/${own.userId} cannot be refreshed`);
+      expect(error.message).to.include(
+        "this credential belongs to deployment 1001 and cannot access deployment 2002",
+      );
+      const lookup = await userRoleProvider.read(`${h.deploymentId}/${own.userId}`, {
+        ...own,
+        deploymentId: h.deploymentId,
+      });
+      expect(lookup.props?.role).to.equal("ORG_ROLE_ADMIN");
+      expect(calls(h)).to.include.members(["listNotificationRules:403", "listNotificationRules:200"]);
+    });
+
+    it("an id with control characters is refused before any call, shown escaped", async () => {
+      const h = emulator();
+      const error = await userRoleProvider.read("1001/\u001b[31mRED\u001b[0m", undefined as never).then(
+        () => expect.fail("the read should fail"),
+        (failure: Error) => failure,
+      );
+      expect(error.message).to.equal(
+        'codesec:UserRole: id "1001/\\u001b[31mRED\\u001b[0m" is not of the form <deploymentId>/<userId>: its ' +
+          "userId must not contain control characters",
+      );
+      expect(calls(h)).to.deep.equal([]);
+    });
+
     it("delete applies roleOnDestroy, and without it makes no call", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;

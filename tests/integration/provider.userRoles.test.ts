@@ -185,6 +185,30 @@ describe("codesec.UserRoles against the emulator", () => {
     expect(badRole.failures?.[0].reason).to.match(/^roles\.502 must be one of ORG_ROLE_ADMIN/);
   });
 
+  it("check failures show a user id's control and bidirectional characters escaped", async () => {
+    const reversed = "50\u202e3";
+    await userRoleProvider.check({} as never, {
+      deploymentId: "1001",
+      userId: reversed,
+      role: "ORG_ROLE_ADMIN",
+    });
+    const twice = await provider.check({}, map({ [reversed]: "ORG_ROLE_MEMBER" }));
+    expect(twice.failures?.map((f) => [(f as { path?: string }).path, f.reason])).to.deep.equal([
+      [
+        'roles["50\\u202e3"]',
+        "user 50\\u202e3 of deployment 1001 is declared both by a UserRole and by a UserRoles: manage each " +
+          'user in one place (docs/resources/UserRoles.md, "Moving users between UserRole and UserRoles").',
+      ],
+    ]);
+    const badKey = await provider.check({}, map({ "x\u007f": "ORG_ROLE_MEMBER" }));
+    expect(badKey.failures?.map((f) => [(f as { path?: string }).path, f.reason])).to.deep.equal([
+      [
+        'roles["x\\u007f"]',
+        'roles["x\\u007f"]: a key of roles is a user id, which must not contain control characters',
+      ],
+    ]);
+  });
+
   it("a UserRole checked after a UserRoles declaring the same user is refused too", async () => {
     await provider.check({}, map({ "502": "ORG_ROLE_ADMIN" }));
     const result = await userRoleProvider.check({} as never, {

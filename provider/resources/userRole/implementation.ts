@@ -2,12 +2,14 @@
  * The calls behind `codesec.UserRole` (its definition: ./definition.ts): operation 1 sets the role,
  * operation 8 reads it back when the user is the caller, and destroy optionally demotes.
  */
+import { quotedText } from "../../../api/messageText";
 import { checkerFor } from "../../../api/schemaIssues";
 import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
+import { requireCredentialsDeployment } from "../credentialsDeployment";
 import {
   clientOf,
   connectionOf,
@@ -80,11 +82,20 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(
-        `${TYPE} ${id}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ` +
+        `${TYPE} ${id}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ` +
           `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
+    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
+    // name: it is recorded for this deployment only once the platform confirms the two are one.
+    await requireCredentialsDeployment(
+      client,
+      connection,
+      state === undefined
+        ? { type: TYPE, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
+        : { type: TYPE, id, deploymentId, step: "refresh" },
+    );
     const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
     // The inputs too: with the role read back into the old inputs, the update that sets the declared role
     // again reads `~ role: "read" => "declared"` in `pulumi preview --diff`: what the platform has now,

@@ -53,7 +53,8 @@ export const userRolesDefinition = defineResource({
     "may be managed by a UserRoles or by a UserRole, not by both.",
   operations:
     "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
-    "refresh: operation 8 (`GET /api/auth/users/current`, experimental)",
+    "refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 " +
+    "(`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment",
   example: `const admins = new codesec.UserRoles("admins", {
   deploymentId: "1001",
   roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
+import { quotedText } from "../../../api/messageText";
 import { CodeSecError } from "../../../sdk";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import {
@@ -24,6 +25,7 @@ import { sameValue } from "../lifecycle";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
+import { requireCredentialsDeployment } from "../credentialsDeployment";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import type { UserRolesInputs, UserRolesState } from "./definition";
 
@@ -215,7 +217,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       for (const userId of Object.keys(map)) {
         const issue = firstSchemaIssue(OpaqueId, userId);
         if (issue === undefined) continue;
-        const path = `${field}[${JSON.stringify(userId)}]`;
+        const path = `${field}[${quotedText(userId)}]`;
         const rule = issue.rule ?? `must be ${issue.expected}`;
         problems.push({ path, reason: `${path}: a key of ${field} is a user id, which ${rule}` });
       }
@@ -233,7 +235,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       if (earlier !== undefined) {
         problems.push({
           ...userManagedTwice(inputs.deploymentId, userId, earlier.by, "UserRoles"),
-          path: `roles[${JSON.stringify(userId)}]`,
+          path: `roles[${quotedText(userId)}]`,
         });
       } else {
         rememberDeclaredRole(platform, inputs.deploymentId, userId, { role, by: "UserRoles" });
@@ -294,7 +296,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     return state;
   },
 
-  async read(_id, state, ctx) {
+  async read(id, state, ctx) {
     // The lifecycle refuses an import (the definition's import rule): a refresh always has a state.
     const recorded = state!;
     const { connection, client } = connectionOf(ctx, recorded);
@@ -304,11 +306,19 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(
-        `${TYPE}: the platform reports the role ${JSON.stringify(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
+        `${TYPE}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
           `which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer pulumi-codesec ` +
           "may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
+    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
+    // name: it is recorded for this map's deployment only once the platform confirms the two are one.
+    await requireCredentialsDeployment(client, connection, {
+      type: TYPE,
+      id,
+      deploymentId: recorded.deploymentId,
+      step: "refresh",
+    });
     // The caller's own entry, read back: the plan then reads `~ roles["501"]: "read" => "declared"`.
     const refreshed = { ...recorded, roles: { ...recorded.roles, [me.id]: me.orgRole } };
     const { platform: _platform, ...inputs } = refreshed;

@@ -74,8 +74,10 @@ export interface UserRolesArgs {
  * by a UserRole, not by both.
  *
  * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental);
- * refresh: operation 8 (`GET /api/auth/users/current`, experimental). **Experimental** platform operations.
- * Type token `pulumi-nodejs:dynamic/codesec:UserRoles`; reference: docs/resources/UserRoles.md.
+ * refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST
+ * /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+ * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:UserRoles`; reference:
+ * docs/resources/UserRoles.md.
  *
  * @example
  * ```ts

@@ -14,7 +14,7 @@ import (
 
 // The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (operation 1 each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
 //
-// Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental).
+// Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 type UserRoles struct {
 	pulumi.CustomResourceState
 

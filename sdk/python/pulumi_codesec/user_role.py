@@ -256,9 +256,9 @@ class UserRole(pulumi.CustomResource):
                  user_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental).
+        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -276,9 +276,9 @@ class UserRole(pulumi.CustomResource):
                  args: UserRoleArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental).
+        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param UserRoleArgs args: The arguments to use to populate this resource's properties.

@@ -62,8 +62,9 @@ const EXPECTED_CALLS: Record<"up" | "preview" | "refresh" | "update" | "destroy"
     listJoinableOrganizations: 1,
     listNotificationRules: 4,
   },
-  // Only the kinds the platform can read back: the SCM app and the roles of the credentials' own users.
-  refresh: { getCurrentUser: 2, getScmApp: 1 },
+  // Only the kinds the platform can read back: the SCM app and the roles of the credentials' own users,
+  // each once its deployment is confirmed as the credentials' (globex's admin: one listNotificationRules).
+  refresh: { getCurrentUser: 2, getScmApp: 1, listNotificationRules: 1 },
   update: {
     getBranch: 1,
     getCurrentUser: 4,
@@ -323,29 +324,45 @@ export function describeNativeProgram(scenario: NativeScenario): void {
     });
 
     if (scenario.providerSteps) {
-      it("pulumi import refuses another user's role and a kind the platform cannot read, saying why", async () => {
+      it("pulumi import refuses another user's role, a deployment the credentials do not reach, a kind the platform cannot read and an id with control characters, saying why", async () => {
         const file = path.join(scratchDir("import"), "refused.json");
+        const escapeId = "1001/\u001b[31mRED\u001b[0m";
         writeFileSync(
           file,
           JSON.stringify({
             resources: [
               { type: "codesec:index:UserRole", name: "other", id: "1001/502" },
+              { type: "codesec:index:UserRole", name: "elsewhere", id: "9999/501" },
+              { type: "codesec:index:UserRole", name: "escaped", id: escapeId },
               { type: "codesec:index:WorkflowProvisioning", name: "wp", id: "1001/provisioning" },
             ],
           }),
         );
+        const before = (await stateResources(stack)).map((r) => r.urn);
+        emulator.control.clearRequests();
         const { code, output } = await runPulumi(
           stack,
-          ["import", "--file", file, "--yes", "--generate-code=false"],
+          ["import", "--file", file, "--yes", "--generate-code=false", "--color", "never"],
           tag,
         );
         expect(code).to.not.equal(0);
         expect(output).to.include("codesec:UserRole 1001/502 cannot be looked up by id or imported");
         expect(output).to.include("user 502 is not that user");
+        // The caller's own user, in a deployment the credentials (acme's, 1001) do not reach: both named.
+        expect(output).to.include("codesec:UserRole 9999/501 cannot be looked up by id or imported");
+        expect(output).to.include(
+          "this credential belongs to deployment 1001 and cannot access deployment 9999",
+        );
         expect(output).to.include(
           "codesec:WorkflowProvisioning 1001/provisioning cannot be looked up by id or imported",
         );
+        // The id's escape sequences are shown, never sent to the terminal.
+        expect(output).to.include('"1001/\\u001b[31mRED\\u001b[0m"');
+        expect(output).not.to.include("\u001b");
         expect(output).not.to.match(/\n\s+at .*\.js:\d+/);
+        // Nothing was imported: the state holds what it held.
+        expect((await stateResources(stack)).map((r) => r.urn)).to.deep.equal(before);
+        expect(writes(emulator)).to.deep.equal([]);
       });
     }
 

@@ -1416,6 +1416,9 @@ describe("native plugin: the ResourceProvider service", () => {
       // The limit that ended it is the resource's customTimeouts, not the provider's deadlineMs.
       expect(error.details).to.include("the resource's customTimeouts (0.3 s for this step)");
       expect(error.details).not.to.include("codesec:deadlineMs");
+      // The one attempt was cut short by the step's limit: raising timeoutMs would not have waited longer.
+      expect(error.details).to.include("To wait longer, raise the deadline: the resource's customTimeouts.");
+      expect(error.details).not.to.include("raise timeoutMs");
     });
 
     it("a customTimeouts over 30 s with codesec:deadlineMs unset is the limit named", async () => {

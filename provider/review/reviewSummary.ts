@@ -86,7 +86,9 @@ function accessSection(changes: readonly AccessChange[]): string[] {
 
 /** The roles the changes of one user set, in order of appearance; a role kept or not demoted sets none. */
 function rolesSet(changes: readonly AccessChange[]): string[] {
-  const setting = changes.filter((change) => change.reason !== "kept" && change.reason !== "demotion-skipped");
+  const setting = changes.filter(
+    (change) => change.reason !== "kept" && change.reason !== "demotion-skipped",
+  );
   return [...new Set(setting.map((change) => change.after))];
 }
 

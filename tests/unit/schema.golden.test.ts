@@ -209,7 +209,7 @@ describe("the Pulumi package schema", () => {
 
   it("names every property in camelCase, the notification rules' snake_case fields included", () => {
     const names: string[] = [];
-    const collect = (properties: unknown) => names.push(...Object.keys((properties ?? {}) as object));
+    const collect = (properties: unknown) => names.push(...Object.keys(properties ?? {}));
     for (const resource of Object.values(schema.resources)) {
       collect(resource.inputProperties);
       collect(resource.properties);

@@ -8,7 +8,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { GetNotificationRulesArgs, GetNotificationRulesResult } from "../../api/schemas/notificationRules";
 import { validateArguments } from "../../sdk/argumentValidation";
 import { CodeSecInputError } from "../../sdk/errors";
-import { inputShape, outputShape } from "../../provider/resources/definition";
+import { inputShape, outputShape, type ResourceDefinition } from "../../provider/resources/definition";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { schemaName, toSchemaNames, toWireNames, withSchemaNames } from "../../provider/schemaNames";
 
@@ -97,8 +97,9 @@ describe("the platform's field names and the schema's", () => {
       }
     };
     for (const kind of RESOURCE_KIND_NAMES) {
-      walk(`${kind}.inputs`, inputShape(RESOURCE_DEFINITIONS[kind]));
-      walk(`${kind}.outputs`, outputShape(RESOURCE_DEFINITIONS[kind]));
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      walk(`${kind}.inputs`, inputShape(definition));
+      walk(`${kind}.outputs`, outputShape(definition));
     }
     expect(renamed).to.deep.equal([]);
   });

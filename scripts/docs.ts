@@ -32,6 +32,7 @@ import {
 } from "./docsExamples";
 import type { FunctionDefinition } from "../provider/functions/definition";
 import { kindFolder } from "../provider/resources/kindFolder";
+import { schemaName } from "../provider/schemaNames";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
 import {
   inputShape,
@@ -271,7 +272,7 @@ function fieldTable(shape: TObject, noun: string, change?: (field: string) => st
   const rows = Object.entries(shape.properties).map(([field, schema]) => {
     const type = typeName(schema) + (required.has(field) ? "" : ", optional");
     const cells = [
-      `\`${field}\``,
+      fieldNames(field),
       type,
       ...(change ? [change(field)] : []),
       String(schema.description ?? ""),
@@ -279,6 +280,15 @@ function fieldTable(shape: TObject, noun: string, change?: (field: string) => st
     return `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
   });
   return [header, ...rows].join("\n");
+}
+
+/**
+ * A field's name as the native SDKs' schema has it and, where the platform's differs (notification rules'
+ * snake_case), as the dynamic package keeps it.
+ */
+function fieldNames(field: string): string {
+  const named = schemaName(field);
+  return named === field ? `\`${field}\`` : `\`${named}\` (dynamic package: \`${field}\`)`;
 }
 
 /** A schema's type as a reader wants it: enum values, "numeric string", "integer 1-100", "string[]". */

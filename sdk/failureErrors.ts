@@ -112,8 +112,7 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
         : `${ctx.timeoutMs} ms (timeoutMs)`;
       return new CodeSecTimeoutError(
         `${label} timed out${after}: no complete answer from ${baseUrl} within ${within}.${deadline} ` +
-          `The platform is slow or unreachable; it is safe to run again later. To wait longer, raise ` +
-          `timeoutMs (${words.timeoutMs}).`,
+          `The platform is slow or unreachable; it is safe to run again later. ${waitLonger(ctx, deadlineReached, timedOutAtDeadline)}`,
         { ...ref, timeoutMs: ctx.timeoutMs, requestMayHaveArrived: failure.mayHaveArrived },
       );
     }
@@ -235,6 +234,20 @@ function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string
     );
   }
   return ` ${asked}; run again after that time.`;
+}
+
+/**
+ * What to raise after a timeout: the limit that ended the wait. An attempt cut short by the call's deadline
+ * was ended by that deadline (a resource's customTimeouts, or deadlineMs), which timeoutMs cannot lengthen;
+ * after earlier attempts ran their full timeoutMs, both bound the wait.
+ */
+function waitLonger(ctx: FailureContext, deadlineReached: boolean, timedOutAtDeadline: boolean): string {
+  const timeoutMs = settingWords(ctx.options.settingNames).timeoutMs;
+  if (!deadlineReached) return `To wait longer, raise timeoutMs (${timeoutMs}).`;
+  const deadline = `To wait longer, raise the deadline: ${deadlineWords(ctx).raise}`;
+  return timedOutAtDeadline && ctx.attempts === 1
+    ? `${deadline}.`
+    : `${deadline}; each attempt is also bounded by timeoutMs (${timeoutMs}).`;
 }
 
 function deadlineSentence(ctx: FailureContext): string {

@@ -1,4 +1,7 @@
-/** Notification rules: operation 10. These bodies use snake_case field names, as the spec says. */
+/**
+ * Notification rules: operation 10. These bodies use snake_case field names, as the spec says; the Pulumi
+ * schema names them in camelCase (provider/schemaNames.ts).
+ */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
@@ -27,8 +30,14 @@ export type NotificationRule = Static<typeof NotificationRule>;
 
 export const NotificationRuleFilters = Type.Object(
   {
-    channel: Type.Optional(Type.String()),
-    is_enabled: Type.Optional(Type.Boolean()),
+    channel: described(
+      Type.Optional(Type.String()),
+      "Only the rules of this channel, e.g. `slack` (exact match).",
+    ),
+    is_enabled: described(
+      Type.Optional(Type.Boolean()),
+      "Only the enabled (true) or the disabled (false) rules.",
+    ),
   },
   { additionalProperties: false },
 );
@@ -96,7 +105,7 @@ export const GetNotificationRulesArgs = Type.Object(
     ),
     filters: described(
       Type.Optional(NotificationRuleFilters),
-      "Only rules of this `channel` and/or enabled state (`is_enabled`).",
+      "Only the rules of this channel and/or enabled state.",
     ),
     maxPages: described(
       Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
@@ -112,13 +121,11 @@ export const GetNotificationRulesResult = Type.Object({
   deploymentId: described(Type.String(), "The deployment, as given."),
   rules: described(
     Type.Array(NotificationRule),
-    "Every rule from the first (or the given) page on, in the platform's order, with the platform's " +
-      "snake_case fields (see below).",
+    "Every rule from the first (or the given) page on, in the platform's order.",
   ),
   rulesWithProblems: described(
     Type.Array(NotificationRule),
-    "The rules that need attention: those whose configuration has an error (non-empty `config_error`) " +
-      "and those that are disabled (`is_enabled: false`).",
+    "The rules that need attention: those whose configuration has an error and those that are disabled.",
   ),
 });
 export type GetNotificationRulesResult = Static<typeof GetNotificationRulesResult>;

@@ -26,10 +26,10 @@ export const GetBranchArgs = Type.Object(
 export type GetBranchArgs = Static<typeof GetBranchArgs>;
 
 export const FindingsCounts = Type.Object({
-  total: Type.Integer(),
-  code: Type.Integer(),
-  supplyChain: Type.Integer(),
-  secrets: Type.Integer(),
+  total: described(Type.Integer(), "Findings of every kind."),
+  code: described(Type.Integer(), "Findings in the code (static analysis)."),
+  supplyChain: described(Type.Integer(), "Findings in dependencies (supply chain)."),
+  secrets: described(Type.Integer(), "Secrets found in the code."),
 });
 export type FindingsCounts = Static<typeof FindingsCounts>;
 

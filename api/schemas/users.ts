@@ -42,12 +42,18 @@ export const UpdateUserRoleResponse = Type.Object({});
 export type UpdateUserRoleResponse = Static<typeof UpdateUserRoleResponse>;
 
 export const AuthDetail = Type.Object({
-  providerId: Type.String(),
-  providerType: Type.String(),
-  sourceId: Type.String(),
-  current: Type.Boolean(),
-  expiresAt: Type.Optional(DateTime),
-  authProviderId: Type.String(),
+  providerId: described(Type.String(), "The identity provider's id."),
+  providerType: described(
+    Type.String(),
+    "The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).",
+  ),
+  sourceId: described(Type.String(), "The user's id at that provider."),
+  current: described(Type.Boolean(), "Whether this is the sign-in the user is using now."),
+  expiresAt: described(
+    Type.Optional(DateTime),
+    "When this sign-in expires (RFC 3339); absent when it does not.",
+  ),
+  authProviderId: described(Type.String(), "The platform's id of the authentication provider."),
 });
 export type AuthDetail = Static<typeof AuthDetail>;
 
@@ -72,29 +78,39 @@ export type CurrentUser = Static<typeof CurrentUser>;
 export const CurrentUserResponse = Type.Object({ user: CurrentUser });
 export type CurrentUserResponse = Static<typeof CurrentUserResponse>;
 
-export const FeatureFlag = Type.Object({ name: Type.String(), expiresAt: Type.Optional(DateTime) });
+export const FeatureFlag = Type.Object({
+  name: described(Type.String(), "The feature's name."),
+  expiresAt: described(Type.Optional(DateTime), "When the flag expires (RFC 3339); absent when it does not."),
+});
 export type FeatureFlag = Static<typeof FeatureFlag>;
 
 export const OrganizationFeatures = Type.Object({
-  featureFlags: Type.Array(FeatureFlag),
-  hasAutofix: Type.Boolean(),
-  hasDeepengine: Type.Boolean(),
-  hasTriageViaComment: Type.Boolean(),
-  hasDependencyQuery: Type.Boolean(),
-  defaultUserRole: OrgRole,
-  editorServiceVersion: Type.String(),
-  noserviceDisabled: Type.Boolean(),
+  featureFlags: described(Type.Array(FeatureFlag), "The feature flags switched on for the organization."),
+  hasAutofix: described(Type.Boolean(), "Whether automatic fixes are available."),
+  hasDeepengine: described(Type.Boolean(), "Whether the platform's deep analysis engine is available."),
+  hasTriageViaComment: described(Type.Boolean(), "Whether findings can be triaged by commenting on them."),
+  hasDependencyQuery: described(Type.Boolean(), "Whether dependency queries are available."),
+  defaultUserRole: described(OrgRole, "The role a user gets on joining the organization."),
+  editorServiceVersion: described(Type.String(), "The version of the editor service the organization uses."),
+  noserviceDisabled: described(
+    Type.Boolean(),
+    "The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).",
+  ),
 });
 export type OrganizationFeatures = Static<typeof OrganizationFeatures>;
 
 export const JoinableOrganization = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  displayName: Type.String(),
-  slug: Type.String(),
-  sourceType: Type.String(),
-  organizationId: Type.String(),
-  features: OrganizationFeatures,
+  id: described(Type.String(), "The deployment's id."),
+  name: described(Type.String(), "The organization's name."),
+  displayName: described(Type.String(), "The name the platform shows."),
+  slug: described(Type.String(), "The organization's short name, as in the platform's URLs."),
+  sourceType: described(
+    Type.String(),
+    "Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the " +
+      "values; any is kept).",
+  ),
+  organizationId: described(Type.String(), "The organization's id at its source."),
+  features: described(OrganizationFeatures, "What the organization can use, and the role new users get."),
 });
 export type JoinableOrganization = Static<typeof JoinableOrganization>;
 

@@ -50,8 +50,8 @@ output appSlug {
   value = github.slug
 }
 
-// Rules the platform cannot deliver through: a non-empty config_error. (Disabled rules are not broken;
+// Rules the platform cannot deliver through: a configuration error. (Disabled rules are not broken;
 // rulesWithProblems lists both kinds, for a review of everything that needs attention.)
 output misconfiguredRules {
-  value = [for rule in notificationRules.rules : rule.name if rule.config_error != ""]
+  value = [for rule in notificationRules.rules : rule.name if rule.configError != ""]
 }

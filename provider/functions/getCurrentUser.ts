@@ -31,12 +31,20 @@ export interface GetCurrentUserResult {
    * `authProviderId`.
    */
   authDetails: {
+    /** The identity provider's id. */
     providerId: string;
+    /**
+     * The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is
+     * kept).
+     */
     providerType: string;
+    /** The user's id at that provider. */
     sourceId: string;
+    /** Whether this is the sign-in the user is using now. */
     current: boolean;
-    /** an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z */
+    /** When this sign-in expires (RFC 3339); absent when it does not. */
     expiresAt?: string;
+    /** The platform's id of the authentication provider. */
     authProviderId: string;
   }[];
   /** The user's organization role, e.g. `ORG_ROLE_ADMIN`. */

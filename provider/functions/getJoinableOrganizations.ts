@@ -32,25 +32,43 @@ export interface GetJoinableOrganizationsResult {
    * (feature flags and `defaultUserRole`).
    */
   orgs: {
+    /** The deployment's id. */
     id: string;
+    /** The organization's name. */
     name: string;
+    /** The name the platform shows. */
     displayName: string;
+    /** The organization's short name, as in the platform's URLs. */
     slug: string;
+    /**
+     * Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the
+     * values; any is kept).
+     */
     sourceType: string;
+    /** The organization's id at its source. */
     organizationId: string;
+    /** What the organization can use, and the role new users get. */
     features: {
+      /** The feature flags switched on for the organization. */
       featureFlags: {
+        /** The feature's name. */
         name: string;
-        /** an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z */
+        /** When the flag expires (RFC 3339); absent when it does not. */
         expiresAt?: string;
       }[];
+      /** Whether automatic fixes are available. */
       hasAutofix: boolean;
+      /** Whether the platform's deep analysis engine is available. */
       hasDeepengine: boolean;
+      /** Whether findings can be triaged by commenting on them. */
       hasTriageViaComment: boolean;
+      /** Whether dependency queries are available. */
       hasDependencyQuery: boolean;
-      /** one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY */
+      /** The role a user gets on joining the organization. */
       defaultUserRole: OrgRole;
+      /** The version of the editor service the organization uses. */
       editorServiceVersion: string;
+      /** The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it). */
       noserviceDisabled: boolean;
     };
   }[];

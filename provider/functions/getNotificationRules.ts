@@ -18,9 +18,11 @@ export interface GetNotificationRulesArgs {
   limit?: number;
   /** Start from this cursor token (from an earlier listing) instead of the first page. */
   cursor?: string;
-  /** Only rules of this `channel` and/or enabled state (`is_enabled`). */
+  /** Only the rules of this channel and/or enabled state. */
   filters?: {
+    /** Only the rules of this channel, e.g. `slack` (exact match). */
     channel?: string;
+    /** Only the enabled (true) or the disabled (false) rules. */
     is_enabled?: boolean;
   };
   /** Stop with an error after this many pages (default 1000), rather than page without end. */
@@ -35,9 +37,11 @@ export interface GetNotificationRulesOutputArgs {
   limit?: pulumi.Input<number>;
   /** Start from this cursor token (from an earlier listing) instead of the first page. */
   cursor?: pulumi.Input<string>;
-  /** Only rules of this `channel` and/or enabled state (`is_enabled`). */
+  /** Only the rules of this channel and/or enabled state. */
   filters?: pulumi.Input<{
+    /** Only the rules of this channel, e.g. `slack` (exact match). */
     channel?: pulumi.Input<string>;
+    /** Only the enabled (true) or the disabled (false) rules. */
     is_enabled?: pulumi.Input<boolean>;
   }>;
   /** Stop with an error after this many pages (default 1000), rather than page without end. */
@@ -48,10 +52,7 @@ export interface GetNotificationRulesOutputArgs {
 export interface GetNotificationRulesResult {
   /** The deployment, as given. */
   deploymentId: string;
-  /**
-   * Every rule from the first (or the given) page on, in the platform's order, with the platform's snake_case
-   * fields (see below).
-   */
+  /** Every rule from the first (or the given) page on, in the platform's order. */
   rules: {
     /** The rule's id. */
     id: number;
@@ -75,10 +76,7 @@ export interface GetNotificationRulesResult {
     /** Whether the rule also notifies when a scan completes. */
     send_scan_completion: boolean;
   }[];
-  /**
-   * The rules that need attention: those whose configuration has an error (non-empty `config_error`) and those
-   * that are disabled (`is_enabled: false`).
-   */
+  /** The rules that need attention: those whose configuration has an error and those that are disabled. */
   rulesWithProblems: {
     /** The rule's id. */
     id: number;

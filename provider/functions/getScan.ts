@@ -50,9 +50,13 @@ export interface GetScanResult {
   duration?: number;
   /** Numbers of findings: `total`, `code`, `supplyChain`, `secrets` (integers). */
   findingsCounts: {
+    /** Findings of every kind. */
     total: number;
+    /** Findings in the code (static analysis). */
     code: number;
+    /** Findings in dependencies (supply chain). */
     supplyChain: number;
+    /** Secrets found in the code. */
     secrets: number;
   };
   /**

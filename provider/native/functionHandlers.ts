@@ -2,14 +2,17 @@
  * Invoke: the package's functions by token (`codesec:index:getScan`), each from its one definition
  * (provider/functions/definitions.ts), with the provider's connection and client settings. Arguments are
  * checked as the program's forms check them (provider/functions/arguments.ts): a bad one answers as a
- * failure naming it, before any call. A function only reads, so a preview calls it too.
+ * failure naming it, before any call. A function only reads, so a preview calls it too. Arguments and
+ * results carry the schema's field names (`configError`), the platform's (`config_error`) only inside
+ * (../schemaNames.ts).
  */
 import * as grpc from "@grpc/grpc-js";
 import { CodeSecInputError } from "../../sdk/errors";
 import { functionArguments } from "../functions/arguments";
 import type { FunctionDefinition } from "../functions/definition";
-import { FUNCTION_DEFINITIONS } from "../functions/definitions";
+import { FUNCTION_DEFINITIONS, NoArguments } from "../functions/definitions";
 import { clientOf } from "../providerContext";
+import { toSchemaNames, toWireNames, withSchemaNames } from "../schemaNames";
 import { ConfigNotKnownError, withCallContext } from "./callContext";
 import type { PluginState } from "./pluginState";
 import { fromStruct, toStruct } from "./properties";
@@ -30,6 +33,13 @@ function functionOf(token: string): FunctionDefinition {
   return FUNCTION_DEFINITIONS[name as keyof typeof FUNCTION_DEFINITIONS];
 }
 
+/** The definition with its arguments named as the schema names them, to check them in those names. */
+function schemaNamedForm(definition: FunctionDefinition): FunctionDefinition {
+  return definition.args === undefined
+    ? definition
+    : { ...definition, args: withSchemaNames(definition.args) };
+}
+
 export function functionHandlers(plugin: PluginState) {
   return {
     invoke: unary(async (request: provider.InvokeRequest) => {
@@ -38,7 +48,8 @@ export function functionHandlers(plugin: PluginState) {
       const response = new provider.InvokeResponse();
       let input: Record<string, unknown>;
       try {
-        input = functionArguments(definition, args.values);
+        const named = functionArguments(schemaNamedForm(definition), args.values);
+        input = toWireNames(definition.args ?? NoArguments, named) as Record<string, unknown>;
       } catch (error) {
         if (!(error instanceof CodeSecInputError)) throw error;
         const property = Object.hasOwn(args.values, error.field) ? error.field : "";
@@ -58,7 +69,8 @@ export function functionHandlers(plugin: PluginState) {
         return response;
       }
       // A result computed from a secret argument stays secret.
-      response.setReturn(toStruct(result, () => args.secrets.size > 0));
+      const named = toSchemaNames(definition.result, result) as Record<string, unknown>;
+      response.setReturn(toStruct(named, () => args.secrets.size > 0));
       return response;
     }),
   };

@@ -29,13 +29,20 @@ export interface DriftedResource {
   readonly fields: readonly DriftedField[];
 }
 
-/** A resource whose drift the platform cannot show, and why. */
+/** A resource whose drift the platform cannot show, or shows only in one case, and why. */
 export interface UnseenResource {
   readonly kind: string;
   readonly name: string;
   readonly urn: string;
   readonly why: string;
+  /**
+   * `none`: the platform reads nothing back; `ownRoleOnly`: a UserRole, read back only when its user is the
+   * token's owner, which the event log does not say (a role read back and unchanged looks like one not read).
+   */
+  readonly visibility: Visibility;
 }
+
+export type Visibility = "none" | "ownRoleOnly";
 
 export interface DriftReport {
   readonly stack: string;
@@ -49,12 +56,26 @@ export interface DriftReport {
 // Outputs that record how a resource was applied, not what the platform has.
 const BOOKKEEPING_OUTPUTS = new Set(["appliedApp", "platform", "platformReported"]);
 
-const UNSEEN_WHY: Record<string, string> = {
-  UserRole:
-    "the platform reads back only the token owner's own role, so a change to another user's role made in the " +
-    "platform's UI does not show",
-  WorkflowProvisioning: "the platform has no read operation for workflow provisioning",
-  ScmWebhookSubscription: "the platform has no read operation for webhook subscriptions",
+const UNSEEN: Record<string, { why: string; visibility: Visibility }> = {
+  UserRole: {
+    why:
+      "the platform reads back no other user's role, so a change to another user's role made in the " +
+      "platform's UI does not show",
+    visibility: "ownRoleOnly",
+  },
+  WorkflowProvisioning: {
+    why: "the platform has no read operation for workflow provisioning",
+    visibility: "none",
+  },
+  ScmWebhookSubscription: {
+    why: "the platform has no read operation for webhook subscriptions",
+    visibility: "none",
+  },
+};
+
+const VISIBILITY_HEADING: Record<Visibility, string> = {
+  none: "Not visible to this check (docs/drift.md):",
+  ownRoleOnly: "Visible to this check only when it is the token owner's own role (docs/drift.md):",
 };
 
 function driftedFields(step: Step): DriftedField[] {
@@ -91,8 +112,8 @@ export function driftReport(output: EngineOutput): DriftReport {
   const seen = new Set(drifted.map((resource) => resource.urn));
   const unseen = reads.flatMap((step) => {
     const kind = kindOfType(step.old?.type ?? "") ?? "";
-    const why = seen.has(step.urn) ? undefined : UNSEEN_WHY[kind];
-    return why ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, why }] : [];
+    const unseenAs = seen.has(step.urn) ? undefined : UNSEEN[kind];
+    return unseenAs ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, ...unseenAs }] : [];
   });
   // Each resource's 401 carries the token-rotation advice, in its provider's words (stack config, or an
   // explicit Provider's inputs): the report gives each once, after the errors, and identical lines (the
@@ -123,16 +144,28 @@ export function driftReport(output: EngineOutput): DriftReport {
 }
 
 function unseenLine(unseen: readonly UnseenResource[]): string[] {
-  if (unseen.length === 0) return [];
-  const byWhy = new Map<string, string[]>();
-  for (const item of unseen)
-    byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), `${item.kind} "${item.name}"`]);
+  return (Object.keys(VISIBILITY_HEADING) as Visibility[]).flatMap((visibility) => {
+    const byWhy = new Map<string, string[]>();
+    for (const item of unseen.filter((resource) => resource.visibility === visibility))
+      byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), `${item.kind} "${item.name}"`]);
+    if (byWhy.size === 0) return [];
+    return [
+      VISIBILITY_HEADING[visibility],
+      "",
+      ...[...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
+      "",
+    ];
+  });
+}
+
+/** How many resources the check cannot see, or sees only when they are the token owner's own role. */
+function unseenCount(unseen: readonly UnseenResource[]): string {
+  const none = unseen.filter((resource) => resource.visibility === "none").length;
+  const ownRoleOnly = unseen.length - none;
   return [
-    "Not visible to this check (docs/drift.md):",
-    "",
-    ...[...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
-    "",
-  ];
+    `${none} it cannot`,
+    ...(ownRoleOnly > 0 ? [`${ownRoleOnly} UserRole(s) only when the token owner's own`] : []),
+  ].join(", ");
 }
 
 /** The report as Markdown: one line when nothing drifted. */
@@ -142,7 +175,7 @@ export function driftMarkdown(report: DriftReport): string {
     return `${[`### ❗ codesec drift check failed${stack}`, "", ...report.errors.map((error) => `- ${error}`)].join("\n")}\n`;
   }
   if (report.drifted.length === 0) {
-    return `✅ No drift${stack}: the platform matches the state of every resource it can read back (${report.unseen.length} it cannot: docs/drift.md).\n`;
+    return `✅ No drift${stack}: the platform matches the state of every resource it can read back (${unseenCount(report.unseen)}: docs/drift.md).\n`;
   }
   const lines = [
     `### ❌ codesec drift${stack}: ${report.drifted.length} resource(s) differ from the platform`,

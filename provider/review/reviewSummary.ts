@@ -70,14 +70,26 @@ function accessSection(changes: readonly AccessChange[]): string[] {
     lines.push("");
     for (const list of twice.values()) {
       const { userId, deploymentId } = list[0];
+      const set = rolesSet(list);
       lines.push(
         `- ⚠️ user ${userId} of deployment ${deploymentId} is touched by ${list.length} resources in this plan ` +
           `(${list.map((change) => `${changeLabel(change)} ${WHAT_STEP_DOES[change.op] ?? change.op}`).join(", ")}): ` +
-          `check that the user ends with the role you mean (${list[list.length - 1].after}).`,
+          (set.length > 1
+            ? `they set different roles (${set.join(", ")}) and the engine runs them in parallel unless one ` +
+              "depends on the other, so which role the user ends with is not known: declare the user's role once."
+            : `check that the user ends with the role you mean (${set[0] ?? list[list.length - 1].after}).`),
       );
     }
   }
   return [...lines, ""];
+}
+
+/** The roles the changes of one user set, in order of appearance; a role kept or not demoted sets none. */
+function rolesSet(changes: readonly AccessChange[]): string[] {
+  const setting = changes.filter(
+    (change) => change.reason !== "kept" && change.reason !== "demotion-skipped",
+  );
+  return [...new Set(setting.map((change) => change.after))];
 }
 
 function inputsOf(step: Step): Readonly<Record<string, unknown>> {

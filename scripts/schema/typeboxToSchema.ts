@@ -15,9 +15,12 @@
  * or enum missing from it is an error naming where it was met. A table entry matches a schema and every
  * copy the shapes make of it (`Type.Optional`, `described`), which share its `properties` or `anyOf`.
  * Descriptions come from the schemas' `description`; a schema marked `secretValue` becomes `secret: true`.
+ * Property names are the schema's (camelCase: the platform's `config_error` is `configError`), from the
+ * one mapping the native plugin also renames values with (provider/schemaNames.ts).
  */
 import type { TObject, TSchema, TUnion } from "@sinclair/typebox";
 import { isSecretSchema } from "../../api/schemaIssues";
+import { schemaName } from "../../provider/schemaNames";
 
 /** A type reference of the Pulumi schema (`typeSpec`). */
 export interface TypeSpec {
@@ -117,12 +120,12 @@ export class SchemaTypes {
   ): ObjectSpec {
     const properties = Object.fromEntries(
       Object.entries(shape.properties).map(([field, schema]) => [
-        field,
+        schemaName(field),
         this.property(schema, `${where}.${field}`, options(field)),
       ]),
     );
     const required = shape.required ?? [];
-    return required.length > 0 ? { properties, required: [...required] } : { properties };
+    return required.length > 0 ? { properties, required: required.map(schemaName) } : { properties };
   }
 
   property(schema: TSchema, where: string, options: PropertyOptions = {}): PropertySpec {

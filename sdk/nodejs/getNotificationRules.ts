@@ -33,7 +33,7 @@ export interface GetNotificationRulesArgs {
      */
     deploymentId: string;
     /**
-     * Only rules of this `channel` and/or enabled state (`is_enabled`).
+     * Only the rules of this channel and/or enabled state.
      */
     filters?: inputs.NotificationRuleFilters;
     /**
@@ -52,11 +52,11 @@ export interface GetNotificationRulesResult {
      */
     readonly deploymentId: string;
     /**
-     * Every rule from the first (or the given) page on, in the platform's order, with the platform's snake_case fields (see below).
+     * Every rule from the first (or the given) page on, in the platform's order.
      */
     readonly rules: outputs.NotificationRule[];
     /**
-     * The rules that need attention: those whose configuration has an error (non-empty `config_error`) and those that are disabled (`is_enabled: false`).
+     * The rules that need attention: those whose configuration has an error and those that are disabled.
      */
     readonly rulesWithProblems: outputs.NotificationRule[];
 }
@@ -86,7 +86,7 @@ export interface GetNotificationRulesOutputArgs {
      */
     deploymentId: pulumi.Input<string>;
     /**
-     * Only rules of this `channel` and/or enabled state (`is_enabled`).
+     * Only the rules of this channel and/or enabled state.
      */
     filters?: pulumi.Input<inputs.NotificationRuleFiltersArgs | undefined>;
     /**

@@ -41,6 +41,7 @@ import { clientFor } from "../../provider/clients";
 import { ProviderConfig } from "../../provider/providerConfig";
 import { providerInputsOrigin, STACK_CONFIG } from "../../provider/connection";
 import { ROTATION_ADVICE, rotationAdvice } from "../../provider/resources/staleCredentials";
+import { toSchemaNames } from "../../provider/schemaNames";
 import type { EmulatorHandle } from "../../emulator/index";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -1427,10 +1428,50 @@ describe("native plugin: the ResourceProvider service", () => {
           fromOrigin: true,
         });
         const direct = await definition.invoke(client, args as never);
-        expect(props(response.getReturn()).values).to.deep.equal(JSON.parse(JSON.stringify(direct)));
+        expect(props(response.getReturn()).values).to.deep.equal(
+          JSON.parse(JSON.stringify(toSchemaNames(definition.result, direct))),
+        );
         expect(writesOf(h)).to.deep.equal([]);
       });
     }
+
+    it("getNotificationRules speaks the schema's camelCase names, the platform's snake_case only inside", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const invoke = (filters: Record<string, unknown>) =>
+        plugin().invoke(
+          new provider.InvokeRequest()
+            .setTok("codesec:index:getNotificationRules")
+            .setArgs(struct({ deploymentId: h.deploymentId, filters })),
+        );
+      const disabled = await invoke({ isEnabled: false });
+      expect(disabled.getFailuresList()).to.deep.equal([]);
+      const rules = props(disabled.getReturn()).values.rules as Record<string, unknown>[];
+      expect(rules).to.have.length.above(0);
+      for (const rule of rules) {
+        expect(rule).to.include({ isEnabled: false });
+        expect(rule).to.have.keys([
+          "id",
+          "channel",
+          "config",
+          "isEnabled",
+          "name",
+          "policySlugs",
+          "useNetworkBroker",
+          "configError",
+          "sendScanCompletion",
+        ]);
+      }
+      const requests = h.control.requests().length;
+      const wireName = await invoke({ is_enabled: false });
+      expect(wireName.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).to.deep.equal([
+        [
+          "",
+          'is_enabled is not a field of filters (did you mean "isEnabled"?); its fields are channel, isEnabled',
+        ],
+      ]);
+      expect(h.control.requests().length).to.equal(requests);
+    });
 
     it("a bad argument fails naming it, before any request; an unknown function is refused", async () => {
       const h = emulator();
@@ -1564,6 +1605,9 @@ describe("native plugin: the ResourceProvider service", () => {
       // The limit that ended it is the resource's customTimeouts, not the provider's deadlineMs.
       expect(error.details).to.include("the resource's customTimeouts (0.3 s for this step)");
       expect(error.details).not.to.include("codesec:deadlineMs");
+      // The one attempt was cut short by the step's limit: raising timeoutMs would not have waited longer.
+      expect(error.details).to.include("To wait longer, raise the deadline: the resource's customTimeouts.");
+      expect(error.details).not.to.include("raise timeoutMs");
     });
 
     it("a customTimeouts over 30 s with codesec:deadlineMs unset is the limit named", async () => {

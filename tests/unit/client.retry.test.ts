@@ -327,6 +327,26 @@ describe("CodeSecClient retries", () => {
       for (const error of [timedOut, limited]) expect(error.message).not.to.include("deadlineMs");
     });
 
+    it("after an attempt the deadline cut short, the advice names the deadline, not timeoutMs", async () => {
+      server.always({ delayMs: 10_000, json: { scan: SAMPLES.scan } });
+      const deadlineLabel = { limit: "the step's limit (0.3 s)", raise: "the step's limit" };
+      const labelled = await rejection(
+        server.client({ timeoutMs: 5000, deadlineMs: 300, deadlineLabel }).getScan(SCAN_ARGS),
+        CodeSecTimeoutError,
+      );
+      expect(labelled).to.include({ attempts: 1, deadlineReached: true });
+      expect(labelled.message).to.include("To wait longer, raise the deadline: the step's limit.");
+      expect(labelled.message).not.to.include("timeoutMs (");
+      const plain = await rejection(
+        server.client({ timeoutMs: 5000, deadlineMs: 300 }).getScan(SCAN_ARGS),
+        CodeSecTimeoutError,
+      );
+      expect(plain.message).to.include(
+        "To wait longer, raise the deadline: client option deadlineMs, stack config codesec:deadlineMs.",
+      );
+      expect(plain.message).not.to.include("raise timeoutMs");
+    });
+
     it("refuses a deadlineLabel that is not two short lines of printable text", () => {
       const long = "x".repeat(201);
       for (const deadlineLabel of [
@@ -501,7 +521,10 @@ describe("CodeSecClient retries", () => {
           .to.include(
             "The call's deadline was reached (the step's limit (0.3 s)), so it was not tried again.",
           )
-          .and.include("raise timeoutMs (the timeout input).");
+          .and.include(
+            "To wait longer, raise the deadline: the step's limit; each attempt is also bounded by timeoutMs " +
+              "(the timeout input).",
+          );
         server.always({ status: 429, headers: { "retry-after": "2" } });
         const limited = await rejection(
           client({ maxRetryDelayMs: 5000, deadlineMs: 1000 }).getScan(SCAN_ARGS),

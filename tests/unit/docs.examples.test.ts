@@ -8,7 +8,8 @@
  * The docs examples generated from PCL (docs/examples/<group>/<owner>/<name>/typescript/index.ts, which
  * the pages inline) compile too, as they are committed, against the native provider's Node.js SDK; and,
  * but for those that make a `codesec.Provider` (the dynamic package has none), with their import swapped
- * to the dynamic package, as the pages say they do.
+ * to the dynamic package, as the pages say they do, and the notification rules' fields under the
+ * platform's snake_case names, which the dynamic package keeps (`configError` is its `config_error`).
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -19,6 +20,8 @@ import type { ResourceDefinition } from "../../provider/resources/definition";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import type { FunctionDefinition } from "../../provider/functions/definition";
 import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
+import { NotificationRule } from "../../api/schemas/notificationRules";
+import { schemaName } from "../../provider/schemaNames";
 
 const root = path.resolve(__dirname, "../..");
 const PREAMBLE = 'import * as pulumi from "@pulumi/pulumi";\nimport * as codesec from "pulumi-codesec";\n';
@@ -71,7 +74,12 @@ function generatedExamples(): Block[] {
   return examples.flatMap((example) => {
     const { file } = examplePrograms(example)[0];
     const code = fs.readFileSync(path.join(root, file), "utf8");
-    const dynamic = code.replace('from "@pulumi-codesec/codesec"', 'from "pulumi-codesec"');
+    const dynamic = Object.keys(NotificationRule.properties)
+      .filter((field) => schemaName(field) !== field)
+      .reduce(
+        (text, field) => text.replace(new RegExp(`\\b${schemaName(field)}\\b`, "g"), field),
+        code.replace('from "@pulumi-codesec/codesec"', 'from "pulumi-codesec"'),
+      );
     return [
       { file, line: 1, code },
       ...(code.includes("new codesec.Provider(")

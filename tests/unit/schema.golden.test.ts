@@ -181,13 +181,55 @@ describe("the Pulumi package schema", () => {
     expect(schema.types["codesec:index:FindingsCounts"]).to.deep.equal({
       type: "object",
       properties: {
-        total: { type: "integer" },
-        code: { type: "integer" },
-        supplyChain: { type: "integer" },
-        secrets: { type: "integer" },
+        total: { description: "Findings of every kind.", type: "integer" },
+        code: { description: "Findings in the code (static analysis).", type: "integer" },
+        supplyChain: { description: "Findings in dependencies (supply chain).", type: "integer" },
+        secrets: { description: "Secrets found in the code.", type: "integer" },
       },
       required: ["total", "code", "supplyChain", "secrets"],
     });
+  });
+
+  it("describes every property, of resources, functions and the types nested in them", () => {
+    const undescribed: string[] = [];
+    const check = (where: string, properties: unknown) => {
+      for (const [name, property] of Object.entries((properties ?? {}) as Record<string, Json>)) {
+        if (typeof property.description !== "string" || property.description === "") {
+          undescribed.push(`${where}.${name}`);
+        }
+      }
+    };
+    for (const [token, resource] of Object.entries(schema.resources)) {
+      check(`${token} inputs`, resource.inputProperties);
+      check(`${token} outputs`, resource.properties);
+    }
+    for (const [token, fn] of Object.entries(schema.functions) as [string, Record<string, Json>][]) {
+      check(`${token} inputs`, fn.inputs?.properties);
+      check(`${token} outputs`, fn.outputs.properties);
+    }
+    for (const [token, type] of Object.entries(schema.types)) check(token, type.properties);
+    expect(undescribed).to.deep.equal([]);
+  });
+
+  it("names every property in camelCase, the notification rules' snake_case fields included", () => {
+    const names: string[] = [];
+    const collect = (properties: unknown) => names.push(...Object.keys(properties ?? {}));
+    for (const resource of Object.values(schema.resources)) {
+      collect(resource.inputProperties);
+      collect(resource.properties);
+    }
+    for (const fn of Object.values(schema.functions) as Record<string, Json>[]) {
+      collect(fn.inputs?.properties);
+      collect(fn.outputs.properties);
+    }
+    for (const type of Object.values(schema.types)) collect(type.properties);
+    expect(names.filter((name) => !/^[a-z][A-Za-z0-9]*$/.test(name))).to.deep.equal([]);
+    const rule = schema.types["codesec:index:NotificationRule"] as { properties: Json; required: string[] };
+    expect(Object.keys(rule.properties)).to.include.members(["configError", "isEnabled", "policySlugs"]);
+    expect(rule.required).to.include.members(["configError", "isEnabled"]);
+    expect(
+      Object.keys(schema.types["codesec:index:NotificationRuleFilters"].properties as Json),
+    ).to.deep.equal(["channel", "isEnabled"]);
   });
 
   it("has every resource kind, each aliased to its dynamic type, and every function", () => {

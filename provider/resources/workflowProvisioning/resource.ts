@@ -22,17 +22,30 @@ export interface WorkflowProvisioningArgs {
    * Changing it updates the resource in place.
    */
   filters?: pulumi.Input<{
+    /** Projects whose name contains this text (any case). */
     search?: pulumi.Input<string>;
+    /** Projects whose repository the platform can (true) or cannot (false) read. */
     codeAccess?: pulumi.Input<boolean>;
-    /** an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z */
+    /** Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match. */
     lastScanSince?: pulumi.Input<string>;
+    /** Projects whose setup is (true) or is not (false) done. */
     setup?: pulumi.Input<boolean>;
+    /** Archived (true) or active (false) projects. */
     archived?: pulumi.Input<boolean>;
+    /** Only these project ids (numeric, at most 1000). */
     ids?: pulumi.Input<pulumi.Input<string>[]>;
+    /** Projects whose SMS setup is (true) or is not (false) done. */
     hasSmsSetup?: pulumi.Input<boolean>;
+    /** Projects that are (true) or are not (false) repositories of an SCM system. */
     isScmRepository?: pulumi.Input<boolean>;
+    /** When true, `search` keeps the projects whose name does not contain its text; alone it has no effect. */
     invertSearch?: pulumi.Input<boolean>;
+    /**
+     * Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow
+     * into).
+     */
     isLocalScanProject?: pulumi.Input<boolean>;
+    /** Projects carrying the tag of this id. */
     tagId?: pulumi.Input<number>;
   }>;
   /**
@@ -48,13 +61,21 @@ export interface WorkflowProvisioningArgs {
    * Changing it updates the resource in place.
    */
   ghaOptions?: pulumi.Input<{
+    /** Where the workflow publishes its results; the platform's default when absent. */
     publishUrl?: pulumi.Input<string>;
+    /** Whether the workflow runs on pull requests. */
     prEnabled?: pulumi.Input<boolean>;
+    /** Whether the workflow comments its findings on pull requests. */
     prSendComments?: pulumi.Input<boolean>;
+    /** Whether the workflow runs on pushes. */
     pushEnabled?: pulumi.Input<boolean>;
+    /** The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`). */
     pushBranches?: pulumi.Input<pulumi.Input<string>[]>;
+    /** Only pushes that change these paths run the workflow (GitHub Actions path patterns). */
     pushPaths?: pulumi.Input<pulumi.Input<string>[]>;
+    /** Whether the workflow also runs on a schedule. */
     cronEnabled?: pulumi.Input<boolean>;
+    /** Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones. */
     useSelfHostedRunners?: pulumi.Input<boolean>;
   }>;
   /**
@@ -124,17 +145,30 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
    */
   declare public readonly filters: pulumi.Output<
     | {
+        /** Projects whose name contains this text (any case). */
         search?: string;
+        /** Projects whose repository the platform can (true) or cannot (false) read. */
         codeAccess?: boolean;
-        /** an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z */
+        /** Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match. */
         lastScanSince?: string;
+        /** Projects whose setup is (true) or is not (false) done. */
         setup?: boolean;
+        /** Archived (true) or active (false) projects. */
         archived?: boolean;
+        /** Only these project ids (numeric, at most 1000). */
         ids?: string[];
+        /** Projects whose SMS setup is (true) or is not (false) done. */
         hasSmsSetup?: boolean;
+        /** Projects that are (true) or are not (false) repositories of an SCM system. */
         isScmRepository?: boolean;
+        /** When true, `search` keeps the projects whose name does not contain its text; alone it has no effect. */
         invertSearch?: boolean;
+        /**
+         * Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow
+         * into).
+         */
         isLocalScanProject?: boolean;
+        /** Projects carrying the tag of this id. */
         tagId?: number;
       }
     | undefined
@@ -147,13 +181,21 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
    */
   declare public readonly ghaOptions: pulumi.Output<
     | {
+        /** Where the workflow publishes its results; the platform's default when absent. */
         publishUrl?: string;
+        /** Whether the workflow runs on pull requests. */
         prEnabled?: boolean;
+        /** Whether the workflow comments its findings on pull requests. */
         prSendComments?: boolean;
+        /** Whether the workflow runs on pushes. */
         pushEnabled?: boolean;
+        /** The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`). */
         pushBranches?: string[];
+        /** Only pushes that change these paths run the workflow (GitHub Actions path patterns). */
         pushPaths?: string[];
+        /** Whether the workflow also runs on a schedule. */
         cronEnabled?: boolean;
+        /** Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones. */
         useSelfHostedRunners?: boolean;
       }
     | undefined
@@ -193,8 +235,14 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
    */
   declare public readonly errors: pulumi.Output<
     {
+      /**
+       * What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are
+       * kept).
+       */
       code: string;
+      /** The platform's explanation. */
       message: string;
+      /** The project ids the error is about. */
       ids: string[];
     }[]
   >;

@@ -29,7 +29,7 @@ type GetNotificationRulesArgs struct {
 	Cursor *string `pulumi:"cursor"`
 	// Deployment (organization) id.
 	DeploymentId string `pulumi:"deploymentId"`
-	// Only rules of this `channel` and/or enabled state (`is_enabled`).
+	// Only the rules of this channel and/or enabled state.
 	Filters *NotificationRuleFilters `pulumi:"filters"`
 	// Page size asked of the platform (default 100, the largest). Every page is followed.
 	Limit *int `pulumi:"limit"`
@@ -40,9 +40,9 @@ type GetNotificationRulesArgs struct {
 type GetNotificationRulesResult struct {
 	// The deployment, as given.
 	DeploymentId string `pulumi:"deploymentId"`
-	// Every rule from the first (or the given) page on, in the platform's order, with the platform's snake_case fields (see below).
+	// Every rule from the first (or the given) page on, in the platform's order.
 	Rules []NotificationRule `pulumi:"rules"`
-	// The rules that need attention: those whose configuration has an error (non-empty `config_error`) and those that are disabled (`is_enabled: false`).
+	// The rules that need attention: those whose configuration has an error and those that are disabled.
 	RulesWithProblems []NotificationRule `pulumi:"rulesWithProblems"`
 }
 
@@ -56,7 +56,7 @@ type GetNotificationRulesOutputArgs struct {
 	Cursor pulumi.StringPtrInput `pulumi:"cursor"`
 	// Deployment (organization) id.
 	DeploymentId pulumi.StringInput `pulumi:"deploymentId"`
-	// Only rules of this `channel` and/or enabled state (`is_enabled`).
+	// Only the rules of this channel and/or enabled state.
 	Filters NotificationRuleFiltersPtrInput `pulumi:"filters"`
 	// Page size asked of the platform (default 100, the largest). Every page is followed.
 	Limit pulumi.IntPtrInput `pulumi:"limit"`
@@ -87,12 +87,12 @@ func (o GetNotificationRulesResultOutput) DeploymentId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetNotificationRulesResult) string { return v.DeploymentId }).(pulumi.StringOutput)
 }
 
-// Every rule from the first (or the given) page on, in the platform's order, with the platform's snake_case fields (see below).
+// Every rule from the first (or the given) page on, in the platform's order.
 func (o GetNotificationRulesResultOutput) Rules() NotificationRuleArrayOutput {
 	return o.ApplyT(func(v GetNotificationRulesResult) []NotificationRule { return v.Rules }).(NotificationRuleArrayOutput)
 }
 
-// The rules that need attention: those whose configuration has an error (non-empty `config_error`) and those that are disabled (`is_enabled: false`).
+// The rules that need attention: those whose configuration has an error and those that are disabled.
 func (o GetNotificationRulesResultOutput) RulesWithProblems() NotificationRuleArrayOutput {
 	return o.ApplyT(func(v GetNotificationRulesResult) []NotificationRule { return v.RulesWithProblems }).(NotificationRuleArrayOutput)
 }

@@ -14,13 +14,18 @@ import (
 var _ = internal.GetEnvOrDefault
 
 type AuthDetail struct {
+	// The platform's id of the authentication provider.
 	AuthProviderId string `pulumi:"authProviderId"`
-	Current        bool   `pulumi:"current"`
-	// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
-	ExpiresAt    *string `pulumi:"expiresAt"`
-	ProviderId   string  `pulumi:"providerId"`
-	ProviderType string  `pulumi:"providerType"`
-	SourceId     string  `pulumi:"sourceId"`
+	// Whether this is the sign-in the user is using now.
+	Current bool `pulumi:"current"`
+	// When this sign-in expires (RFC 3339); absent when it does not.
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// The identity provider's id.
+	ProviderId string `pulumi:"providerId"`
+	// The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).
+	ProviderType string `pulumi:"providerType"`
+	// The user's id at that provider.
+	SourceId string `pulumi:"sourceId"`
 }
 
 type AuthDetailOutput struct{ *pulumi.OutputState }
@@ -37,27 +42,32 @@ func (o AuthDetailOutput) ToAuthDetailOutputWithContext(ctx context.Context) Aut
 	return o
 }
 
+// The platform's id of the authentication provider.
 func (o AuthDetailOutput) AuthProviderId() pulumi.StringOutput {
 	return o.ApplyT(func(v AuthDetail) string { return v.AuthProviderId }).(pulumi.StringOutput)
 }
 
+// Whether this is the sign-in the user is using now.
 func (o AuthDetailOutput) Current() pulumi.BoolOutput {
 	return o.ApplyT(func(v AuthDetail) bool { return v.Current }).(pulumi.BoolOutput)
 }
 
-// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+// When this sign-in expires (RFC 3339); absent when it does not.
 func (o AuthDetailOutput) ExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AuthDetail) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
 }
 
+// The identity provider's id.
 func (o AuthDetailOutput) ProviderId() pulumi.StringOutput {
 	return o.ApplyT(func(v AuthDetail) string { return v.ProviderId }).(pulumi.StringOutput)
 }
 
+// The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).
 func (o AuthDetailOutput) ProviderType() pulumi.StringOutput {
 	return o.ApplyT(func(v AuthDetail) string { return v.ProviderType }).(pulumi.StringOutput)
 }
 
+// The user's id at that provider.
 func (o AuthDetailOutput) SourceId() pulumi.StringOutput {
 	return o.ApplyT(func(v AuthDetail) string { return v.SourceId }).(pulumi.StringOutput)
 }
@@ -284,9 +294,10 @@ func (o ConnectionMapOutput) MapIndex(k pulumi.StringInput) ConnectionOutput {
 }
 
 type FeatureFlag struct {
-	// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+	// When the flag expires (RFC 3339); absent when it does not.
 	ExpiresAt *string `pulumi:"expiresAt"`
-	Name      string  `pulumi:"name"`
+	// The feature's name.
+	Name string `pulumi:"name"`
 }
 
 type FeatureFlagOutput struct{ *pulumi.OutputState }
@@ -303,11 +314,12 @@ func (o FeatureFlagOutput) ToFeatureFlagOutputWithContext(ctx context.Context) F
 	return o
 }
 
-// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+// When the flag expires (RFC 3339); absent when it does not.
 func (o FeatureFlagOutput) ExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v FeatureFlag) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
 }
 
+// The feature's name.
 func (o FeatureFlagOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v FeatureFlag) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -333,10 +345,14 @@ func (o FeatureFlagArrayOutput) Index(i pulumi.IntInput) FeatureFlagOutput {
 }
 
 type FindingsCounts struct {
-	Code        int `pulumi:"code"`
-	Secrets     int `pulumi:"secrets"`
+	// Findings in the code (static analysis).
+	Code int `pulumi:"code"`
+	// Secrets found in the code.
+	Secrets int `pulumi:"secrets"`
+	// Findings in dependencies (supply chain).
 	SupplyChain int `pulumi:"supplyChain"`
-	Total       int `pulumi:"total"`
+	// Findings of every kind.
+	Total int `pulumi:"total"`
 }
 
 type FindingsCountsOutput struct{ *pulumi.OutputState }
@@ -353,31 +369,43 @@ func (o FindingsCountsOutput) ToFindingsCountsOutputWithContext(ctx context.Cont
 	return o
 }
 
+// Findings in the code (static analysis).
 func (o FindingsCountsOutput) Code() pulumi.IntOutput {
 	return o.ApplyT(func(v FindingsCounts) int { return v.Code }).(pulumi.IntOutput)
 }
 
+// Secrets found in the code.
 func (o FindingsCountsOutput) Secrets() pulumi.IntOutput {
 	return o.ApplyT(func(v FindingsCounts) int { return v.Secrets }).(pulumi.IntOutput)
 }
 
+// Findings in dependencies (supply chain).
 func (o FindingsCountsOutput) SupplyChain() pulumi.IntOutput {
 	return o.ApplyT(func(v FindingsCounts) int { return v.SupplyChain }).(pulumi.IntOutput)
 }
 
+// Findings of every kind.
 func (o FindingsCountsOutput) Total() pulumi.IntOutput {
 	return o.ApplyT(func(v FindingsCounts) int { return v.Total }).(pulumi.IntOutput)
 }
 
 type GhaOptions struct {
-	CronEnabled          *bool    `pulumi:"cronEnabled"`
-	PrEnabled            *bool    `pulumi:"prEnabled"`
-	PrSendComments       *bool    `pulumi:"prSendComments"`
-	PublishUrl           *string  `pulumi:"publishUrl"`
-	PushBranches         []string `pulumi:"pushBranches"`
-	PushEnabled          *bool    `pulumi:"pushEnabled"`
-	PushPaths            []string `pulumi:"pushPaths"`
-	UseSelfHostedRunners *bool    `pulumi:"useSelfHostedRunners"`
+	// Whether the workflow also runs on a schedule.
+	CronEnabled *bool `pulumi:"cronEnabled"`
+	// Whether the workflow runs on pull requests.
+	PrEnabled *bool `pulumi:"prEnabled"`
+	// Whether the workflow comments its findings on pull requests.
+	PrSendComments *bool `pulumi:"prSendComments"`
+	// Where the workflow publishes its results; the platform's default when absent.
+	PublishUrl *string `pulumi:"publishUrl"`
+	// The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+	PushBranches []string `pulumi:"pushBranches"`
+	// Whether the workflow runs on pushes.
+	PushEnabled *bool `pulumi:"pushEnabled"`
+	// Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+	PushPaths []string `pulumi:"pushPaths"`
+	// Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+	UseSelfHostedRunners *bool `pulumi:"useSelfHostedRunners"`
 }
 
 // GhaOptionsInput is an input type that accepts GhaOptionsArgs and GhaOptionsOutput values.
@@ -392,14 +420,22 @@ type GhaOptionsInput interface {
 }
 
 type GhaOptionsArgs struct {
-	CronEnabled          pulumi.BoolPtrInput     `pulumi:"cronEnabled"`
-	PrEnabled            pulumi.BoolPtrInput     `pulumi:"prEnabled"`
-	PrSendComments       pulumi.BoolPtrInput     `pulumi:"prSendComments"`
-	PublishUrl           pulumi.StringPtrInput   `pulumi:"publishUrl"`
-	PushBranches         pulumi.StringArrayInput `pulumi:"pushBranches"`
-	PushEnabled          pulumi.BoolPtrInput     `pulumi:"pushEnabled"`
-	PushPaths            pulumi.StringArrayInput `pulumi:"pushPaths"`
-	UseSelfHostedRunners pulumi.BoolPtrInput     `pulumi:"useSelfHostedRunners"`
+	// Whether the workflow also runs on a schedule.
+	CronEnabled pulumi.BoolPtrInput `pulumi:"cronEnabled"`
+	// Whether the workflow runs on pull requests.
+	PrEnabled pulumi.BoolPtrInput `pulumi:"prEnabled"`
+	// Whether the workflow comments its findings on pull requests.
+	PrSendComments pulumi.BoolPtrInput `pulumi:"prSendComments"`
+	// Where the workflow publishes its results; the platform's default when absent.
+	PublishUrl pulumi.StringPtrInput `pulumi:"publishUrl"`
+	// The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+	PushBranches pulumi.StringArrayInput `pulumi:"pushBranches"`
+	// Whether the workflow runs on pushes.
+	PushEnabled pulumi.BoolPtrInput `pulumi:"pushEnabled"`
+	// Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+	PushPaths pulumi.StringArrayInput `pulumi:"pushPaths"`
+	// Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+	UseSelfHostedRunners pulumi.BoolPtrInput `pulumi:"useSelfHostedRunners"`
 }
 
 func (GhaOptionsArgs) ElementType() reflect.Type {
@@ -479,34 +515,42 @@ func (o GhaOptionsOutput) ToGhaOptionsPtrOutputWithContext(ctx context.Context) 
 	}).(GhaOptionsPtrOutput)
 }
 
+// Whether the workflow also runs on a schedule.
 func (o GhaOptionsOutput) CronEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *bool { return v.CronEnabled }).(pulumi.BoolPtrOutput)
 }
 
+// Whether the workflow runs on pull requests.
 func (o GhaOptionsOutput) PrEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *bool { return v.PrEnabled }).(pulumi.BoolPtrOutput)
 }
 
+// Whether the workflow comments its findings on pull requests.
 func (o GhaOptionsOutput) PrSendComments() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *bool { return v.PrSendComments }).(pulumi.BoolPtrOutput)
 }
 
+// Where the workflow publishes its results; the platform's default when absent.
 func (o GhaOptionsOutput) PublishUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *string { return v.PublishUrl }).(pulumi.StringPtrOutput)
 }
 
+// The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
 func (o GhaOptionsOutput) PushBranches() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GhaOptions) []string { return v.PushBranches }).(pulumi.StringArrayOutput)
 }
 
+// Whether the workflow runs on pushes.
 func (o GhaOptionsOutput) PushEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *bool { return v.PushEnabled }).(pulumi.BoolPtrOutput)
 }
 
+// Only pushes that change these paths run the workflow (GitHub Actions path patterns).
 func (o GhaOptionsOutput) PushPaths() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GhaOptions) []string { return v.PushPaths }).(pulumi.StringArrayOutput)
 }
 
+// Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
 func (o GhaOptionsOutput) UseSelfHostedRunners() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GhaOptions) *bool { return v.UseSelfHostedRunners }).(pulumi.BoolPtrOutput)
 }
@@ -535,6 +579,7 @@ func (o GhaOptionsPtrOutput) Elem() GhaOptionsOutput {
 	}).(GhaOptionsOutput)
 }
 
+// Whether the workflow also runs on a schedule.
 func (o GhaOptionsPtrOutput) CronEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *bool {
 		if v == nil {
@@ -544,6 +589,7 @@ func (o GhaOptionsPtrOutput) CronEnabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Whether the workflow runs on pull requests.
 func (o GhaOptionsPtrOutput) PrEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *bool {
 		if v == nil {
@@ -553,6 +599,7 @@ func (o GhaOptionsPtrOutput) PrEnabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Whether the workflow comments its findings on pull requests.
 func (o GhaOptionsPtrOutput) PrSendComments() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *bool {
 		if v == nil {
@@ -562,6 +609,7 @@ func (o GhaOptionsPtrOutput) PrSendComments() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Where the workflow publishes its results; the platform's default when absent.
 func (o GhaOptionsPtrOutput) PublishUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *string {
 		if v == nil {
@@ -571,6 +619,7 @@ func (o GhaOptionsPtrOutput) PublishUrl() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
 func (o GhaOptionsPtrOutput) PushBranches() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *GhaOptions) []string {
 		if v == nil {
@@ -580,6 +629,7 @@ func (o GhaOptionsPtrOutput) PushBranches() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+// Whether the workflow runs on pushes.
 func (o GhaOptionsPtrOutput) PushEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *bool {
 		if v == nil {
@@ -589,6 +639,7 @@ func (o GhaOptionsPtrOutput) PushEnabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Only pushes that change these paths run the workflow (GitHub Actions path patterns).
 func (o GhaOptionsPtrOutput) PushPaths() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *GhaOptions) []string {
 		if v == nil {
@@ -598,6 +649,7 @@ func (o GhaOptionsPtrOutput) PushPaths() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+// Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
 func (o GhaOptionsPtrOutput) UseSelfHostedRunners() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GhaOptions) *bool {
 		if v == nil {
@@ -608,13 +660,20 @@ func (o GhaOptionsPtrOutput) UseSelfHostedRunners() pulumi.BoolPtrOutput {
 }
 
 type JoinableOrganization struct {
-	DisplayName    string               `pulumi:"displayName"`
-	Features       OrganizationFeatures `pulumi:"features"`
-	Id             string               `pulumi:"id"`
-	Name           string               `pulumi:"name"`
-	OrganizationId string               `pulumi:"organizationId"`
-	Slug           string               `pulumi:"slug"`
-	SourceType     string               `pulumi:"sourceType"`
+	// The name the platform shows.
+	DisplayName string `pulumi:"displayName"`
+	// What the organization can use, and the role new users get.
+	Features OrganizationFeatures `pulumi:"features"`
+	// The deployment's id.
+	Id string `pulumi:"id"`
+	// The organization's name.
+	Name string `pulumi:"name"`
+	// The organization's id at its source.
+	OrganizationId string `pulumi:"organizationId"`
+	// The organization's short name, as in the platform's URLs.
+	Slug string `pulumi:"slug"`
+	// Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the values; any is kept).
+	SourceType string `pulumi:"sourceType"`
 }
 
 type JoinableOrganizationOutput struct{ *pulumi.OutputState }
@@ -631,30 +690,37 @@ func (o JoinableOrganizationOutput) ToJoinableOrganizationOutputWithContext(ctx 
 	return o
 }
 
+// The name the platform shows.
 func (o JoinableOrganizationOutput) DisplayName() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.DisplayName }).(pulumi.StringOutput)
 }
 
+// What the organization can use, and the role new users get.
 func (o JoinableOrganizationOutput) Features() OrganizationFeaturesOutput {
 	return o.ApplyT(func(v JoinableOrganization) OrganizationFeatures { return v.Features }).(OrganizationFeaturesOutput)
 }
 
+// The deployment's id.
 func (o JoinableOrganizationOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.Id }).(pulumi.StringOutput)
 }
 
+// The organization's name.
 func (o JoinableOrganizationOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// The organization's id at its source.
 func (o JoinableOrganizationOutput) OrganizationId() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.OrganizationId }).(pulumi.StringOutput)
 }
 
+// The organization's short name, as in the platform's URLs.
 func (o JoinableOrganizationOutput) Slug() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.Slug }).(pulumi.StringOutput)
 }
 
+// Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the values; any is kept).
 func (o JoinableOrganizationOutput) SourceType() pulumi.StringOutput {
 	return o.ApplyT(func(v JoinableOrganization) string { return v.SourceType }).(pulumi.StringOutput)
 }
@@ -685,19 +751,19 @@ type NotificationRule struct {
 	// The channel's settings.
 	Config map[string]interface{} `pulumi:"config"`
 	// What is wrong with the rule's configuration (the platform cannot deliver through it); empty when healthy.
-	Config_error string `pulumi:"config_error"`
+	ConfigError string `pulumi:"configError"`
 	// The rule's id.
 	Id int `pulumi:"id"`
 	// Whether the rule is switched on.
-	Is_enabled bool `pulumi:"is_enabled"`
+	IsEnabled bool `pulumi:"isEnabled"`
 	// The rule's name.
 	Name string `pulumi:"name"`
 	// Policies whose findings the rule notifies about.
-	Policy_slugs []string `pulumi:"policy_slugs"`
+	PolicySlugs []string `pulumi:"policySlugs"`
 	// Whether the rule also notifies when a scan completes.
-	Send_scan_completion bool `pulumi:"send_scan_completion"`
+	SendScanCompletion bool `pulumi:"sendScanCompletion"`
 	// Whether notifications go through the network broker.
-	Use_network_broker bool `pulumi:"use_network_broker"`
+	UseNetworkBroker bool `pulumi:"useNetworkBroker"`
 }
 
 type NotificationRuleOutput struct{ *pulumi.OutputState }
@@ -725,8 +791,8 @@ func (o NotificationRuleOutput) Config() pulumi.MapOutput {
 }
 
 // What is wrong with the rule's configuration (the platform cannot deliver through it); empty when healthy.
-func (o NotificationRuleOutput) Config_error() pulumi.StringOutput {
-	return o.ApplyT(func(v NotificationRule) string { return v.Config_error }).(pulumi.StringOutput)
+func (o NotificationRuleOutput) ConfigError() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRule) string { return v.ConfigError }).(pulumi.StringOutput)
 }
 
 // The rule's id.
@@ -735,8 +801,8 @@ func (o NotificationRuleOutput) Id() pulumi.IntOutput {
 }
 
 // Whether the rule is switched on.
-func (o NotificationRuleOutput) Is_enabled() pulumi.BoolOutput {
-	return o.ApplyT(func(v NotificationRule) bool { return v.Is_enabled }).(pulumi.BoolOutput)
+func (o NotificationRuleOutput) IsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRule) bool { return v.IsEnabled }).(pulumi.BoolOutput)
 }
 
 // The rule's name.
@@ -745,18 +811,18 @@ func (o NotificationRuleOutput) Name() pulumi.StringOutput {
 }
 
 // Policies whose findings the rule notifies about.
-func (o NotificationRuleOutput) Policy_slugs() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v NotificationRule) []string { return v.Policy_slugs }).(pulumi.StringArrayOutput)
+func (o NotificationRuleOutput) PolicySlugs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationRule) []string { return v.PolicySlugs }).(pulumi.StringArrayOutput)
 }
 
 // Whether the rule also notifies when a scan completes.
-func (o NotificationRuleOutput) Send_scan_completion() pulumi.BoolOutput {
-	return o.ApplyT(func(v NotificationRule) bool { return v.Send_scan_completion }).(pulumi.BoolOutput)
+func (o NotificationRuleOutput) SendScanCompletion() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRule) bool { return v.SendScanCompletion }).(pulumi.BoolOutput)
 }
 
 // Whether notifications go through the network broker.
-func (o NotificationRuleOutput) Use_network_broker() pulumi.BoolOutput {
-	return o.ApplyT(func(v NotificationRule) bool { return v.Use_network_broker }).(pulumi.BoolOutput)
+func (o NotificationRuleOutput) UseNetworkBroker() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRule) bool { return v.UseNetworkBroker }).(pulumi.BoolOutput)
 }
 
 type NotificationRuleArrayOutput struct{ *pulumi.OutputState }
@@ -780,8 +846,10 @@ func (o NotificationRuleArrayOutput) Index(i pulumi.IntInput) NotificationRuleOu
 }
 
 type NotificationRuleFilters struct {
-	Channel    *string `pulumi:"channel"`
-	Is_enabled *bool   `pulumi:"is_enabled"`
+	// Only the rules of this channel, e.g. `slack` (exact match).
+	Channel *string `pulumi:"channel"`
+	// Only the enabled (true) or the disabled (false) rules.
+	IsEnabled *bool `pulumi:"isEnabled"`
 }
 
 // NotificationRuleFiltersInput is an input type that accepts NotificationRuleFiltersArgs and NotificationRuleFiltersOutput values.
@@ -796,8 +864,10 @@ type NotificationRuleFiltersInput interface {
 }
 
 type NotificationRuleFiltersArgs struct {
-	Channel    pulumi.StringPtrInput `pulumi:"channel"`
-	Is_enabled pulumi.BoolPtrInput   `pulumi:"is_enabled"`
+	// Only the rules of this channel, e.g. `slack` (exact match).
+	Channel pulumi.StringPtrInput `pulumi:"channel"`
+	// Only the enabled (true) or the disabled (false) rules.
+	IsEnabled pulumi.BoolPtrInput `pulumi:"isEnabled"`
 }
 
 func (NotificationRuleFiltersArgs) ElementType() reflect.Type {
@@ -877,12 +947,14 @@ func (o NotificationRuleFiltersOutput) ToNotificationRuleFiltersPtrOutputWithCon
 	}).(NotificationRuleFiltersPtrOutput)
 }
 
+// Only the rules of this channel, e.g. `slack` (exact match).
 func (o NotificationRuleFiltersOutput) Channel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NotificationRuleFilters) *string { return v.Channel }).(pulumi.StringPtrOutput)
 }
 
-func (o NotificationRuleFiltersOutput) Is_enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v NotificationRuleFilters) *bool { return v.Is_enabled }).(pulumi.BoolPtrOutput)
+// Only the enabled (true) or the disabled (false) rules.
+func (o NotificationRuleFiltersOutput) IsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NotificationRuleFilters) *bool { return v.IsEnabled }).(pulumi.BoolPtrOutput)
 }
 
 type NotificationRuleFiltersPtrOutput struct{ *pulumi.OutputState }
@@ -909,6 +981,7 @@ func (o NotificationRuleFiltersPtrOutput) Elem() NotificationRuleFiltersOutput {
 	}).(NotificationRuleFiltersOutput)
 }
 
+// Only the rules of this channel, e.g. `slack` (exact match).
 func (o NotificationRuleFiltersPtrOutput) Channel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NotificationRuleFilters) *string {
 		if v == nil {
@@ -918,25 +991,33 @@ func (o NotificationRuleFiltersPtrOutput) Channel() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o NotificationRuleFiltersPtrOutput) Is_enabled() pulumi.BoolPtrOutput {
+// Only the enabled (true) or the disabled (false) rules.
+func (o NotificationRuleFiltersPtrOutput) IsEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *NotificationRuleFilters) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Is_enabled
+		return v.IsEnabled
 	}).(pulumi.BoolPtrOutput)
 }
 
 type OrganizationFeatures struct {
-	// one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY
-	DefaultUserRole      OrgRole       `pulumi:"defaultUserRole"`
-	EditorServiceVersion string        `pulumi:"editorServiceVersion"`
-	FeatureFlags         []FeatureFlag `pulumi:"featureFlags"`
-	HasAutofix           bool          `pulumi:"hasAutofix"`
-	HasDeepengine        bool          `pulumi:"hasDeepengine"`
-	HasDependencyQuery   bool          `pulumi:"hasDependencyQuery"`
-	HasTriageViaComment  bool          `pulumi:"hasTriageViaComment"`
-	NoserviceDisabled    bool          `pulumi:"noserviceDisabled"`
+	// The role a user gets on joining the organization.
+	DefaultUserRole OrgRole `pulumi:"defaultUserRole"`
+	// The version of the editor service the organization uses.
+	EditorServiceVersion string `pulumi:"editorServiceVersion"`
+	// The feature flags switched on for the organization.
+	FeatureFlags []FeatureFlag `pulumi:"featureFlags"`
+	// Whether automatic fixes are available.
+	HasAutofix bool `pulumi:"hasAutofix"`
+	// Whether the platform's deep analysis engine is available.
+	HasDeepengine bool `pulumi:"hasDeepengine"`
+	// Whether dependency queries are available.
+	HasDependencyQuery bool `pulumi:"hasDependencyQuery"`
+	// Whether findings can be triaged by commenting on them.
+	HasTriageViaComment bool `pulumi:"hasTriageViaComment"`
+	// The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).
+	NoserviceDisabled bool `pulumi:"noserviceDisabled"`
 }
 
 type OrganizationFeaturesOutput struct{ *pulumi.OutputState }
@@ -953,43 +1034,53 @@ func (o OrganizationFeaturesOutput) ToOrganizationFeaturesOutputWithContext(ctx 
 	return o
 }
 
-// one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY
+// The role a user gets on joining the organization.
 func (o OrganizationFeaturesOutput) DefaultUserRole() OrgRoleOutput {
 	return o.ApplyT(func(v OrganizationFeatures) OrgRole { return v.DefaultUserRole }).(OrgRoleOutput)
 }
 
+// The version of the editor service the organization uses.
 func (o OrganizationFeaturesOutput) EditorServiceVersion() pulumi.StringOutput {
 	return o.ApplyT(func(v OrganizationFeatures) string { return v.EditorServiceVersion }).(pulumi.StringOutput)
 }
 
+// The feature flags switched on for the organization.
 func (o OrganizationFeaturesOutput) FeatureFlags() FeatureFlagArrayOutput {
 	return o.ApplyT(func(v OrganizationFeatures) []FeatureFlag { return v.FeatureFlags }).(FeatureFlagArrayOutput)
 }
 
+// Whether automatic fixes are available.
 func (o OrganizationFeaturesOutput) HasAutofix() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrganizationFeatures) bool { return v.HasAutofix }).(pulumi.BoolOutput)
 }
 
+// Whether the platform's deep analysis engine is available.
 func (o OrganizationFeaturesOutput) HasDeepengine() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrganizationFeatures) bool { return v.HasDeepengine }).(pulumi.BoolOutput)
 }
 
+// Whether dependency queries are available.
 func (o OrganizationFeaturesOutput) HasDependencyQuery() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrganizationFeatures) bool { return v.HasDependencyQuery }).(pulumi.BoolOutput)
 }
 
+// Whether findings can be triaged by commenting on them.
 func (o OrganizationFeaturesOutput) HasTriageViaComment() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrganizationFeatures) bool { return v.HasTriageViaComment }).(pulumi.BoolOutput)
 }
 
+// The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).
 func (o OrganizationFeaturesOutput) NoserviceDisabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrganizationFeatures) bool { return v.NoserviceDisabled }).(pulumi.BoolOutput)
 }
 
 type ProvisionError struct {
-	Code    string   `pulumi:"code"`
-	Ids     []string `pulumi:"ids"`
-	Message string   `pulumi:"message"`
+	// What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+	Code string `pulumi:"code"`
+	// The project ids the error is about.
+	Ids []string `pulumi:"ids"`
+	// The platform's explanation.
+	Message string `pulumi:"message"`
 }
 
 // ProvisionErrorInput is an input type that accepts ProvisionErrorArgs and ProvisionErrorOutput values.
@@ -1004,9 +1095,12 @@ type ProvisionErrorInput interface {
 }
 
 type ProvisionErrorArgs struct {
-	Code    pulumi.StringInput      `pulumi:"code"`
-	Ids     pulumi.StringArrayInput `pulumi:"ids"`
-	Message pulumi.StringInput      `pulumi:"message"`
+	// What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+	Code pulumi.StringInput `pulumi:"code"`
+	// The project ids the error is about.
+	Ids pulumi.StringArrayInput `pulumi:"ids"`
+	// The platform's explanation.
+	Message pulumi.StringInput `pulumi:"message"`
 }
 
 func (ProvisionErrorArgs) ElementType() reflect.Type {
@@ -1060,14 +1154,17 @@ func (o ProvisionErrorOutput) ToProvisionErrorOutputWithContext(ctx context.Cont
 	return o
 }
 
+// What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
 func (o ProvisionErrorOutput) Code() pulumi.StringOutput {
 	return o.ApplyT(func(v ProvisionError) string { return v.Code }).(pulumi.StringOutput)
 }
 
+// The project ids the error is about.
 func (o ProvisionErrorOutput) Ids() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ProvisionError) []string { return v.Ids }).(pulumi.StringArrayOutput)
 }
 
+// The platform's explanation.
 func (o ProvisionErrorOutput) Message() pulumi.StringOutput {
 	return o.ApplyT(func(v ProvisionError) string { return v.Message }).(pulumi.StringOutput)
 }
@@ -1093,18 +1190,28 @@ func (o ProvisionErrorArrayOutput) Index(i pulumi.IntInput) ProvisionErrorOutput
 }
 
 type ProvisionFilters struct {
-	Archived           *bool    `pulumi:"archived"`
-	CodeAccess         *bool    `pulumi:"codeAccess"`
-	HasSmsSetup        *bool    `pulumi:"hasSmsSetup"`
-	Ids                []string `pulumi:"ids"`
-	InvertSearch       *bool    `pulumi:"invertSearch"`
-	IsLocalScanProject *bool    `pulumi:"isLocalScanProject"`
-	IsScmRepository    *bool    `pulumi:"isScmRepository"`
-	// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+	// Archived (true) or active (false) projects.
+	Archived *bool `pulumi:"archived"`
+	// Projects whose repository the platform can (true) or cannot (false) read.
+	CodeAccess *bool `pulumi:"codeAccess"`
+	// Projects whose SMS setup is (true) or is not (false) done.
+	HasSmsSetup *bool `pulumi:"hasSmsSetup"`
+	// Only these project ids (numeric, at most 1000).
+	Ids []string `pulumi:"ids"`
+	// When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+	InvertSearch *bool `pulumi:"invertSearch"`
+	// Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+	IsLocalScanProject *bool `pulumi:"isLocalScanProject"`
+	// Projects that are (true) or are not (false) repositories of an SCM system.
+	IsScmRepository *bool `pulumi:"isScmRepository"`
+	// Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
 	LastScanSince *string `pulumi:"lastScanSince"`
-	Search        *string `pulumi:"search"`
-	Setup         *bool   `pulumi:"setup"`
-	TagId         *int    `pulumi:"tagId"`
+	// Projects whose name contains this text (any case).
+	Search *string `pulumi:"search"`
+	// Projects whose setup is (true) or is not (false) done.
+	Setup *bool `pulumi:"setup"`
+	// Projects carrying the tag of this id.
+	TagId *int `pulumi:"tagId"`
 }
 
 // ProvisionFiltersInput is an input type that accepts ProvisionFiltersArgs and ProvisionFiltersOutput values.
@@ -1119,18 +1226,28 @@ type ProvisionFiltersInput interface {
 }
 
 type ProvisionFiltersArgs struct {
-	Archived           pulumi.BoolPtrInput     `pulumi:"archived"`
-	CodeAccess         pulumi.BoolPtrInput     `pulumi:"codeAccess"`
-	HasSmsSetup        pulumi.BoolPtrInput     `pulumi:"hasSmsSetup"`
-	Ids                pulumi.StringArrayInput `pulumi:"ids"`
-	InvertSearch       pulumi.BoolPtrInput     `pulumi:"invertSearch"`
-	IsLocalScanProject pulumi.BoolPtrInput     `pulumi:"isLocalScanProject"`
-	IsScmRepository    pulumi.BoolPtrInput     `pulumi:"isScmRepository"`
-	// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+	// Archived (true) or active (false) projects.
+	Archived pulumi.BoolPtrInput `pulumi:"archived"`
+	// Projects whose repository the platform can (true) or cannot (false) read.
+	CodeAccess pulumi.BoolPtrInput `pulumi:"codeAccess"`
+	// Projects whose SMS setup is (true) or is not (false) done.
+	HasSmsSetup pulumi.BoolPtrInput `pulumi:"hasSmsSetup"`
+	// Only these project ids (numeric, at most 1000).
+	Ids pulumi.StringArrayInput `pulumi:"ids"`
+	// When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+	InvertSearch pulumi.BoolPtrInput `pulumi:"invertSearch"`
+	// Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+	IsLocalScanProject pulumi.BoolPtrInput `pulumi:"isLocalScanProject"`
+	// Projects that are (true) or are not (false) repositories of an SCM system.
+	IsScmRepository pulumi.BoolPtrInput `pulumi:"isScmRepository"`
+	// Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
 	LastScanSince pulumi.StringPtrInput `pulumi:"lastScanSince"`
-	Search        pulumi.StringPtrInput `pulumi:"search"`
-	Setup         pulumi.BoolPtrInput   `pulumi:"setup"`
-	TagId         pulumi.IntPtrInput    `pulumi:"tagId"`
+	// Projects whose name contains this text (any case).
+	Search pulumi.StringPtrInput `pulumi:"search"`
+	// Projects whose setup is (true) or is not (false) done.
+	Setup pulumi.BoolPtrInput `pulumi:"setup"`
+	// Projects carrying the tag of this id.
+	TagId pulumi.IntPtrInput `pulumi:"tagId"`
 }
 
 func (ProvisionFiltersArgs) ElementType() reflect.Type {
@@ -1210,47 +1327,57 @@ func (o ProvisionFiltersOutput) ToProvisionFiltersPtrOutputWithContext(ctx conte
 	}).(ProvisionFiltersPtrOutput)
 }
 
+// Archived (true) or active (false) projects.
 func (o ProvisionFiltersOutput) Archived() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.Archived }).(pulumi.BoolPtrOutput)
 }
 
+// Projects whose repository the platform can (true) or cannot (false) read.
 func (o ProvisionFiltersOutput) CodeAccess() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.CodeAccess }).(pulumi.BoolPtrOutput)
 }
 
+// Projects whose SMS setup is (true) or is not (false) done.
 func (o ProvisionFiltersOutput) HasSmsSetup() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.HasSmsSetup }).(pulumi.BoolPtrOutput)
 }
 
+// Only these project ids (numeric, at most 1000).
 func (o ProvisionFiltersOutput) Ids() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ProvisionFilters) []string { return v.Ids }).(pulumi.StringArrayOutput)
 }
 
+// When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
 func (o ProvisionFiltersOutput) InvertSearch() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.InvertSearch }).(pulumi.BoolPtrOutput)
 }
 
+// Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
 func (o ProvisionFiltersOutput) IsLocalScanProject() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.IsLocalScanProject }).(pulumi.BoolPtrOutput)
 }
 
+// Projects that are (true) or are not (false) repositories of an SCM system.
 func (o ProvisionFiltersOutput) IsScmRepository() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.IsScmRepository }).(pulumi.BoolPtrOutput)
 }
 
-// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+// Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
 func (o ProvisionFiltersOutput) LastScanSince() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *string { return v.LastScanSince }).(pulumi.StringPtrOutput)
 }
 
+// Projects whose name contains this text (any case).
 func (o ProvisionFiltersOutput) Search() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *string { return v.Search }).(pulumi.StringPtrOutput)
 }
 
+// Projects whose setup is (true) or is not (false) done.
 func (o ProvisionFiltersOutput) Setup() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *bool { return v.Setup }).(pulumi.BoolPtrOutput)
 }
 
+// Projects carrying the tag of this id.
 func (o ProvisionFiltersOutput) TagId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ProvisionFilters) *int { return v.TagId }).(pulumi.IntPtrOutput)
 }
@@ -1279,6 +1406,7 @@ func (o ProvisionFiltersPtrOutput) Elem() ProvisionFiltersOutput {
 	}).(ProvisionFiltersOutput)
 }
 
+// Archived (true) or active (false) projects.
 func (o ProvisionFiltersPtrOutput) Archived() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1288,6 +1416,7 @@ func (o ProvisionFiltersPtrOutput) Archived() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Projects whose repository the platform can (true) or cannot (false) read.
 func (o ProvisionFiltersPtrOutput) CodeAccess() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1297,6 +1426,7 @@ func (o ProvisionFiltersPtrOutput) CodeAccess() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Projects whose SMS setup is (true) or is not (false) done.
 func (o ProvisionFiltersPtrOutput) HasSmsSetup() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1306,6 +1436,7 @@ func (o ProvisionFiltersPtrOutput) HasSmsSetup() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Only these project ids (numeric, at most 1000).
 func (o ProvisionFiltersPtrOutput) Ids() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ProvisionFilters) []string {
 		if v == nil {
@@ -1315,6 +1446,7 @@ func (o ProvisionFiltersPtrOutput) Ids() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+// When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
 func (o ProvisionFiltersPtrOutput) InvertSearch() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1324,6 +1456,7 @@ func (o ProvisionFiltersPtrOutput) InvertSearch() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
 func (o ProvisionFiltersPtrOutput) IsLocalScanProject() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1333,6 +1466,7 @@ func (o ProvisionFiltersPtrOutput) IsLocalScanProject() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Projects that are (true) or are not (false) repositories of an SCM system.
 func (o ProvisionFiltersPtrOutput) IsScmRepository() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1342,7 +1476,7 @@ func (o ProvisionFiltersPtrOutput) IsScmRepository() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+// Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
 func (o ProvisionFiltersPtrOutput) LastScanSince() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *string {
 		if v == nil {
@@ -1352,6 +1486,7 @@ func (o ProvisionFiltersPtrOutput) LastScanSince() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Projects whose name contains this text (any case).
 func (o ProvisionFiltersPtrOutput) Search() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *string {
 		if v == nil {
@@ -1361,6 +1496,7 @@ func (o ProvisionFiltersPtrOutput) Search() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Projects whose setup is (true) or is not (false) done.
 func (o ProvisionFiltersPtrOutput) Setup() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *bool {
 		if v == nil {
@@ -1370,6 +1506,7 @@ func (o ProvisionFiltersPtrOutput) Setup() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// Projects carrying the tag of this id.
 func (o ProvisionFiltersPtrOutput) TagId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ProvisionFilters) *int {
 		if v == nil {

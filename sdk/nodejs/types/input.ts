@@ -18,45 +18,120 @@ export interface ConnectionArgs {
 }
 
 export interface GhaOptionsArgs {
+    /**
+     * Whether the workflow also runs on a schedule.
+     */
     cronEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the workflow runs on pull requests.
+     */
     prEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the workflow comments its findings on pull requests.
+     */
     prSendComments?: pulumi.Input<boolean | undefined>;
+    /**
+     * Where the workflow publishes its results; the platform's default when absent.
+     */
     publishUrl?: pulumi.Input<string | undefined>;
+    /**
+     * The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+     */
     pushBranches?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether the workflow runs on pushes.
+     */
     pushEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+     */
     pushPaths?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+     */
     useSelfHostedRunners?: pulumi.Input<boolean | undefined>;
 }
 
 export interface NotificationRuleFilters {
+    /**
+     * Only the rules of this channel, e.g. `slack` (exact match).
+     */
     channel?: string;
-    is_enabled?: boolean;
+    /**
+     * Only the enabled (true) or the disabled (false) rules.
+     */
+    isEnabled?: boolean;
 }
 
 export interface NotificationRuleFiltersArgs {
+    /**
+     * Only the rules of this channel, e.g. `slack` (exact match).
+     */
     channel?: pulumi.Input<string | undefined>;
-    is_enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Only the enabled (true) or the disabled (false) rules.
+     */
+    isEnabled?: pulumi.Input<boolean | undefined>;
 }
 
 export interface ProvisionErrorArgs {
+    /**
+     * What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+     */
     code: pulumi.Input<string>;
+    /**
+     * The project ids the error is about.
+     */
     ids: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * The platform's explanation.
+     */
     message: pulumi.Input<string>;
 }
 
 export interface ProvisionFiltersArgs {
+    /**
+     * Archived (true) or active (false) projects.
+     */
     archived?: pulumi.Input<boolean | undefined>;
+    /**
+     * Projects whose repository the platform can (true) or cannot (false) read.
+     */
     codeAccess?: pulumi.Input<boolean | undefined>;
+    /**
+     * Projects whose SMS setup is (true) or is not (false) done.
+     */
     hasSmsSetup?: pulumi.Input<boolean | undefined>;
+    /**
+     * Only these project ids (numeric, at most 1000).
+     */
     ids?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+     */
     invertSearch?: pulumi.Input<boolean | undefined>;
+    /**
+     * Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+     */
     isLocalScanProject?: pulumi.Input<boolean | undefined>;
+    /**
+     * Projects that are (true) or are not (false) repositories of an SCM system.
+     */
     isScmRepository?: pulumi.Input<boolean | undefined>;
     /**
-     * an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+     * Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
      */
     lastScanSince?: pulumi.Input<string | undefined>;
+    /**
+     * Projects whose name contains this text (any case).
+     */
     search?: pulumi.Input<string | undefined>;
+    /**
+     * Projects whose setup is (true) or is not (false) done.
+     */
     setup?: pulumi.Input<boolean | undefined>;
+    /**
+     * Projects carrying the tag of this id.
+     */
     tagId?: pulumi.Input<number | undefined>;
 }

@@ -7,14 +7,29 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 export interface AuthDetail {
+    /**
+     * The platform's id of the authentication provider.
+     */
     authProviderId: string;
+    /**
+     * Whether this is the sign-in the user is using now.
+     */
     current: boolean;
     /**
-     * an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+     * When this sign-in expires (RFC 3339); absent when it does not.
      */
     expiresAt?: string;
+    /**
+     * The identity provider's id.
+     */
     providerId: string;
+    /**
+     * The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).
+     */
     providerType: string;
+    /**
+     * The user's id at that provider.
+     */
     sourceId: string;
 }
 
@@ -31,37 +46,97 @@ export interface Connection {
 
 export interface FeatureFlag {
     /**
-     * an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+     * When the flag expires (RFC 3339); absent when it does not.
      */
     expiresAt?: string;
+    /**
+     * The feature's name.
+     */
     name: string;
 }
 
 export interface FindingsCounts {
+    /**
+     * Findings in the code (static analysis).
+     */
     code: number;
+    /**
+     * Secrets found in the code.
+     */
     secrets: number;
+    /**
+     * Findings in dependencies (supply chain).
+     */
     supplyChain: number;
+    /**
+     * Findings of every kind.
+     */
     total: number;
 }
 
 export interface GhaOptions {
+    /**
+     * Whether the workflow also runs on a schedule.
+     */
     cronEnabled?: boolean;
+    /**
+     * Whether the workflow runs on pull requests.
+     */
     prEnabled?: boolean;
+    /**
+     * Whether the workflow comments its findings on pull requests.
+     */
     prSendComments?: boolean;
+    /**
+     * Where the workflow publishes its results; the platform's default when absent.
+     */
     publishUrl?: string;
+    /**
+     * The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+     */
     pushBranches?: string[];
+    /**
+     * Whether the workflow runs on pushes.
+     */
     pushEnabled?: boolean;
+    /**
+     * Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+     */
     pushPaths?: string[];
+    /**
+     * Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+     */
     useSelfHostedRunners?: boolean;
 }
 
 export interface JoinableOrganization {
+    /**
+     * The name the platform shows.
+     */
     displayName: string;
+    /**
+     * What the organization can use, and the role new users get.
+     */
     features: outputs.OrganizationFeatures;
+    /**
+     * The deployment's id.
+     */
     id: string;
+    /**
+     * The organization's name.
+     */
     name: string;
+    /**
+     * The organization's id at its source.
+     */
     organizationId: string;
+    /**
+     * The organization's short name, as in the platform's URLs.
+     */
     slug: string;
+    /**
+     * Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the values; any is kept).
+     */
     sourceType: string;
 }
 
@@ -77,7 +152,7 @@ export interface NotificationRule {
     /**
      * What is wrong with the rule's configuration (the platform cannot deliver through it); empty when healthy.
      */
-    config_error: string;
+    configError: string;
     /**
      * The rule's id.
      */
@@ -85,7 +160,7 @@ export interface NotificationRule {
     /**
      * Whether the rule is switched on.
      */
-    is_enabled: boolean;
+    isEnabled: boolean;
     /**
      * The rule's name.
      */
@@ -93,51 +168,111 @@ export interface NotificationRule {
     /**
      * Policies whose findings the rule notifies about.
      */
-    policy_slugs: string[];
+    policySlugs: string[];
     /**
      * Whether the rule also notifies when a scan completes.
      */
-    send_scan_completion: boolean;
+    sendScanCompletion: boolean;
     /**
      * Whether notifications go through the network broker.
      */
-    use_network_broker: boolean;
+    useNetworkBroker: boolean;
 }
 
 export interface OrganizationFeatures {
     /**
-     * one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY
+     * The role a user gets on joining the organization.
      */
     defaultUserRole: enums.OrgRole;
+    /**
+     * The version of the editor service the organization uses.
+     */
     editorServiceVersion: string;
+    /**
+     * The feature flags switched on for the organization.
+     */
     featureFlags: outputs.FeatureFlag[];
+    /**
+     * Whether automatic fixes are available.
+     */
     hasAutofix: boolean;
+    /**
+     * Whether the platform's deep analysis engine is available.
+     */
     hasDeepengine: boolean;
+    /**
+     * Whether dependency queries are available.
+     */
     hasDependencyQuery: boolean;
+    /**
+     * Whether findings can be triaged by commenting on them.
+     */
     hasTriageViaComment: boolean;
+    /**
+     * The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).
+     */
     noserviceDisabled: boolean;
 }
 
 export interface ProvisionError {
+    /**
+     * What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+     */
     code: string;
+    /**
+     * The project ids the error is about.
+     */
     ids: string[];
+    /**
+     * The platform's explanation.
+     */
     message: string;
 }
 
 export interface ProvisionFilters {
+    /**
+     * Archived (true) or active (false) projects.
+     */
     archived?: boolean;
+    /**
+     * Projects whose repository the platform can (true) or cannot (false) read.
+     */
     codeAccess?: boolean;
+    /**
+     * Projects whose SMS setup is (true) or is not (false) done.
+     */
     hasSmsSetup?: boolean;
+    /**
+     * Only these project ids (numeric, at most 1000).
+     */
     ids?: string[];
+    /**
+     * When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+     */
     invertSearch?: boolean;
+    /**
+     * Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+     */
     isLocalScanProject?: boolean;
+    /**
+     * Projects that are (true) or are not (false) repositories of an SCM system.
+     */
     isScmRepository?: boolean;
     /**
-     * an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+     * Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
      */
     lastScanSince?: string;
+    /**
+     * Projects whose name contains this text (any case).
+     */
     search?: string;
+    /**
+     * Projects whose setup is (true) or is not (false) done.
+     */
     setup?: boolean;
+    /**
+     * Projects carrying the tag of this id.
+     */
     tagId?: number;
 }
 

@@ -77,13 +77,37 @@ class ConnectionArgs:
 
 class GhaOptionsArgsDict(TypedDict):
     cron_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow also runs on a schedule.
+    """
     pr_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow runs on pull requests.
+    """
     pr_send_comments: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow comments its findings on pull requests.
+    """
     publish_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Where the workflow publishes its results; the platform's default when absent.
+    """
     push_branches: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+    """
     push_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow runs on pushes.
+    """
     push_paths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+    """
     use_self_hosted_runners: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+    """
 
 @pulumi.input_type
 class GhaOptionsArgs:
@@ -96,6 +120,16 @@ class GhaOptionsArgs:
                  push_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  push_paths: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  use_self_hosted_runners: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] cron_enabled: Whether the workflow also runs on a schedule.
+        :param pulumi.Input[_builtins.bool] pr_enabled: Whether the workflow runs on pull requests.
+        :param pulumi.Input[_builtins.bool] pr_send_comments: Whether the workflow comments its findings on pull requests.
+        :param pulumi.Input[_builtins.str] publish_url: Where the workflow publishes its results; the platform's default when absent.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] push_branches: The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+        :param pulumi.Input[_builtins.bool] push_enabled: Whether the workflow runs on pushes.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] push_paths: Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+        :param pulumi.Input[_builtins.bool] use_self_hosted_runners: Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+        """
         if cron_enabled is not None:
             pulumi.set(__self__, "cron_enabled", cron_enabled)
         if pr_enabled is not None:
@@ -116,6 +150,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="cronEnabled")
     def cron_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow also runs on a schedule.
+        """
         return pulumi.get(self, "cron_enabled")
 
     @cron_enabled.setter
@@ -125,6 +162,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="prEnabled")
     def pr_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow runs on pull requests.
+        """
         return pulumi.get(self, "pr_enabled")
 
     @pr_enabled.setter
@@ -134,6 +174,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="prSendComments")
     def pr_send_comments(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow comments its findings on pull requests.
+        """
         return pulumi.get(self, "pr_send_comments")
 
     @pr_send_comments.setter
@@ -143,6 +186,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="publishUrl")
     def publish_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Where the workflow publishes its results; the platform's default when absent.
+        """
         return pulumi.get(self, "publish_url")
 
     @publish_url.setter
@@ -152,6 +198,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="pushBranches")
     def push_branches(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+        """
         return pulumi.get(self, "push_branches")
 
     @push_branches.setter
@@ -161,6 +210,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="pushEnabled")
     def push_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow runs on pushes.
+        """
         return pulumi.get(self, "push_enabled")
 
     @push_enabled.setter
@@ -170,6 +222,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="pushPaths")
     def push_paths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+        """
         return pulumi.get(self, "push_paths")
 
     @push_paths.setter
@@ -179,6 +234,9 @@ class GhaOptionsArgs:
     @_builtins.property
     @pulumi.getter(name="useSelfHostedRunners")
     def use_self_hosted_runners(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+        """
         return pulumi.get(self, "use_self_hosted_runners")
 
     @use_self_hosted_runners.setter
@@ -188,13 +246,23 @@ class GhaOptionsArgs:
 
 class NotificationRuleFiltersDict(TypedDict):
     channel: NotRequired[_builtins.str]
+    """
+    Only the rules of this channel, e.g. `slack` (exact match).
+    """
     is_enabled: NotRequired[_builtins.bool]
+    """
+    Only the enabled (true) or the disabled (false) rules.
+    """
 
 @pulumi.input_type
 class NotificationRuleFilters:
     def __init__(__self__, *,
                  channel: Optional[_builtins.str] = None,
                  is_enabled: Optional[_builtins.bool] = None):
+        """
+        :param _builtins.str channel: Only the rules of this channel, e.g. `slack` (exact match).
+        :param _builtins.bool is_enabled: Only the enabled (true) or the disabled (false) rules.
+        """
         if channel is not None:
             pulumi.set(__self__, "channel", channel)
         if is_enabled is not None:
@@ -203,6 +271,9 @@ class NotificationRuleFilters:
     @_builtins.property
     @pulumi.getter
     def channel(self) -> Optional[_builtins.str]:
+        """
+        Only the rules of this channel, e.g. `slack` (exact match).
+        """
         return pulumi.get(self, "channel")
 
     @channel.setter
@@ -210,8 +281,11 @@ class NotificationRuleFilters:
         pulumi.set(self, "channel", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="isEnabled")
     def is_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Only the enabled (true) or the disabled (false) rules.
+        """
         return pulumi.get(self, "is_enabled")
 
     @is_enabled.setter
@@ -221,8 +295,17 @@ class NotificationRuleFilters:
 
 class ProvisionErrorArgsDict(TypedDict):
     code: pulumi.Input[_builtins.str]
+    """
+    What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+    """
     ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    The project ids the error is about.
+    """
     message: pulumi.Input[_builtins.str]
+    """
+    The platform's explanation.
+    """
 
 @pulumi.input_type
 class ProvisionErrorArgs:
@@ -230,6 +313,11 @@ class ProvisionErrorArgs:
                  code: pulumi.Input[_builtins.str],
                  ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  message: pulumi.Input[_builtins.str]):
+        """
+        :param pulumi.Input[_builtins.str] code: What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ids: The project ids the error is about.
+        :param pulumi.Input[_builtins.str] message: The platform's explanation.
+        """
         pulumi.set(__self__, "code", code)
         pulumi.set(__self__, "ids", ids)
         pulumi.set(__self__, "message", message)
@@ -237,6 +325,9 @@ class ProvisionErrorArgs:
     @_builtins.property
     @pulumi.getter
     def code(self) -> pulumi.Input[_builtins.str]:
+        """
+        What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+        """
         return pulumi.get(self, "code")
 
     @code.setter
@@ -246,6 +337,9 @@ class ProvisionErrorArgs:
     @_builtins.property
     @pulumi.getter
     def ids(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        The project ids the error is about.
+        """
         return pulumi.get(self, "ids")
 
     @ids.setter
@@ -255,6 +349,9 @@ class ProvisionErrorArgs:
     @_builtins.property
     @pulumi.getter
     def message(self) -> pulumi.Input[_builtins.str]:
+        """
+        The platform's explanation.
+        """
         return pulumi.get(self, "message")
 
     @message.setter
@@ -264,19 +361,49 @@ class ProvisionErrorArgs:
 
 class ProvisionFiltersArgsDict(TypedDict):
     archived: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Archived (true) or active (false) projects.
+    """
     code_access: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Projects whose repository the platform can (true) or cannot (false) read.
+    """
     has_sms_setup: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Projects whose SMS setup is (true) or is not (false) done.
+    """
     ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Only these project ids (numeric, at most 1000).
+    """
     invert_search: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+    """
     is_local_scan_project: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+    """
     is_scm_repository: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Projects that are (true) or are not (false) repositories of an SCM system.
+    """
     last_scan_since: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+    Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
     """
     search: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Projects whose name contains this text (any case).
+    """
     setup: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Projects whose setup is (true) or is not (false) done.
+    """
     tag_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Projects carrying the tag of this id.
+    """
 
 @pulumi.input_type
 class ProvisionFiltersArgs:
@@ -293,7 +420,17 @@ class ProvisionFiltersArgs:
                  setup: pulumi.Input[Optional[_builtins.bool]] = None,
                  tag_id: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        :param pulumi.Input[_builtins.str] last_scan_since: an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        :param pulumi.Input[_builtins.bool] archived: Archived (true) or active (false) projects.
+        :param pulumi.Input[_builtins.bool] code_access: Projects whose repository the platform can (true) or cannot (false) read.
+        :param pulumi.Input[_builtins.bool] has_sms_setup: Projects whose SMS setup is (true) or is not (false) done.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ids: Only these project ids (numeric, at most 1000).
+        :param pulumi.Input[_builtins.bool] invert_search: When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+        :param pulumi.Input[_builtins.bool] is_local_scan_project: Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+        :param pulumi.Input[_builtins.bool] is_scm_repository: Projects that are (true) or are not (false) repositories of an SCM system.
+        :param pulumi.Input[_builtins.str] last_scan_since: Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
+        :param pulumi.Input[_builtins.str] search: Projects whose name contains this text (any case).
+        :param pulumi.Input[_builtins.bool] setup: Projects whose setup is (true) or is not (false) done.
+        :param pulumi.Input[_builtins.int] tag_id: Projects carrying the tag of this id.
         """
         if archived is not None:
             pulumi.set(__self__, "archived", archived)
@@ -321,6 +458,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter
     def archived(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Archived (true) or active (false) projects.
+        """
         return pulumi.get(self, "archived")
 
     @archived.setter
@@ -330,6 +470,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="codeAccess")
     def code_access(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Projects whose repository the platform can (true) or cannot (false) read.
+        """
         return pulumi.get(self, "code_access")
 
     @code_access.setter
@@ -339,6 +482,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="hasSmsSetup")
     def has_sms_setup(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Projects whose SMS setup is (true) or is not (false) done.
+        """
         return pulumi.get(self, "has_sms_setup")
 
     @has_sms_setup.setter
@@ -348,6 +494,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter
     def ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Only these project ids (numeric, at most 1000).
+        """
         return pulumi.get(self, "ids")
 
     @ids.setter
@@ -357,6 +506,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="invertSearch")
     def invert_search(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+        """
         return pulumi.get(self, "invert_search")
 
     @invert_search.setter
@@ -366,6 +518,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="isLocalScanProject")
     def is_local_scan_project(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+        """
         return pulumi.get(self, "is_local_scan_project")
 
     @is_local_scan_project.setter
@@ -375,6 +530,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="isScmRepository")
     def is_scm_repository(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Projects that are (true) or are not (false) repositories of an SCM system.
+        """
         return pulumi.get(self, "is_scm_repository")
 
     @is_scm_repository.setter
@@ -385,7 +543,7 @@ class ProvisionFiltersArgs:
     @pulumi.getter(name="lastScanSince")
     def last_scan_since(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
         """
         return pulumi.get(self, "last_scan_since")
 
@@ -396,6 +554,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter
     def search(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Projects whose name contains this text (any case).
+        """
         return pulumi.get(self, "search")
 
     @search.setter
@@ -405,6 +566,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter
     def setup(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Projects whose setup is (true) or is not (false) done.
+        """
         return pulumi.get(self, "setup")
 
     @setup.setter
@@ -414,6 +578,9 @@ class ProvisionFiltersArgs:
     @_builtins.property
     @pulumi.getter(name="tagId")
     def tag_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Projects carrying the tag of this id.
+        """
         return pulumi.get(self, "tag_id")
 
     @tag_id.setter

@@ -48,7 +48,7 @@ class GetNotificationRulesResult:
     @pulumi.getter
     def rules(self) -> Sequence['outputs.NotificationRule']:
         """
-        Every rule from the first (or the given) page on, in the platform's order, with the platform's snake_case fields (see below).
+        Every rule from the first (or the given) page on, in the platform's order.
         """
         return pulumi.get(self, "rules")
 
@@ -56,7 +56,7 @@ class GetNotificationRulesResult:
     @pulumi.getter(name="rulesWithProblems")
     def rules_with_problems(self) -> Sequence['outputs.NotificationRule']:
         """
-        The rules that need attention: those whose configuration has an error (non-empty `config_error`) and those that are disabled (`is_enabled: false`).
+        The rules that need attention: those whose configuration has an error and those that are disabled.
         """
         return pulumi.get(self, "rules_with_problems")
 
@@ -85,7 +85,7 @@ def get_notification_rules(cursor: Optional[_builtins.str] = None,
 
     :param _builtins.str cursor: Start from this cursor token (from an earlier listing) instead of the first page.
     :param _builtins.str deployment_id: Deployment (organization) id.
-    :param Union['NotificationRuleFilters', 'NotificationRuleFiltersDict'] filters: Only rules of this `channel` and/or enabled state (`is_enabled`).
+    :param Union['NotificationRuleFilters', 'NotificationRuleFiltersDict'] filters: Only the rules of this channel and/or enabled state.
     :param _builtins.int limit: Page size asked of the platform (default 100, the largest). Every page is followed.
     :param _builtins.int max_pages: Stop with an error after this many pages (default 1000), rather than page without end.
     """
@@ -115,7 +115,7 @@ def get_notification_rules_output(cursor: pulumi.Input[Optional[Optional[_builti
 
     :param _builtins.str cursor: Start from this cursor token (from an earlier listing) instead of the first page.
     :param _builtins.str deployment_id: Deployment (organization) id.
-    :param Union['NotificationRuleFilters', 'NotificationRuleFiltersDict'] filters: Only rules of this `channel` and/or enabled state (`is_enabled`).
+    :param Union['NotificationRuleFilters', 'NotificationRuleFiltersDict'] filters: Only the rules of this channel and/or enabled state.
     :param _builtins.int limit: Page size asked of the platform (default 100, the largest). Every page is followed.
     :param _builtins.int max_pages: Stop with an error after this many pages (default 1000), rather than page without end.
     """

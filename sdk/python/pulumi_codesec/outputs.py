@@ -39,7 +39,12 @@ class AuthDetail(dict):
                  source_id: _builtins.str,
                  expires_at: Optional[_builtins.str] = None):
         """
-        :param _builtins.str expires_at: an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        :param _builtins.str auth_provider_id: The platform's id of the authentication provider.
+        :param _builtins.bool current: Whether this is the sign-in the user is using now.
+        :param _builtins.str provider_id: The identity provider's id.
+        :param _builtins.str provider_type: The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).
+        :param _builtins.str source_id: The user's id at that provider.
+        :param _builtins.str expires_at: When this sign-in expires (RFC 3339); absent when it does not.
         """
         pulumi.set(__self__, "auth_provider_id", auth_provider_id)
         pulumi.set(__self__, "current", current)
@@ -52,33 +57,48 @@ class AuthDetail(dict):
     @_builtins.property
     @pulumi.getter(name="authProviderId")
     def auth_provider_id(self) -> _builtins.str:
+        """
+        The platform's id of the authentication provider.
+        """
         return pulumi.get(self, "auth_provider_id")
 
     @_builtins.property
     @pulumi.getter
     def current(self) -> _builtins.bool:
+        """
+        Whether this is the sign-in the user is using now.
+        """
         return pulumi.get(self, "current")
 
     @_builtins.property
     @pulumi.getter(name="providerId")
     def provider_id(self) -> _builtins.str:
+        """
+        The identity provider's id.
+        """
         return pulumi.get(self, "provider_id")
 
     @_builtins.property
     @pulumi.getter(name="providerType")
     def provider_type(self) -> _builtins.str:
+        """
+        The kind of identity provider, e.g. `PROVIDER_TYPE_SCM` (the spec does not list the values; any is kept).
+        """
         return pulumi.get(self, "provider_type")
 
     @_builtins.property
     @pulumi.getter(name="sourceId")
     def source_id(self) -> _builtins.str:
+        """
+        The user's id at that provider.
+        """
         return pulumi.get(self, "source_id")
 
     @_builtins.property
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> Optional[_builtins.str]:
         """
-        an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        When this sign-in expires (RFC 3339); absent when it does not.
         """
         return pulumi.get(self, "expires_at")
 
@@ -135,7 +155,8 @@ class FeatureFlag(dict):
                  name: _builtins.str,
                  expires_at: Optional[_builtins.str] = None):
         """
-        :param _builtins.str expires_at: an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        :param _builtins.str name: The feature's name.
+        :param _builtins.str expires_at: When the flag expires (RFC 3339); absent when it does not.
         """
         pulumi.set(__self__, "name", name)
         if expires_at is not None:
@@ -144,13 +165,16 @@ class FeatureFlag(dict):
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        The feature's name.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> Optional[_builtins.str]:
         """
-        an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        When the flag expires (RFC 3339); absent when it does not.
         """
         return pulumi.get(self, "expires_at")
 
@@ -162,6 +186,12 @@ class FindingsCounts(dict):
                  secrets: _builtins.int,
                  supply_chain: _builtins.int,
                  total: _builtins.int):
+        """
+        :param _builtins.int code: Findings in the code (static analysis).
+        :param _builtins.int secrets: Secrets found in the code.
+        :param _builtins.int supply_chain: Findings in dependencies (supply chain).
+        :param _builtins.int total: Findings of every kind.
+        """
         pulumi.set(__self__, "code", code)
         pulumi.set(__self__, "secrets", secrets)
         pulumi.set(__self__, "supply_chain", supply_chain)
@@ -170,21 +200,33 @@ class FindingsCounts(dict):
     @_builtins.property
     @pulumi.getter
     def code(self) -> _builtins.int:
+        """
+        Findings in the code (static analysis).
+        """
         return pulumi.get(self, "code")
 
     @_builtins.property
     @pulumi.getter
     def secrets(self) -> _builtins.int:
+        """
+        Secrets found in the code.
+        """
         return pulumi.get(self, "secrets")
 
     @_builtins.property
     @pulumi.getter(name="supplyChain")
     def supply_chain(self) -> _builtins.int:
+        """
+        Findings in dependencies (supply chain).
+        """
         return pulumi.get(self, "supply_chain")
 
     @_builtins.property
     @pulumi.getter
     def total(self) -> _builtins.int:
+        """
+        Findings of every kind.
+        """
         return pulumi.get(self, "total")
 
 
@@ -230,6 +272,16 @@ class GhaOptions(dict):
                  push_enabled: Optional[_builtins.bool] = None,
                  push_paths: Optional[Sequence[_builtins.str]] = None,
                  use_self_hosted_runners: Optional[_builtins.bool] = None):
+        """
+        :param _builtins.bool cron_enabled: Whether the workflow also runs on a schedule.
+        :param _builtins.bool pr_enabled: Whether the workflow runs on pull requests.
+        :param _builtins.bool pr_send_comments: Whether the workflow comments its findings on pull requests.
+        :param _builtins.str publish_url: Where the workflow publishes its results; the platform's default when absent.
+        :param Sequence[_builtins.str] push_branches: The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+        :param _builtins.bool push_enabled: Whether the workflow runs on pushes.
+        :param Sequence[_builtins.str] push_paths: Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+        :param _builtins.bool use_self_hosted_runners: Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+        """
         if cron_enabled is not None:
             pulumi.set(__self__, "cron_enabled", cron_enabled)
         if pr_enabled is not None:
@@ -250,41 +302,65 @@ class GhaOptions(dict):
     @_builtins.property
     @pulumi.getter(name="cronEnabled")
     def cron_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow also runs on a schedule.
+        """
         return pulumi.get(self, "cron_enabled")
 
     @_builtins.property
     @pulumi.getter(name="prEnabled")
     def pr_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow runs on pull requests.
+        """
         return pulumi.get(self, "pr_enabled")
 
     @_builtins.property
     @pulumi.getter(name="prSendComments")
     def pr_send_comments(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow comments its findings on pull requests.
+        """
         return pulumi.get(self, "pr_send_comments")
 
     @_builtins.property
     @pulumi.getter(name="publishUrl")
     def publish_url(self) -> Optional[_builtins.str]:
+        """
+        Where the workflow publishes its results; the platform's default when absent.
+        """
         return pulumi.get(self, "publish_url")
 
     @_builtins.property
     @pulumi.getter(name="pushBranches")
     def push_branches(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The branches whose pushes run the workflow (GitHub Actions branch patterns, e.g. `main`, `release/*`).
+        """
         return pulumi.get(self, "push_branches")
 
     @_builtins.property
     @pulumi.getter(name="pushEnabled")
     def push_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow runs on pushes.
+        """
         return pulumi.get(self, "push_enabled")
 
     @_builtins.property
     @pulumi.getter(name="pushPaths")
     def push_paths(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only pushes that change these paths run the workflow (GitHub Actions path patterns).
+        """
         return pulumi.get(self, "push_paths")
 
     @_builtins.property
     @pulumi.getter(name="useSelfHostedRunners")
     def use_self_hosted_runners(self) -> Optional[_builtins.bool]:
+        """
+        Whether the workflow runs on the organization's self-hosted runners instead of GitHub-hosted ones.
+        """
         return pulumi.get(self, "use_self_hosted_runners")
 
 
@@ -298,6 +374,15 @@ class JoinableOrganization(dict):
                  organization_id: _builtins.str,
                  slug: _builtins.str,
                  source_type: _builtins.str):
+        """
+        :param _builtins.str display_name: The name the platform shows.
+        :param 'OrganizationFeatures' features: What the organization can use, and the role new users get.
+        :param _builtins.str id: The deployment's id.
+        :param _builtins.str name: The organization's name.
+        :param _builtins.str organization_id: The organization's id at its source.
+        :param _builtins.str slug: The organization's short name, as in the platform's URLs.
+        :param _builtins.str source_type: Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the values; any is kept).
+        """
         pulumi.set(__self__, "display_name", display_name)
         pulumi.set(__self__, "features", features)
         pulumi.set(__self__, "id", id)
@@ -309,36 +394,57 @@ class JoinableOrganization(dict):
     @_builtins.property
     @pulumi.getter(name="displayName")
     def display_name(self) -> _builtins.str:
+        """
+        The name the platform shows.
+        """
         return pulumi.get(self, "display_name")
 
     @_builtins.property
     @pulumi.getter
     def features(self) -> 'outputs.OrganizationFeatures':
+        """
+        What the organization can use, and the role new users get.
+        """
         return pulumi.get(self, "features")
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
+        """
+        The deployment's id.
+        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        The organization's name.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter(name="organizationId")
     def organization_id(self) -> _builtins.str:
+        """
+        The organization's id at its source.
+        """
         return pulumi.get(self, "organization_id")
 
     @_builtins.property
     @pulumi.getter
     def slug(self) -> _builtins.str:
+        """
+        The organization's short name, as in the platform's URLs.
+        """
         return pulumi.get(self, "slug")
 
     @_builtins.property
     @pulumi.getter(name="sourceType")
     def source_type(self) -> _builtins.str:
+        """
+        Where the organization comes from, e.g. `SOURCE_TYPE_SCM_ORGANIZATION` (the spec does not list the values; any is kept).
+        """
         return pulumi.get(self, "source_type")
 
 
@@ -392,7 +498,7 @@ class NotificationRule(dict):
         return pulumi.get(self, "config")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="configError")
     def config_error(self) -> _builtins.str:
         """
         What is wrong with the rule's configuration (the platform cannot deliver through it); empty when healthy.
@@ -408,7 +514,7 @@ class NotificationRule(dict):
         return pulumi.get(self, "id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="isEnabled")
     def is_enabled(self) -> _builtins.bool:
         """
         Whether the rule is switched on.
@@ -424,7 +530,7 @@ class NotificationRule(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="policySlugs")
     def policy_slugs(self) -> Sequence[_builtins.str]:
         """
         Policies whose findings the rule notifies about.
@@ -432,7 +538,7 @@ class NotificationRule(dict):
         return pulumi.get(self, "policy_slugs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="sendScanCompletion")
     def send_scan_completion(self) -> _builtins.bool:
         """
         Whether the rule also notifies when a scan completes.
@@ -440,7 +546,7 @@ class NotificationRule(dict):
         return pulumi.get(self, "send_scan_completion")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="useNetworkBroker")
     def use_network_broker(self) -> _builtins.bool:
         """
         Whether notifications go through the network broker.
@@ -460,7 +566,14 @@ class OrganizationFeatures(dict):
                  has_triage_via_comment: _builtins.bool,
                  noservice_disabled: _builtins.bool):
         """
-        :param 'OrgRole' default_user_role: one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY
+        :param 'OrgRole' default_user_role: The role a user gets on joining the organization.
+        :param _builtins.str editor_service_version: The version of the editor service the organization uses.
+        :param Sequence['FeatureFlag'] feature_flags: The feature flags switched on for the organization.
+        :param _builtins.bool has_autofix: Whether automatic fixes are available.
+        :param _builtins.bool has_deepengine: Whether the platform's deep analysis engine is available.
+        :param _builtins.bool has_dependency_query: Whether dependency queries are available.
+        :param _builtins.bool has_triage_via_comment: Whether findings can be triaged by commenting on them.
+        :param _builtins.bool noservice_disabled: The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).
         """
         pulumi.set(__self__, "default_user_role", default_user_role)
         pulumi.set(__self__, "editor_service_version", editor_service_version)
@@ -475,43 +588,64 @@ class OrganizationFeatures(dict):
     @pulumi.getter(name="defaultUserRole")
     def default_user_role(self) -> 'OrgRole':
         """
-        one of ORG_ROLE_ADMIN, ORG_ROLE_MEMBER, ORG_ROLE_IMPERSONATOR, ORG_ROLE_READONLY
+        The role a user gets on joining the organization.
         """
         return pulumi.get(self, "default_user_role")
 
     @_builtins.property
     @pulumi.getter(name="editorServiceVersion")
     def editor_service_version(self) -> _builtins.str:
+        """
+        The version of the editor service the organization uses.
+        """
         return pulumi.get(self, "editor_service_version")
 
     @_builtins.property
     @pulumi.getter(name="featureFlags")
     def feature_flags(self) -> Sequence['outputs.FeatureFlag']:
+        """
+        The feature flags switched on for the organization.
+        """
         return pulumi.get(self, "feature_flags")
 
     @_builtins.property
     @pulumi.getter(name="hasAutofix")
     def has_autofix(self) -> _builtins.bool:
+        """
+        Whether automatic fixes are available.
+        """
         return pulumi.get(self, "has_autofix")
 
     @_builtins.property
     @pulumi.getter(name="hasDeepengine")
     def has_deepengine(self) -> _builtins.bool:
+        """
+        Whether the platform's deep analysis engine is available.
+        """
         return pulumi.get(self, "has_deepengine")
 
     @_builtins.property
     @pulumi.getter(name="hasDependencyQuery")
     def has_dependency_query(self) -> _builtins.bool:
+        """
+        Whether dependency queries are available.
+        """
         return pulumi.get(self, "has_dependency_query")
 
     @_builtins.property
     @pulumi.getter(name="hasTriageViaComment")
     def has_triage_via_comment(self) -> _builtins.bool:
+        """
+        Whether findings can be triaged by commenting on them.
+        """
         return pulumi.get(self, "has_triage_via_comment")
 
     @_builtins.property
     @pulumi.getter(name="noserviceDisabled")
     def noservice_disabled(self) -> _builtins.bool:
+        """
+        The platform's `noserviceDisabled` flag, as it reports it (the spec does not explain it).
+        """
         return pulumi.get(self, "noservice_disabled")
 
 
@@ -521,6 +655,11 @@ class ProvisionError(dict):
                  code: _builtins.str,
                  ids: Sequence[_builtins.str],
                  message: _builtins.str):
+        """
+        :param _builtins.str code: What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+        :param Sequence[_builtins.str] ids: The project ids the error is about.
+        :param _builtins.str message: The platform's explanation.
+        """
         pulumi.set(__self__, "code", code)
         pulumi.set(__self__, "ids", ids)
         pulumi.set(__self__, "message", message)
@@ -528,16 +667,25 @@ class ProvisionError(dict):
     @_builtins.property
     @pulumi.getter
     def code(self) -> _builtins.str:
+        """
+        What went wrong, e.g. `UPDATE_ERROR_CODE_BAD_REQUEST` (the value the spec gives; unknown codes are kept).
+        """
         return pulumi.get(self, "code")
 
     @_builtins.property
     @pulumi.getter
     def ids(self) -> Sequence[_builtins.str]:
+        """
+        The project ids the error is about.
+        """
         return pulumi.get(self, "ids")
 
     @_builtins.property
     @pulumi.getter
     def message(self) -> _builtins.str:
+        """
+        The platform's explanation.
+        """
         return pulumi.get(self, "message")
 
 
@@ -585,7 +733,17 @@ class ProvisionFilters(dict):
                  setup: Optional[_builtins.bool] = None,
                  tag_id: Optional[_builtins.int] = None):
         """
-        :param _builtins.str last_scan_since: an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        :param _builtins.bool archived: Archived (true) or active (false) projects.
+        :param _builtins.bool code_access: Projects whose repository the platform can (true) or cannot (false) read.
+        :param _builtins.bool has_sms_setup: Projects whose SMS setup is (true) or is not (false) done.
+        :param Sequence[_builtins.str] ids: Only these project ids (numeric, at most 1000).
+        :param _builtins.bool invert_search: When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+        :param _builtins.bool is_local_scan_project: Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+        :param _builtins.bool is_scm_repository: Projects that are (true) or are not (false) repositories of an SCM system.
+        :param _builtins.str last_scan_since: Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
+        :param _builtins.str search: Projects whose name contains this text (any case).
+        :param _builtins.bool setup: Projects whose setup is (true) or is not (false) done.
+        :param _builtins.int tag_id: Projects carrying the tag of this id.
         """
         if archived is not None:
             pulumi.set(__self__, "archived", archived)
@@ -613,59 +771,89 @@ class ProvisionFilters(dict):
     @_builtins.property
     @pulumi.getter
     def archived(self) -> Optional[_builtins.bool]:
+        """
+        Archived (true) or active (false) projects.
+        """
         return pulumi.get(self, "archived")
 
     @_builtins.property
     @pulumi.getter(name="codeAccess")
     def code_access(self) -> Optional[_builtins.bool]:
+        """
+        Projects whose repository the platform can (true) or cannot (false) read.
+        """
         return pulumi.get(self, "code_access")
 
     @_builtins.property
     @pulumi.getter(name="hasSmsSetup")
     def has_sms_setup(self) -> Optional[_builtins.bool]:
+        """
+        Projects whose SMS setup is (true) or is not (false) done.
+        """
         return pulumi.get(self, "has_sms_setup")
 
     @_builtins.property
     @pulumi.getter
     def ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Only these project ids (numeric, at most 1000).
+        """
         return pulumi.get(self, "ids")
 
     @_builtins.property
     @pulumi.getter(name="invertSearch")
     def invert_search(self) -> Optional[_builtins.bool]:
+        """
+        When true, `search` keeps the projects whose name does not contain its text; alone it has no effect.
+        """
         return pulumi.get(self, "invert_search")
 
     @_builtins.property
     @pulumi.getter(name="isLocalScanProject")
     def is_local_scan_project(self) -> Optional[_builtins.bool]:
+        """
+        Projects that are (true) or are not (false) local-scan projects (no repository to write a workflow into).
+        """
         return pulumi.get(self, "is_local_scan_project")
 
     @_builtins.property
     @pulumi.getter(name="isScmRepository")
     def is_scm_repository(self) -> Optional[_builtins.bool]:
+        """
+        Projects that are (true) or are not (false) repositories of an SCM system.
+        """
         return pulumi.get(self, "is_scm_repository")
 
     @_builtins.property
     @pulumi.getter(name="lastScanSince")
     def last_scan_since(self) -> Optional[_builtins.str]:
         """
-        an RFC 3339 date-time with a real calendar date, such as 2026-01-02T03:04:05Z
+        Projects last scanned at or after this time (RFC 3339); never-scanned projects do not match.
         """
         return pulumi.get(self, "last_scan_since")
 
     @_builtins.property
     @pulumi.getter
     def search(self) -> Optional[_builtins.str]:
+        """
+        Projects whose name contains this text (any case).
+        """
         return pulumi.get(self, "search")
 
     @_builtins.property
     @pulumi.getter
     def setup(self) -> Optional[_builtins.bool]:
+        """
+        Projects whose setup is (true) or is not (false) done.
+        """
         return pulumi.get(self, "setup")
 
     @_builtins.property
     @pulumi.getter(name="tagId")
     def tag_id(self) -> Optional[_builtins.int]:
+        """
+        Projects carrying the tag of this id.
+        """
         return pulumi.get(self, "tag_id")
 
 

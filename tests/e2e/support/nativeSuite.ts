@@ -195,6 +195,8 @@ export function describeNativeProgram(scenario: NativeScenario): void {
       expect(out.branchName).to.equal("refs/heads/main");
       expect(out.joinable).to.deep.equal(["3003"]);
       expect(out.problemRules).to.have.length.greaterThan(0);
+      // The schema's camelCase name (Python's config_error, Go's ConfigError), renamed by the plugin.
+      expect(out.problemErrors).to.include("webhook endpoint answered 404 Not Found");
       // The member's role, globex's admin, and the map's two entries.
       expect(writes(emulator).filter((w) => w.startsWith("updateUserRole"))).to.deep.equal([
         "updateUserRole:200",

@@ -67,7 +67,7 @@ func main() {
 		ctx.Export("appSlug", github.Slug)
 		var forResult0 []string
 		for _, rule := range notificationRules.Rules {
-			if rule.Config_error != "" {
+			if rule.ConfigError != "" {
 				forResult0 = append(forResult0, rule.Name)
 			}
 		}

@@ -39,4 +39,4 @@ const notificationRules = codesec.getNotificationRules({
 });
 export const workflowFiles = ci.repoFileUrls;
 export const appSlug = github.slug;
-export const misconfiguredRules = notificationRules.then(notificationRules => notificationRules.rules.filter(rule => rule.config_error != "").map(rule => (rule.name)));
+export const misconfiguredRules = notificationRules.then(notificationRules => notificationRules.rules.filter(rule => rule.configError != "").map(rule => (rule.name)));

@@ -10,5 +10,5 @@ output rulesWithProblems {
 
 // Only the rules the platform cannot deliver through.
 output misconfiguredRules {
-  value = [for rule in notificationRules.rules : rule.name if rule.config_error != ""]
+  value = [for rule in notificationRules.rules : rule.name if rule.configError != ""]
 }

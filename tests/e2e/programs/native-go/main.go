@@ -145,5 +145,12 @@ func program(ctx *pulumi.Context) error {
 		}
 		return ids
 	}))
+	ctx.Export("problemErrors", rules.RulesWithProblems().ApplyT(func(problems []codesec.NotificationRule) []string {
+		messages := make([]string, 0, len(problems))
+		for _, rule := range problems {
+			messages = append(messages, rule.ConfigError)
+		}
+		return messages
+	}))
 	return nil
 }

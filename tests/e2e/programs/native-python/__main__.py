@@ -96,9 +96,10 @@ pulumi.export(
         deployment_id="1001", request_id=app.request_id, opts=pulumi.InvokeOptions(provider=acme)
     ).slug,
 )
+notification_rules = codesec.get_notification_rules_output(
+    deployment_id="1001", limit=2, opts=pulumi.InvokeOptions(provider=acme)
+)
+pulumi.export("problemRules", notification_rules.rules_with_problems.apply(lambda rules: [rule.id for rule in rules]))
 pulumi.export(
-    "problemRules",
-    codesec.get_notification_rules_output(
-        deployment_id="1001", limit=2, opts=pulumi.InvokeOptions(provider=acme)
-    ).rules_with_problems.apply(lambda rules: [rule.id for rule in rules]),
+    "problemErrors", notification_rules.rules_with_problems.apply(lambda rules: [rule.config_error for rule in rules])
 )

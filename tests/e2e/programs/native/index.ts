@@ -85,6 +85,13 @@ export const appFromFunction = codesec.getScmAppOutput(
   { deploymentId: "1001", requestId: app.requestId },
   { provider: acme },
 ).slug;
-export const problemRules = codesec
-  .getNotificationRulesOutput({ deploymentId: "1001", limit: 2 }, { provider: acme })
-  .rulesWithProblems.apply((rules) => rules.map((rule) => rule.id));
+const notificationRules = codesec.getNotificationRulesOutput(
+  { deploymentId: "1001", limit: 2 },
+  { provider: acme },
+);
+export const problemRules = notificationRules.rulesWithProblems.apply((rules) =>
+  rules.map((rule) => rule.id),
+);
+export const problemErrors = notificationRules.rulesWithProblems.apply((rules) =>
+  rules.map((rule) => rule.configError),
+);

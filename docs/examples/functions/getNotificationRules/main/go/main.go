@@ -21,7 +21,7 @@ func main() {
 		ctx.Export("rulesWithProblems", pulumi.ToStringArray(forResult0))
 		var forResult1 []string
 		for _, rule := range notificationRules.Rules {
-			if rule.Config_error != "" {
+			if rule.ConfigError != "" {
 				forResult1 = append(forResult1, rule.Name)
 			}
 		}

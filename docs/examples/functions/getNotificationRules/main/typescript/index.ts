@@ -6,4 +6,4 @@ const notificationRules = codesec.getNotificationRules({
     limit: 20,
 });
 export const rulesWithProblems = notificationRules.then(notificationRules => notificationRules.rulesWithProblems.map(rule => (rule.name)));
-export const misconfiguredRules = notificationRules.then(notificationRules => notificationRules.rules.filter(rule => rule.config_error != "").map(rule => (rule.name)));
+export const misconfiguredRules = notificationRules.then(notificationRules => notificationRules.rules.filter(rule => rule.configError != "").map(rule => (rule.name)));

@@ -2,19 +2,23 @@
 # Builds actionlint (github.com/rhysd/actionlint, through the Go module proxy) into the shared cache and
 # links it into .tools/bin, for `npm run lint`'s check of the example workflows. actionlint also runs
 # shellcheck on their `run:` scripts when a `shellcheck` is on PATH (Debian/Ubuntu: apt-get install
-# shellcheck; it needs root, so the set-up does not install it). Idempotent.
+# shellcheck; it needs root, so the set-up does not install it). Idempotent. The build keeps Go's checksum
+# database on whatever the environment says, as every Go build of the set-up (go-build.sh's
+# require_checksum_db).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version=v1.7.7
+log() { printf '[install-actionlint] %s\n' "$*"; }
 cache="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}/actionlint-$version"
 # shellcheck source=go-build.sh
-source "$root/scripts/go-build.sh" # ensure_go
+source "$root/scripts/go-build.sh" # ensure_go, require_checksum_db
 if [ ! -x "$cache/actionlint" ]; then
   ensure_go || {
     echo "[install-actionlint] no Go: install actionlint $version yourself (https://github.com/rhysd/actionlint)" >&2
     exit 1
   }
-  echo "[install-actionlint] building actionlint $version"
+  require_checksum_db
+  log "building actionlint $version"
   GOBIN="$cache" GOFLAGS=-mod=mod GOWORK=off go install "github.com/rhysd/actionlint/cmd/actionlint@$version"
 fi
 mkdir -p "$root/.tools/bin"

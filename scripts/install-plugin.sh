@@ -2,15 +2,17 @@
 # Builds the native provider's release archive from this tree (scripts/plugin-release.ts, into release/)
 # and installs it into the Pulumi CLI the way a user installs a release:
 #   pulumi plugin install resource codesec <version> -f <archive> --reinstall
-# into the CLI's plugin cache, $PULUMI_HOME/plugins (~/.pulumi/plugins when PULUMI_HOME is unset, as for
-# every pulumi command the set-up and the READMEs run). The end-to-end tests install their own copy into
-# each stack's PULUMI_HOME.
+# into the CLI's plugin cache, $PULUMI_HOME/plugins. The project's scripts (setup.sh, with-tools.sh) set
+# PULUMI_HOME to the clone's own home, .tools/pulumi-home (tools-env.sh): there each clone has its own
+# build, which its programs then run, and the user's ~/.pulumi is not written. The end-to-end tests
+# install their own copy into each stack's PULUMI_HOME.
 #
-# The cache holds one plugin per version, shared by every clone and by a release the user installed. So an
-# installed resource-codesec-v<version> is replaced only when it is this clone's own earlier build (the
-# marker file this script writes beside it names this clone's directory), or when CODESEC_REPLACE_PLUGIN=1
-# asks for it. Any other (a genuine release, another clone's build, one with no --build-info) is kept, with
-# a warning that says what is installed and how to replace it. One already of this tree's build is kept.
+# Run with another PULUMI_HOME (one shared by clones and by a release the user installed), it keeps that
+# cache's one plugin per version safe: an installed resource-codesec-v<version> is replaced only when it is
+# this clone's own earlier build (the marker file this script writes beside it names this clone's
+# directory), or when CODESEC_REPLACE_PLUGIN=1 asks for it. Any other (a genuine release, another clone's
+# build, one with no --build-info) is kept, with a warning that says what is installed and how to replace
+# it. One already of this tree's build is kept.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -49,8 +51,8 @@ if [ -d "$plugin_dir" ]; then
       what="a plugin that gives no --build-info"
     fi
     echo "[install-plugin] WARNING: $plugin_dir holds $what${installed_build:+, build $installed_build}," \
-      "not this tree's build ($build); kept as it is. To replace it with this tree's build:" \
-      "CODESEC_REPLACE_PLUGIN=1 bash scripts/with-tools.sh bash scripts/install-plugin.sh" >&2
+      "not this tree's build ($build); kept as it is. To replace it with this tree's build, run this" \
+      "script again with CODESEC_REPLACE_PLUGIN=1 (and PULUMI_HOME=$(dirname "$(dirname "$plugin_dir")"))" >&2
     exit 0
   fi
 fi

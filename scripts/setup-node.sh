@@ -3,11 +3,21 @@
 # the util.inspect loop below. When neither .tools/bin/node nor the machine's node is suitable, install
 # the official binary that the npm registry ships in its per-platform `node-<os>-<arch>` package (the
 # `node` meta-package only fetches that package in a postinstall script, which npm may refuse to run):
-# Node 24 by default (NODE_VERSION overrides it), as every Node 22 release so far has the loop.
+# the exact release node_release names (every Node 22 release so far has the loop), its tarball checked
+# against the sha512 recorded below (the registry's `dist.integrity` of that version) before it is
+# unpacked. NODE_VERSION=X.Y.Z with NODE_INTEGRITY=sha512-... installs another release.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/.tools/bin"
 want_major=22
+node_release=24.21.0
+# `npm view node-<os>-<arch>@<node_release> dist.integrity`; the registry has no darwin package of it.
+recorded_integrity() { # $1 = os-arch
+  case "$1" in
+    linux-x64) echo 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==' ;;
+    linux-arm64) echo 'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==' ;;
+  esac
+}
 log() { printf '[setup-node] %s\n' "$*"; }
 
 major_of() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
@@ -63,13 +73,42 @@ case "$(uname -m)" in
   aarch64 | arm64) arch=arm64 ;;
   *) echo "[setup-node] unsupported CPU $(uname -m): install Node >= $want_major yourself" >&2; exit 1 ;;
 esac
-pkg="node-$os-$arch@${NODE_VERSION:-24}"
+if [ -n "${NODE_VERSION:-}" ]; then
+  release="$NODE_VERSION"
+  [[ "$release" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+    { echo "[setup-node] NODE_VERSION=$release is not an exact release (X.Y.Z)" >&2 && exit 1; }
+  integrity="${NODE_INTEGRITY:-}"
+  [ -n "$integrity" ] || {
+    echo "[setup-node] NODE_VERSION=$release needs NODE_INTEGRITY, its sha512 from the registry:" \
+      "npm view node-$os-$arch@$release dist.integrity" >&2
+    exit 1
+  }
+else
+  release="$node_release"
+  integrity="$(recorded_integrity "$os-$arch")"
+  [ -n "$integrity" ] || {
+    echo "[setup-node] the npm registry has no node-$os-$arch@$release: install Node >= $want_major yourself" >&2
+    exit 1
+  }
+fi
+pkg="node-$os-$arch@$release"
+command -v openssl >/dev/null 2>&1 || { echo "[setup-node] checking $pkg's integrity needs openssl on PATH" >&2 && exit 1; }
 log "machine node is $(node --version 2>/dev/null || echo 'missing'); installing $pkg from the npm registry into .tools/node"
+download="$(mktemp -d)"
+trap 'rm -rf "$download"' EXIT
+tarball="$download/$(cd "$download" && npm pack "$pkg" --silent --pack-destination "$download" | tail -n1)"
+[ -f "$tarball" ] || { echo "[setup-node] npm pack $pkg gave no tarball" >&2 && exit 1; }
+actual="sha512-$(openssl dgst -sha512 -binary "$tarball" | openssl base64 -A)"
+if [ "$actual" != "$integrity" ]; then
+  echo "[setup-node] $pkg does not match its recorded integrity: expected $integrity, got $actual; nothing installed" >&2
+  exit 1
+fi
 rm -rf "$root/.tools/node"
-npm install --no-save --no-package-lock --ignore-scripts --prefix "$root/.tools/node" "$pkg" >/dev/null
-node_bin="$(ls -d "$root/.tools/node/node_modules/node-$os-$arch/bin/node")"
-ln -sfn "$node_bin" "$bin/node"
-log "installed $("$bin/node" --version) as .tools/bin/node"
+mkdir -p "$root/.tools/node"
+tar -xzf "$tarball" -C "$root/.tools/node"
+mv "$root/.tools/node/package" "$root/.tools/node/node-$os-$arch"
+ln -sfn "$root/.tools/node/node-$os-$arch/bin/node" "$bin/node"
+log "installed $("$bin/node" --version) as .tools/bin/node ($pkg, $integrity)"
 if inspect_loops "$bin/node"; then
   log "WARNING: this node's util.inspect loops on some stack traces (nodejs/node#64011): a Pulumi program's errors take minutes to appear; choose another NODE_VERSION"
 fi

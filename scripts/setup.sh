@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # One-time (idempotent) project set-up, run after `npm ci`: Node (setup-node.sh), the package linked under
 # its own name, the build, the Pulumi CLI, the native plugin, the SDK generator and, when asked for
-# (--languages python,go,yaml), the Python, Go and YAML language hosts. Everything it installs goes to .tools/
-# (git-ignored) or to a cache outside the clone, except the native plugin, which goes where
-# `pulumi plugin install` puts it ($PULUMI_HOME/plugins, by default ~/.pulumi/plugins).
+# (--languages python, go, yaml: any of them), their language hosts. Everything it installs goes to .tools/
+# (git-ignored) or to a cache outside the clone; the native plugin goes into the clone's own Pulumi home,
+# .tools/pulumi-home (tools-env.sh), never into the user's ~/.pulumi.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash scripts/setup-node.sh
-export PATH="$root/.tools/bin:$root/node_modules/.bin:$PATH"
+# shellcheck source=tools-env.sh
+source "$root/scripts/tools-env.sh"
 
 # Programs and tests inside this repository load the package by its public name, exactly as a user's
 # program does; the dynamic providers' serialized stubs depend on that. `npm ci` links it (the emulator
@@ -23,7 +24,8 @@ bash scripts/build.sh
 
 if [ "${CODESEC_SKIP_PULUMI:-}" != "1" ]; then
   bash scripts/install-pulumi.sh
-  # The native provider plugin, from its release archive, as a user installs it (scripts/install-plugin.sh).
+  # The native provider plugin, from its release archive, as a user installs it (scripts/install-plugin.sh),
+  # into the clone's own PULUMI_HOME.
   bash scripts/install-plugin.sh
 fi
 # The policy pack, runnable by that CLI (scripts/setup-policy.sh).

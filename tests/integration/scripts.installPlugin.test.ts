@@ -6,7 +6,17 @@
  */
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion, treeBuildHash } from "../../scripts/plugin-release";
@@ -129,5 +139,105 @@ describe("scripts/install-plugin.sh: never replaces a plugin it did not install"
     const { calls, stdout } = run();
     expect(calls).to.deep.equal([]);
     expect(stdout).to.include("already this tree's build");
+  });
+});
+
+/**
+ * Two clones on one machine: the project's scripts (with-tools.sh, as every `npm run` script and the
+ * set-up) run with the clone's own Pulumi home, .tools/pulumi-home, so each clone installs its plugin
+ * build there and its programs find that build, never the other clone's; a PULUMI_HOME the user set, and
+ * the release in it, are left as they were.
+ */
+describe("scripts/with-tools.sh and install-plugin.sh: each clone runs its own plugin build", function () {
+  this.timeout(300_000);
+  let work: string;
+  let userHome: string;
+  const clones: string[] = [];
+  const release = JSON.stringify({ version: packageVersion(), build: `sha256:${"0".repeat(64)}` });
+  const releaseLauncher = `#!/bin/sh\necho '${release}'\n`;
+
+  /** A copy of this tree's files (node_modules and the set-up's node linked), with the stand-in CLI. */
+  function cloneTree(dir: string): void {
+    const files = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    }).stdout.split("\0");
+    for (const file of files.filter((name) => name !== "" && existsSync(path.join(repoRoot, name)))) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), readFileSync(path.join(repoRoot, file)), {
+        mode: statSync(path.join(repoRoot, file)).mode,
+      });
+    }
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+    mkdirSync(path.join(dir, ".tools/bin"), { recursive: true });
+    if (existsSync(path.join(repoRoot, ".tools/bin/node"))) {
+      symlinkSync(realpathSync(path.join(repoRoot, ".tools/bin/node")), path.join(dir, ".tools/bin/node"));
+    }
+    writeFileSync(path.join(dir, ".tools/bin/pulumi"), FAKE_PULUMI, { mode: 0o755 });
+  }
+
+  /** `bash <clone>/scripts/with-tools.sh <args>` from the clone, in a shell whose PULUMI_HOME is the user's. */
+  function withTools(clone: string, ...args: string[]) {
+    const result = spawnSync("bash", [path.join(clone, "scripts/with-tools.sh"), ...args], {
+      cwd: clone,
+      encoding: "utf8",
+      env: { ...process.env, PULUMI_HOME: userHome, CODESEC_REPLACE_PLUGIN: "" },
+    });
+    expect(result.status, `${result.stdout}${result.stderr}`).to.equal(0);
+    return result;
+  }
+
+  before(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), "codesec-two-clones-"));
+    for (const name of ["clone-a", "clone-b"]) {
+      const clone = path.join(work, name);
+      cloneTree(clone);
+      clones.push(clone);
+    }
+    // The second clone's change: a plugin of another build.
+    writeFileSync(
+      path.join(clones[1], "tsconfig.json"),
+      `${readFileSync(path.join(clones[1], "tsconfig.json"), "utf8")}\n`,
+    );
+    userHome = path.join(work, "user-pulumi-home");
+    const releaseDir = path.join(userHome, "plugins", `resource-codesec-v${packageVersion()}`);
+    mkdirSync(releaseDir, { recursive: true });
+    writeFileSync(path.join(releaseDir, "pulumi-resource-codesec"), releaseLauncher, { mode: 0o755 });
+  });
+
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it("installs each clone's build into its own .tools/pulumi-home, which its scripts' CLI uses", () => {
+    const builds = clones.map((clone) => {
+      const { stdout, stderr } = withTools(clone, "bash", "scripts/install-plugin.sh");
+      expect(stderr, "no warning: nothing of another clone's is in the way").to.not.include("WARNING");
+      const built = /\[install-plugin\] built \S+ \((sha256:[0-9a-f]{64})\)/.exec(stdout);
+      expect(built, stdout).to.not.equal(null);
+      return built![1];
+    });
+    expect(builds[0]).to.not.equal(builds[1]);
+
+    clones.forEach((clone, index) => {
+      const { stdout } = withTools(
+        clone,
+        "sh",
+        "-c",
+        'echo "$PULUMI_HOME" && "$PULUMI_HOME/plugins/resource-codesec-v$1/pulumi-resource-codesec" --build-info',
+        "sh",
+        packageVersion(),
+      );
+      const [home, buildInfo] = stdout.trim().split("\n");
+      expect(home).to.equal(path.join(clone, ".tools/pulumi-home"));
+      expect(JSON.parse(buildInfo)).to.deep.equal({ version: packageVersion(), build: builds[index] });
+    });
+  });
+
+  it("leaves the user's PULUMI_HOME, and the release in it, as they were", () => {
+    const releaseDir = path.join(userHome, "plugins", `resource-codesec-v${packageVersion()}`);
+    expect(readFileSync(path.join(releaseDir, "pulumi-resource-codesec"), "utf8")).to.equal(releaseLauncher);
+    expect(existsSync(path.join(releaseDir, MARKER))).to.equal(false);
+    expect(existsSync(path.join(userHome, "pulumi-calls")), "no `pulumi` ran with the user's home").to.equal(
+      false,
+    );
   });
 });

@@ -26,6 +26,7 @@ import { waitFor } from "../support/waitFor";
 const repoRoot = path.resolve(__dirname, "../..");
 const VERSION = "3.259.0";
 const GO_HOST = "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go";
+const PYTHON_HOST = "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python";
 
 /** The variables that would exempt modules from the checksum database, as the fake go logs them. */
 const CHECKSUM_SETTINGS =
@@ -67,6 +68,7 @@ case "$1 \${2:-}" in
     gover=1.18
     case "$module" in github.com/pulumi/pulumi-yaml@*) gover=1.24.7 ;; esac
     printf 'module %s\\n\\ngo %s\\n\\nreplace golang.org/x/text => golang.org/x/text v0.3.6 // pinned\\n' "\${module%@*}" "$gover" >"$dir/go.mod"
+    mkdir -p "$dir/python/cmd" && printf '#!/bin/sh\\n' >"$dir/python/cmd/pulumi-language-python-exec"
     printf '{\\n\\t"Path": "%s",\\n\\t"Version": "%s",\\n\\t"Dir": "%s",\\n\\t"GoMod": "%s"\\n}\\n' \\
       "\${module%@*}" "\${module#*@}" "$dir" "$dir/go.mod"
     ;;
@@ -87,10 +89,23 @@ case "$1 \${2:-}" in
     done
     echo "build $pkg $(settings)" >>"$FAKE_GO_LOG"
     if [ -n "\${FAKE_GO_SLEEP:-}" ]; then echo $$ >"$FAKE_GO_SLEEP"; exec sleep 600; fi
+    [ -n "$out" ] || exit 0 # a compile into the build cache only
     printf '#!/bin/sh\\necho fake language host\\n' >"$out"
     chmod +x "$out"
     ;;
   *) echo "fake go: unexpected command: $*" >&2; exit 2 ;;
+esac
+`;
+
+/**
+ * A `python3` for the virtual environment: `-m venv DIR` makes DIR/bin/python (this script again), and
+ * `-m pip ...` appends its arguments to $FAKE_PIP_LOG.
+ */
+const FAKE_PYTHON = `#!/bin/sh
+case "$1 $2" in
+  "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;
+  "-m pip") echo "$*" >>"$FAKE_PIP_LOG" ;;
+  "--version ") echo "Python 3.12.0" ;;
 esac
 `;
 
@@ -161,6 +176,12 @@ describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, on
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  /** sdk/go's go.mod in the clone: the module the Go set-up compiles. */
+  function copySdkGo(): void {
+    mkdirSync(path.join(clone, "sdk/go"), { recursive: true });
+    copyFileSync(path.join(repoRoot, "sdk/go/go.mod"), path.join(clone, "sdk/go/go.mod"));
+  }
+
   it("asked for nothing (the demo's set-up): builds nothing and says nothing", () => {
     const { status, output } = setUp();
     expect([status, output]).to.deep.equal([0, ""]);
@@ -203,6 +224,38 @@ describe("scripts/setup-languages.sh: the Python, Go and YAML language hosts, on
     expect(second.stdout).to.include("cached pulumi-language-go");
     expect(builds()).to.have.length(1);
     expect(existsSync(path.join(cache, ".build-lock.pid")), "the lock is released").to.equal(false);
+  });
+
+  it("python: its host, the python-exec script and the virtual environment; nothing of Go's or YAML's", () => {
+    const fakeBin = path.join(scratch, "fake-bin");
+    writeFileSync(path.join(fakeBin, "python3"), FAKE_PYTHON, { mode: 0o755 });
+    mkdirSync(path.join(clone, "sdk/python/pulumi_codesec"), { recursive: true });
+    writeFileSync(path.join(clone, "sdk/python/pulumi_codesec/__init__.py"), "");
+    copySdkGo();
+    env.FAKE_PIP_LOG = path.join(scratch, "pip.log");
+    const { status, output } = setUp("--languages", "python");
+    expect(status, output).to.equal(0);
+    expect(builds()).to.deep.equal([
+      `build ${PYTHON_HOST} ${CHECKSUM_SETTINGS} GOFLAGS=-mod=mod GOTOOLCHAIN=local`,
+    ]);
+    expect(readdirSync(path.join(clone, ".tools/bin")).sort()).to.deep.equal([
+      "pulumi",
+      "pulumi-language-python",
+      "pulumi-language-python-exec",
+    ]);
+    expect(readFileSync(env.FAKE_PIP_LOG, "utf8")).to.include(`pulumi==${VERSION}`);
+    expect(output).to.not.include("sdk/go");
+  });
+
+  it("go: sdk/go compiled into Go's build cache, with its own go.mod read-only, and not vetted", () => {
+    copySdkGo();
+    const { status, output } = setUp("--languages", "go");
+    expect(status, output).to.equal(0);
+    expect(builds()).to.deep.equal([
+      `build ${GO_HOST} ${CHECKSUM_SETTINGS} GOFLAGS=-mod=mod GOTOOLCHAIN=local`,
+      `build ./... ${CHECKSUM_SETTINGS} GOFLAGS=-mod=readonly GOTOOLCHAIN=local`,
+    ]);
+    expect(output).to.include("sdk/go compiled").and.not.include("WARNING");
   });
 
   it("yaml: pulumi-language-yaml go-installed from pulumi-yaml v1.25.0 with its own requirements", () => {

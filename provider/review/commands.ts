@@ -59,6 +59,7 @@ function withEvents(preview: EngineOutput, events: EngineOutput): EngineOutput {
     ...plan,
     violations: events.violations,
     policiesKnown: true,
+    ...(events.policyPackLoaded ? { policyPackLoaded: events.policyPackLoaded } : {}),
     errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
     ...(events.result !== undefined ? { result: events.result } : {}),
     ...(notRun

@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
+import { policyAnnotations, policySarif } from "./policyResults";
 import { reviewSummary } from "./reviewSummary";
+import { sourcePositionsOfState } from "./sourceLocations";
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -16,11 +18,17 @@ export interface CommandIo {
   readonly stdin: () => string;
 }
 
-const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG]
-  Markdown summary of a preview for a pull-request comment, on stdout.
-  PREVIEW_JSON  what \`pulumi preview --json\` printed ("-" or absent: standard input)
-  --events      the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
-                --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
+const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG] [--format FORMAT]
+                      [--state STACK_EXPORT] [--project-dir DIR]
+  The reviewer's summary of a preview, on stdout.
+  PREVIEW_JSON   what \`pulumi preview --json\` printed ("-" or absent: standard input)
+  --events       the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
+                 --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
+  --format       markdown (default: for a pull-request comment), sarif (SARIF 2.1.0 of the policy
+                 violations, for GitHub code scanning) or annotations (GitHub workflow commands)
+  --state        what \`pulumi stack export\` printed: where each resource was declared, for sarif and
+                 annotations (the event log's states carry it when the engine records it there)
+  --project-dir  the project's folder (holding Pulumi.yaml) relative to the repository's root (default .)
 Exit codes: 0 summary written (a preview that failed, did not run or did not finish included: the
 summary's headline says so), 1 the input could not be read.
 `;
@@ -75,7 +83,13 @@ export function reviewCommand(args: readonly string[], io: CommandIo): number {
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
-      options: { events: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        events: { type: "string" },
+        format: { type: "string", default: "markdown" },
+        state: { type: "string" },
+        "project-dir": { type: "string", default: "." },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
     });
     if (values.help) {
@@ -83,13 +97,32 @@ export function reviewCommand(args: readonly string[], io: CommandIo): number {
       return 0;
     }
     if (positionals.length > 1) throw new TypeError(`one preview at a time, got ${positionals.length}`);
+    const format = values.format;
+    if (format !== "markdown" && format !== "sarif" && format !== "annotations") {
+      throw new TypeError(`--format must be markdown, sarif or annotations, got ${format}`);
+    }
     const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
     const preview =
       positionals.length > 0 || events === undefined
         ? parseEngineOutput(read(positionals[0], io))
         : undefined;
     const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
-    io.stdout(reviewSummary(output));
+    if (format === "markdown") {
+      io.stdout(reviewSummary(output));
+      return 0;
+    }
+    if (!output.policiesKnown) {
+      throw new EngineOutputError(
+        `--format ${format} lists policy violations, which \`pulumi preview --json\` leaves out: give the event log (--events)`,
+      );
+    }
+    const locations = {
+      projectDir: values["project-dir"],
+      ...(values.state !== undefined
+        ? { positions: sourcePositionsOfState(readFileSync(values.state, "utf8")) }
+        : {}),
+    };
+    io.stdout(format === "sarif" ? policySarif(output, locations) : policyAnnotations(output, locations));
     return 0;
   } catch (error) {
     return failure(error, REVIEW_USAGE, io);

@@ -16,6 +16,11 @@ export interface ResourceState {
   readonly id?: string;
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly outputs: Readonly<Record<string, unknown>>;
+  /**
+   * Where the program declared the resource, as the engine records it (`project:///index.ts#12,5`),
+   * when the input carries it.
+   */
+  readonly sourcePosition?: string;
 }
 
 /** One step of the plan (`create`, `update`, `delete`, `replace`, `same`, `refresh`, ...). */
@@ -35,6 +40,8 @@ export interface PolicyViolation {
   readonly enforcementLevel: string;
   /** The violation's own message (the engine's first line, the policy's description, removed). */
   readonly message: string;
+  /** The policy's description (the first line of the engine's message), when it gave one. */
+  readonly description?: string;
   readonly urn: string;
 }
 
@@ -105,6 +112,7 @@ function stateOf(value: unknown): ResourceState | undefined {
     ...(typeof value.id === "string" && value.id !== "" ? { id: value.id } : {}),
     inputs: isObject(value.inputs) ? (bounded(value.inputs) as Json) : {},
     outputs: isObject(value.outputs) ? (bounded(value.outputs) as Json) : {},
+    ...(typeof value.sourcePosition === "string" ? { sourcePosition: value.sourcePosition } : {}),
   };
 }
 
@@ -194,6 +202,7 @@ function fromEventLog(lines: string[]): EngineOutput {
         policyPackName: String(policy.policyPackName),
         enforcementLevel: String(policy.enforcementLevel),
         message: newline >= 0 ? text.slice(newline + 1).trim() : text,
+        ...(newline > 0 ? { description: text.slice(0, newline).trim() } : {}),
         urn: typeof policy.resourceUrn === "string" ? policy.resourceUrn : "",
       });
     } else if (

@@ -23,12 +23,12 @@ const NOTE_ROOM = 200;
 
 const sizeOf = (lines: readonly string[]) => lines.reduce((total, line) => total + line.length + 1, 0);
 
-function note(left: number, total: number, rowsAre: string, limit: number): string {
+function note(left: number, total: number, rowsAre: string): string {
   const all =
     left === total
       ? `All ${total.toLocaleString("en-US")}`
       : `${left.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`;
-  return `_✂️ ${all} ${rowsAre} left out: a comment holds at most ${limit.toLocaleString("en-US")} characters._`;
+  return `_✂️ ${all} ${rowsAre} left out: a comment holds at most ${COMMENT_LIMIT.toLocaleString("en-US")} characters._`;
 }
 
 /** The sections as Markdown (lines joined, one final newline) of at most `limit` characters. */
@@ -66,9 +66,7 @@ export function fittedMarkdown(sections: readonly Section[], limit: number = COM
     if (rows.length === 0) return [...section.head, ...(section.foot ?? [])];
     const count = kept.get(section) ?? 0;
     const cut =
-      count < rows.length
-        ? [note(rows.length - count, rows.length, section.rowsAre ?? "rows", limit), ""]
-        : [];
+      count < rows.length ? [note(rows.length - count, rows.length, section.rowsAre ?? "rows"), ""] : [];
     if (count === 0) return cut;
     return [...section.head, ...rows.slice(0, count), ...(section.foot ?? []), ...cut];
   });

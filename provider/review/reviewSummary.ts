@@ -7,7 +7,7 @@
 import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges";
 import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
 import { kindOfType, typeName } from "./kindView";
-import { fittedMarkdown, type Section } from "./markdownBudget";
+import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
 import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
 
@@ -321,7 +321,7 @@ function rawDiff(steps: readonly Step[]): Section[] {
 }
 
 /** The Markdown summary of a preview, within GitHub's limit for a comment. */
-export function reviewSummary(output: EngineOutput): string {
+export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMIT): string {
   const steps = inOrder(
     output.steps.filter(
       (step) => step.op !== "same" && kindOfType(step.new?.type ?? step.old?.type ?? "") !== undefined,
@@ -348,27 +348,33 @@ export function reviewSummary(output: EngineOutput): string {
         ]
       : [];
   if (output.notRun) {
-    return fittedMarkdown([
-      {
-        head: [
-          title,
-          "",
-          "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.",
-        ],
-      },
-      ...(output.errors.length > 0 ? [{ ...errors[0], head: [], foot: [] }] : []),
-    ]);
+    return fittedMarkdown(
+      [
+        {
+          head: [
+            title,
+            "",
+            "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.",
+          ],
+        },
+        ...(output.errors.length > 0 ? [{ ...errors[0], head: [], foot: [] }] : []),
+      ],
+      limit,
+    );
   }
   const headline =
     incompleteRun(output, counts.join(", ")) ??
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`;
-  return fittedMarkdown([
-    { head: [title, "", headline, ""] },
-    ...accessSections(accessChanges(steps)),
-    ...provisioningSection(steps),
-    ...scmSection(steps),
-    ...policySection(output),
-    ...errors,
-    ...rawDiff(steps),
-  ]);
+  return fittedMarkdown(
+    [
+      { head: [title, "", headline, ""] },
+      ...accessSections(accessChanges(steps)),
+      ...provisioningSection(steps),
+      ...scmSection(steps),
+      ...policySection(output),
+      ...errors,
+      ...rawDiff(steps),
+    ],
+    limit,
+  );
 }

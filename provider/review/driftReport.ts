@@ -6,7 +6,7 @@
  */
 import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
 import { kindOfType } from "./kindView";
-import { fittedMarkdown } from "./markdownBudget";
+import { fittedMarkdown, type Section } from "./markdownBudget";
 import { markdownCode, markdownText as text } from "./markdownText";
 import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
 import { splitRotationAdvice } from "../resources/staleCredentials";
@@ -124,16 +124,20 @@ export function driftReport(output: EngineOutput): DriftReport {
   };
 }
 
-function unseenLine(unseen: readonly UnseenResource[]): string[] {
+/** What the check cannot see, a line per reason. */
+function unseenSection(unseen: readonly UnseenResource[]): Section[] {
   if (unseen.length === 0) return [];
   const byWhy = new Map<string, string[]>();
   for (const item of unseen)
     byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), text(`${item.kind} "${item.name}"`)]);
   return [
-    "Not visible to this check (docs/drift.md):",
-    "",
-    ...[...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
-    "",
+    {
+      rowsAre: "reasons a resource is not visible to this check",
+      priority: 1,
+      head: ["Not visible to this check (docs/drift.md):", ""],
+      rows: [...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
+      foot: [""],
+    },
   ];
 }
 
@@ -178,12 +182,7 @@ export function driftMarkdown(report: DriftReport): string {
         "",
       ],
     },
-    {
-      rowsAre: "resources not visible to this check",
-      priority: 1,
-      head: [],
-      rows: unseenLine(report.unseen),
-    },
+    ...unseenSection(report.unseen),
   ]);
 }
 

@@ -168,4 +168,33 @@ describe("review and drift reports: input at its limits", () => {
       "_✂️ All 80,000 lines of the raw diff left out: a comment holds at most 65,536 characters._",
     );
   });
+  it("a drift report of 5,000 changed resources stays under the limit too, saying what was left out", () => {
+    const app = "pulumi-nodejs:dynamic/codesec:ScmApp";
+    const events = Array.from({ length: 5_000 }, (_, i) => {
+      const urn = `urn:pulumi:prod::org::${app}::app-${i}`;
+      const old = { type: app, inputs: {}, outputs: { scmName: `org-${i}` } };
+      return (
+        line({ resourcePreEvent: { metadata: { op: "refresh", urn, type: app, old } } }) +
+        line({
+          resOutputsEvent: {
+            metadata: {
+              op: "update",
+              urn,
+              type: app,
+              old,
+              new: { ...old, outputs: { scmName: `renamed-${i}` } },
+            },
+          },
+        })
+      );
+    }).join("");
+    const drift = run(driftCommand, [], events + SUMMARY);
+    expect(drift.code, drift.stderr).to.equal(2);
+    expect(drift.stdout.length).to.be.at.most(COMMENT_LIMIT);
+    const rows = tableRows(renderGfm(drift.stdout)).length;
+    expect(rows).to.be.greaterThan(100);
+    expect(drift.stdout).to.include(
+      `_✂️ ${(5_000 - rows).toLocaleString("en-US")} of 5,000 drifted fields left out: a comment holds at most 65,536 characters._`,
+    );
+  });
 });

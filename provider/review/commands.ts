@@ -6,8 +6,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
-import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
+import { EngineOutputError, parseEngineOutput, stackOfUrn, type EngineOutput } from "./engineOutput";
+import { COMMENT_LIMIT } from "./markdownBudget";
+import { policyAnnotations, policySarif } from "./policyResults";
+import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
 import { reviewSummary } from "./reviewSummary";
+import { sourcePositionsOfState } from "./sourceLocations";
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -16,13 +20,23 @@ export interface CommandIo {
   readonly stdin: () => string;
 }
 
-const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG]
-  Markdown summary of a preview for a pull-request comment, on stdout.
-  PREVIEW_JSON  what \`pulumi preview --json\` printed ("-" or absent: standard input)
-  --events      the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
-                --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
+const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG] [--format FORMAT]
+                      [--state STACK_EXPORT] [--project-dir DIR]
+  The reviewer's summary of a preview, on stdout.
+  PREVIEW_JSON   what \`pulumi preview --json\` printed ("-" or absent: standard input)
+  --events       the engine's event log of the same preview (PULUMI_DEBUG_COMMANDS=true pulumi preview
+                 --event-log FILE): the policy violations, which \`--json\` leaves out; alone, it is enough
+  --format       markdown (default: for a pull-request comment), sarif (SARIF 2.1.0 of the policy
+                 violations, for GitHub code scanning) or annotations (GitHub workflow commands)
+  --state        what \`pulumi stack export\` printed: where each resource was declared, for sarif and
+                 annotations (the event log's states carry it when the engine records it there)
+  --project-dir  the project's folder (holding Pulumi.yaml) relative to the repository's root (default .)
+  --post-comment post the summary as the pull request's comment, or update the one posted before (found
+                 by a hidden marker among --comment-author's comments, default github-actions[bot]), with
+                 GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL and the pull request of GITHUB_EVENT_PATH
+  --pr           the pull request's number, for --post-comment outside a pull_request event
 Exit codes: 0 summary written (a preview that failed, did not run or did not finish included: the
-summary's headline says so), 1 the input could not be read.
+summary's headline says so), 1 the input could not be read or the comment could not be posted.
 `;
 
 const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
@@ -59,6 +73,7 @@ function withEvents(preview: EngineOutput, events: EngineOutput): EngineOutput {
     ...plan,
     violations: events.violations,
     policiesKnown: true,
+    ...(events.policyPackLoaded ? { policyPackLoaded: events.policyPackLoaded } : {}),
     errors: [...preview.errors, ...events.errors.filter((e) => !preview.errors.includes(e))],
     ...(events.result !== undefined ? { result: events.result } : {}),
     ...(notRun
@@ -69,29 +84,135 @@ function withEvents(preview: EngineOutput, events: EngineOutput): EngineOutput {
   };
 }
 
-/** `codesec-review`. */
-export function reviewCommand(args: readonly string[], io: CommandIo): number {
+const REVIEW_OPTIONS = {
+  events: { type: "string" },
+  format: { type: "string", default: "markdown" },
+  state: { type: "string" },
+  "project-dir": { type: "string", default: "." },
+  "post-comment": { type: "boolean" },
+  pr: { type: "string" },
+  "comment-author": { type: "string", default: "github-actions[bot]" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** What `codesec-review` prints, and the comment to post it as (`--post-comment`). */
+interface Review {
+  readonly text: string;
+  readonly comment?: { readonly target: CommentTarget; readonly marker: string };
+}
+
+/** Where `--post-comment` posts: the workflow's repository, token and pull request (`--pr`, or the event's). */
+function commentTarget(pr: string | undefined, author: string, env: NodeJS.ProcessEnv): CommentTarget {
+  const token = env.GITHUB_TOKEN || env.GH_TOKEN;
+  if (!token) throw new TypeError("--post-comment needs the workflow's token in GITHUB_TOKEN (or GH_TOKEN)");
+  const repository = env.GITHUB_REPOSITORY ?? "";
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) {
+    throw new TypeError(`--post-comment needs GITHUB_REPOSITORY as owner/name, got "${repository}"`);
+  }
+  let number = pr;
+  if (number === undefined && env.GITHUB_EVENT_PATH) {
+    const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8")) as {
+      pull_request?: { number?: unknown };
+    };
+    const fromEvent = event.pull_request?.number;
+    number = typeof fromEvent === "number" || typeof fromEvent === "string" ? String(fromEvent) : undefined;
+  }
+  if (number === undefined || !/^[1-9]\d*$/.test(number)) {
+    throw new TypeError(
+      `--post-comment needs the pull request's number (--pr N, or a pull_request event), got ${number ?? "none"}`,
+    );
+  }
+  return {
+    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
+    repository,
+    pullRequest: Number(number),
+    token,
+    author,
+  };
+}
+
+function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv): Review {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: REVIEW_OPTIONS,
+    allowPositionals: true,
+  });
+  if (values.help) return { text: REVIEW_USAGE };
+  if (positionals.length > 1) throw new TypeError(`one preview at a time, got ${positionals.length}`);
+  const format = values.format;
+  if (format !== "markdown" && format !== "sarif" && format !== "annotations") {
+    throw new TypeError(`--format must be markdown, sarif or annotations, got ${format}`);
+  }
+  if (values["post-comment"] && format !== "markdown") {
+    throw new TypeError("--post-comment posts the Markdown summary: leave out --format, or give markdown");
+  }
+  const target = values["post-comment"] ? commentTarget(values.pr, values["comment-author"], env) : undefined;
+  const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
+  const preview =
+    positionals.length > 0 || events === undefined ? parseEngineOutput(read(positionals[0], io)) : undefined;
+  const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
+  if (format === "markdown") {
+    if (target === undefined) return { text: reviewSummary(output) };
+    const marker = commentMarker(stackOfUrn(output.steps[0]?.urn ?? ""));
+    return {
+      text: `${marker}\n${reviewSummary(output, COMMENT_LIMIT - marker.length - 1)}`,
+      comment: { target, marker },
+    };
+  }
+  if (!output.policiesKnown) {
+    throw new EngineOutputError(
+      `--format ${format} lists policy violations, which \`pulumi preview --json\` leaves out: give the event log (--events)`,
+    );
+  }
+  const locations = {
+    projectDir: values["project-dir"],
+    ...(values.state !== undefined
+      ? { positions: sourcePositionsOfState(readFileSync(values.state, "utf8")) }
+      : {}),
+  };
+  return { text: format === "sarif" ? policySarif(output, locations) : policyAnnotations(output, locations) };
+}
+
+/**
+ * `codesec-review` without `--post-comment` (which posts, asynchronously: {@link reviewMain}).
+ */
+export function reviewCommand(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv = {}): number {
   try {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { events: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-    });
-    if (values.help) {
-      io.stdout(REVIEW_USAGE);
-      return 0;
-    }
-    if (positionals.length > 1) throw new TypeError(`one preview at a time, got ${positionals.length}`);
-    const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
-    const preview =
-      positionals.length > 0 || events === undefined
-        ? parseEngineOutput(read(positionals[0], io))
-        : undefined;
-    const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
-    io.stdout(reviewSummary(output));
+    const { text, comment } = review(args, io, env);
+    if (comment !== undefined) throw new TypeError("--post-comment: run codesec-review (reviewMain) to post");
+    io.stdout(text);
     return 0;
   } catch (error) {
     return failure(error, REVIEW_USAGE, io);
+  }
+}
+
+/**
+ * `codesec-review` as bin/ runs it: the summary on stdout, and with `--post-comment` the pull request's
+ * comment created or updated. A comment that cannot be posted fails the command (exit 1).
+ */
+export async function reviewMain(
+  args: readonly string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  let posting: Review;
+  try {
+    posting = review(args, io, env);
+  } catch (error) {
+    return failure(error, REVIEW_USAGE, io);
+  }
+  io.stdout(posting.text);
+  if (posting.comment === undefined) return 0;
+  try {
+    const { action, url } = await upsertComment(posting.comment.target, posting.comment.marker, posting.text);
+    io.stderr(`codesec-review: ${action} the pull request's comment${url ? ` ${url}` : ""}\n`);
+    return 0;
+  } catch (error) {
+    io.stderr(
+      `codesec-review: could not post the summary: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
   }
 }
 

@@ -6,6 +6,8 @@
  */
 import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
 import { kindOfType } from "./kindView";
+import { fittedMarkdown, type Section } from "./markdownBudget";
+import { markdownCode, markdownText as text } from "./markdownText";
 import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
 import { splitRotationAdvice } from "../resources/staleCredentials";
 
@@ -143,17 +145,21 @@ export function driftReport(output: EngineOutput): DriftReport {
   };
 }
 
-function unseenLine(unseen: readonly UnseenResource[]): string[] {
+/** What the check cannot see, or sees only for the token owner's own role: a section each, a line per reason. */
+function unseenSections(unseen: readonly UnseenResource[]): Section[] {
   return (Object.keys(VISIBILITY_HEADING) as Visibility[]).flatMap((visibility) => {
     const byWhy = new Map<string, string[]>();
     for (const item of unseen.filter((resource) => resource.visibility === visibility))
-      byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), `${item.kind} "${item.name}"`]);
+      byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), text(`${item.kind} "${item.name}"`)]);
     if (byWhy.size === 0) return [];
     return [
-      VISIBILITY_HEADING[visibility],
-      "",
-      ...[...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
-      "",
+      {
+        rowsAre: "reasons a resource is not visible to this check",
+        priority: 1,
+        head: [VISIBILITY_HEADING[visibility], ""],
+        rows: [...byWhy].map(([why, names]) => `- ${names.join(", ")}: ${why}`),
+        foot: [""],
+      },
     ];
   });
 }
@@ -170,35 +176,47 @@ function unseenCount(unseen: readonly UnseenResource[]): string {
 
 /** The report as Markdown: one line when nothing drifted. */
 export function driftMarkdown(report: DriftReport): string {
-  const stack = report.stack ? ` in stack \`${report.stack}\`` : "";
+  const stack = report.stack ? ` in stack ${markdownCode(report.stack)}` : "";
   if (report.errors.length > 0) {
-    return `${[`### ❗ codesec drift check failed${stack}`, "", ...report.errors.map((error) => `- ${error}`)].join("\n")}\n`;
+    return fittedMarkdown([
+      { head: [`### ❗ codesec drift check failed${stack}`, ""] },
+      { rowsAre: "errors", head: [], rows: report.errors.map((error) => `- ${text(error, 1000)}`) },
+    ]);
   }
   if (report.drifted.length === 0) {
     return `✅ No drift${stack}: the platform matches the state of every resource it can read back (${unseenCount(report.unseen)}: docs/drift.md).\n`;
   }
-  const lines = [
-    `### ❌ codesec drift${stack}: ${report.drifted.length} resource(s) differ from the platform`,
-    "",
-    "| resource | field | state | platform |",
-    "|---|---|---|---|",
-    ...report.drifted.flatMap((resource) =>
-      resource.drift === "gone"
-        ? [
-            `| ${resource.kind} "${resource.name}" | (all) | present | gone: the next refresh removes it from the stack |`,
-          ]
-        : resource.fields.map(
-            (field) =>
-              `| ${resource.kind} "${resource.name}" | ${field.field} | ${shownValue(undefined, field.field, field.state)} | ` +
-              `${shownValue(undefined, field.field, field.platform)} |`,
-          ),
-    ),
-    "",
-    "`pulumi up` sets a UserRole's role back; an SCM app cannot be changed back (undo it in the platform's UI, or let `pulumi up` record it).",
-    "",
-    ...unseenLine(report.unseen),
-  ];
-  return `${lines.join("\n").trimEnd()}\n`;
+  const rows = report.drifted.flatMap((resource) => {
+    const name = text(`${resource.kind} "${resource.name}"`);
+    return resource.drift === "gone"
+      ? [`| ${name} | (all) | present | gone: the next refresh removes it from the stack |`]
+      : resource.fields.map(
+          (field) =>
+            `| ${name} | ${text(field.field)} | ${text(shownValue(undefined, field.field, field.state))} | ` +
+            `${text(shownValue(undefined, field.field, field.platform))} |`,
+        );
+  });
+  return fittedMarkdown([
+    {
+      head: [
+        `### ❌ codesec drift${stack}: ${report.drifted.length} resource(s) differ from the platform`,
+        "",
+      ],
+    },
+    {
+      rowsAre: "drifted fields",
+      head: ["| resource | field | state | platform |", "|---|---|---|---|"],
+      rows,
+      foot: [""],
+    },
+    {
+      head: [
+        "`pulumi up` sets a UserRole's role back; an SCM app cannot be changed back (undo it in the platform's UI, or let `pulumi up` record it).",
+        "",
+      ],
+    },
+    ...unseenSections(report.unseen),
+  ]);
 }
 
 /** The report as JSON (one document). */

@@ -8,12 +8,19 @@
  * engine event per line, the format the Automation API reads.
  */
 
+import { MAX_NESTING_DEPTH, nestingIssue } from "../../api/nestingDepth";
+
 /** A resource's state as the CLI prints it: secrets are already hidden (a signature object or "[secret]"). */
 export interface ResourceState {
   readonly type: string;
   readonly id?: string;
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly outputs: Readonly<Record<string, unknown>>;
+  /**
+   * Where the program declared the resource, as the engine records it (`project:///index.ts#12,5`),
+   * when the input carries it.
+   */
+  readonly sourcePosition?: string;
 }
 
 /** One step of the plan (`create`, `update`, `delete`, `replace`, `same`, `refresh`, ...). */
@@ -33,6 +40,8 @@ export interface PolicyViolation {
   readonly enforcementLevel: string;
   /** The violation's own message (the engine's first line, the policy's description, removed). */
   readonly message: string;
+  /** The policy's description (the first line of the engine's message), when it gave one. */
+  readonly description?: string;
   readonly urn: string;
 }
 
@@ -44,6 +53,8 @@ export interface EngineOutput {
   readonly violations: readonly PolicyViolation[];
   /** Whether policy events could be read (an event log) or not (a JSON preview). */
   readonly policiesKnown: boolean;
+  /** A policy pack was loaded (the event log of a run with `--policy-pack` holds its load event). */
+  readonly policyPackLoaded?: true;
   /** Error diagnostics of the run. */
   readonly errors: readonly string[];
   /** `failed` when the run failed (the event log's summary). */
@@ -68,6 +79,25 @@ export class EngineOutputError extends Error {
 
 type Json = Record<string, unknown>;
 
+/** What stands for a part of a value nested deeper than the reports walk. */
+export const TOO_DEEP = `[nested deeper than ${MAX_NESTING_DEPTH} levels]`;
+
+/**
+ * The value with every object or array more than {@link MAX_NESTING_DEPTH} levels deep replaced by
+ * {@link TOO_DEEP}: the reports walk values recursively (masking secrets, JSON.stringify), and a state
+ * can hold values nested far deeper than the call stack allows.
+ */
+function bounded(value: unknown): unknown {
+  if (nestingIssue(value) === undefined) return value;
+  const copy = (inner: unknown, level: number): unknown => {
+    if (inner === null || typeof inner !== "object") return inner;
+    if (level > MAX_NESTING_DEPTH) return TOO_DEEP;
+    if (Array.isArray(inner)) return inner.map((item) => copy(item, level + 1));
+    return Object.fromEntries(Object.entries(inner).map(([key, item]) => [key, copy(item, level + 1)]));
+  };
+  return copy(value, 1);
+}
+
 // "preview failed" and the like only repeat the run's result.
 const RUN_FAILED = /^(preview|update|refresh|destroy) failed$/;
 
@@ -80,8 +110,9 @@ function stateOf(value: unknown): ResourceState | undefined {
   return {
     type: value.type,
     ...(typeof value.id === "string" && value.id !== "" ? { id: value.id } : {}),
-    inputs: isObject(value.inputs) ? value.inputs : {},
-    outputs: isObject(value.outputs) ? value.outputs : {},
+    inputs: isObject(value.inputs) ? (bounded(value.inputs) as Json) : {},
+    outputs: isObject(value.outputs) ? (bounded(value.outputs) as Json) : {},
+    ...(typeof value.sourcePosition === "string" ? { sourcePosition: value.sourcePosition } : {}),
   };
 }
 
@@ -120,6 +151,10 @@ function fromPreviewJson(document: Json): EngineOutput {
 // Steps a preview shows as one `replace` (the event log also lists its two halves).
 const REPLACE_HALVES = new Set(["create-replacement", "delete-replaced", "discard-replaced"]);
 
+/**
+ * The events of an event log. A last line that is not JSON was cut short (the run was killed while the
+ * engine wrote it): the log then holds part of a run. Any other line that is not JSON is no event log.
+ */
 function fromEventLog(lines: string[]): EngineOutput {
   const steps: Step[] = [];
   const refreshed: Step[] = [];
@@ -127,14 +162,25 @@ function fromEventLog(lines: string[]): EngineOutput {
   const errors: string[] = [];
   let result: string | undefined;
   let summarized = false;
+  let cut = false;
+  let policyPackLoaded = false;
   for (const [index, line] of lines.entries()) {
     let event: unknown;
     try {
       event = JSON.parse(line);
     } catch {
-      throw new EngineOutputError(`line ${index + 1} of the event log is not JSON`);
+      if (index === lines.length - 1 && index > 0) {
+        cut = true;
+        break;
+      }
+      throw new EngineOutputError(
+        index === 0
+          ? "the input is not JSON: neither `pulumi preview --json` output nor an event log (or it is cut short)"
+          : `line ${index + 1} of the event log is not JSON`,
+      );
     }
     if (!isObject(event)) continue;
+    if (isObject(event.policyLoadEvent)) policyPackLoaded = true;
     const pre = event.resourcePreEvent;
     const outputs = event.resOutputsEvent;
     const policy = event.policyEvent;
@@ -156,6 +202,7 @@ function fromEventLog(lines: string[]): EngineOutput {
         policyPackName: String(policy.policyPackName),
         enforcementLevel: String(policy.enforcementLevel),
         message: newline >= 0 ? text.slice(newline + 1).trim() : text,
+        ...(newline > 0 ? { description: text.slice(0, newline).trim() } : {}),
         urn: typeof policy.resourceUrn === "string" ? policy.resourceUrn : "",
       });
     } else if (
@@ -177,10 +224,11 @@ function fromEventLog(lines: string[]): EngineOutput {
     violations,
     policiesKnown: true,
     errors,
+    ...(policyPackLoaded ? { policyPackLoaded: true as const } : {}),
     ...(result ? { result } : {}),
     ...(summarized
       ? {}
-      : steps.length + refreshed.length + violations.length > 0
+      : cut || steps.length + refreshed.length + violations.length > 0
         ? { unfinished: true as const }
         : { notRun: true as const }),
   };
@@ -194,7 +242,15 @@ export function parseEngineOutput(text: string): EngineOutput {
   try {
     document = JSON.parse(trimmed);
   } catch {
-    return fromEventLog(trimmed.split("\n").filter((line) => line.trim() !== ""));
+    const lines = trimmed.split("\n").filter((line) => line.trim() !== "");
+    // `pulumi preview --json` prints one indented document: its first line is a lone brace.
+    if (lines.length > 0 && lines[0].trim() === "{") {
+      throw new EngineOutputError(
+        "the JSON preview is cut short (it ends before its closing brace): the run was stopped or killed " +
+          "while it wrote it; give its event log alone (--events)",
+      );
+    }
+    return fromEventLog(lines);
   }
   // `{}`: what `pulumi preview --json` prints when the run stops before the engine starts.
   if (

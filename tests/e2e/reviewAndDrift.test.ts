@@ -184,7 +184,8 @@ describe("review and drift through the real CLI", function () {
       "",
       "#### Workflow provisioning",
       "",
-      '- WorkflowProvisioning "ci" updated: writes the CI workflow again into the repositories of filters {"ids":["7001","7002"]}, excludeIds (none) (ghaOptions: {"prEnabled":true,"pushBranches":["main"],"pushEnabled":true} → {"prEnabled":true,"pushBranches":["main","release/*"],"pushEnabled":true})',
+      // Values are escaped as Markdown text (brackets, `*`): they render as written.
+      '- WorkflowProvisioning "ci" updated: writes the CI workflow again into the repositories of filters {"ids":\\["7001","7002"\\]}, excludeIds (none) (ghaOptions: {"prEnabled":true,"pushBranches":\\["main"\\],"pushEnabled":true} → {"prEnabled":true,"pushBranches":\\["main","release/\\*"\\],"pushEnabled":true})',
       "",
       "#### Webhooks and SCM apps",
       "",

@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ROTATION_ADVICE } from "../../provider/resources/staleCredentials";
 import { driftCommand, reviewCommand, type CommandIo } from "../../provider/review/commands";
+import { markdownText } from "../../provider/review/markdownText";
 
 const TYPE = "pulumi-nodejs:dynamic/codesec:UserRole";
 const URN = `urn:pulumi:prod::org::${TYPE}::lee`;
@@ -173,7 +174,7 @@ describe("review and drift reports of a run that failed or did not finish", () =
       "### ❗ codesec drift check failed in stack `prod`\n\n" +
         "- codesec:UserRole role-501: HTTP 401 UNAUTHENTICATED\n" +
         "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
-        `- ${ROTATION_ADVICE}\n`,
+        `- ${markdownText(ROTATION_ADVICE, 1000)}\n`,
     ]);
     // Explicit Providers' 401s: each Provider's advice (its inputs, not stack config) once, after the errors.
     const inProvider = (provider: string) =>
@@ -196,8 +197,8 @@ describe("review and drift reports of a run that failed or did not finish", () =
         "- codesec:UserRole role-501: HTTP 401 UNAUTHENTICATED\n" +
         "- codesec:UserRole role-502: HTTP 401 UNAUTHENTICATED\n" +
         "- codesec:ScmApp scm-app: HTTP 401 UNAUTHENTICATED\n" +
-        `- ${inProvider("org2")}\n` +
-        `- ${inProvider("org:3")}\n`,
+        `- ${markdownText(inProvider("org2"), 1000)}\n` +
+        `- ${markdownText(inProvider("org:3"), 1000)}\n`,
     ]);
   });
 
@@ -223,7 +224,7 @@ describe("review and drift reports of a run that failed or did not finish", () =
       "### ❗ codesec drift check failed in stack `prod`\n\n" +
         `- ${roleError}\n` +
         `- ${appError}\n` +
-        `- ${ROTATION_ADVICE}\n`,
+        `- ${markdownText(ROTATION_ADVICE, 1000)}\n`,
     ]);
     // The same message with no advice after it (an environment token's 401): nothing is advice.
     const unadvised = run(driftCommand, [], REFRESH_READ + error(roleError) + summary("failed"));

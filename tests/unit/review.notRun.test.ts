@@ -40,6 +40,34 @@ describe("review and drift reports of a run that did not start", () => {
     }
   });
 
+  it("codesec-review claims no policy verdict for a preview that ran without a policy pack", () => {
+    const type = "pulumi-nodejs:dynamic/codesec:UserRole";
+    const create = JSON.stringify({
+      sequence: 1,
+      resourcePreEvent: {
+        metadata: {
+          op: "create",
+          urn: `urn:pulumi:prod::org::${type}::lee`,
+          new: { type, inputs: { deploymentId: "1001", userId: "505", role: "ORG_ROLE_ADMIN" } },
+        },
+      },
+    });
+    const summary = JSON.stringify({ sequence: 2, summaryEvent: { result: "succeeded" } });
+    const policyLoad = JSON.stringify({ sequence: 0, policyLoadEvent: {} });
+    const headline = (log: string) => run(reviewCommand, [], { "-": log }).stdout.split("\n")[2];
+    expect(headline(`${create}\n${summary}\n`)).to.equal(
+      "1 to create. Policies: not checked: no policy pack ran.",
+    );
+    expect(headline(`${policyLoad}\n${create}\n${summary}\n`)).to.equal(
+      "1 to create. Policies: ✅ no violation.",
+    );
+    // A run without a pack that did not finish says both.
+    expect(headline(`${create}\n`)).to.equal(
+      "❗ The preview did not finish (its event log stops before the end: the run was stopped or killed). " +
+        "Until then it planned 1 to create; no policy pack ran.",
+    );
+  });
+
   it("codesec-drift reports an error (exit 1), not an absence of drift", () => {
     const markdown = run(driftCommand, [], { "-": STOPPED_LOG });
     expect(markdown.code).to.equal(1);

@@ -51,7 +51,7 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
  * Cancel calls, so a plugin that waits out its grace leaves the next one's Cancel unanswered, and the
  * engine reports that one as a provider that "exited prematurely" (an `error:` in a run that succeeded).
  */
-const ANSWERS_FLUSH_MS = 500;
+const ANSWERS_FLUSH_MS = 250;
 
 /**
  * Stops taking calls, waits for the calls under way (each bounded by its deadline; one whose caller has

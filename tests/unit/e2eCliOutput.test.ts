@@ -52,18 +52,24 @@ describe("e2e harness: what a CLI command's output must not show", () => {
 
   it("an error diagnostic alone fails it, and so does one in colour", () => {
     const colour = `${String.fromCharCode(27)}[31m`;
-    for (const output of ["Diagnostics:\n  pulumi:pulumi:Stack (x):\n    error: update failed\n", `${colour}error: boom\n`]) {
+    for (const output of [
+      "Diagnostics:\n  pulumi:pulumi:Stack (x):\n    error: update failed\n",
+      `${colour}error: boom\n`,
+    ]) {
       expect(unexpectedErrorLines({ args: ["up"], code: 0, output })).to.have.length(1);
     }
   });
 
   it("a clean output passes, warnings and the word error inside a message included", () => {
     expect(unexpectedErrorLines({ args: ["preview"], code: 0, output: CLEAN_PREVIEW })).to.deep.equal([]);
-    expect(() => assertNoUnexpectedErrors({ args: ["preview"], code: 0, output: CLEAN_PREVIEW })).not.to.throw();
+    expect(() =>
+      assertNoUnexpectedErrors({ args: ["preview"], code: 0, output: CLEAN_PREVIEW }),
+    ).not.to.throw();
   });
 
   it("a test that expects an error may have one in a command that exited 0, but not a provider's crash", () => {
-    const expected = "Diagnostics:\n  codesec:index:UserRole (member):\n    error: refused\n\nResources:\n    1 errored\n";
+    const expected =
+      "Diagnostics:\n  codesec:index:UserRole (member):\n    error: refused\n\nResources:\n    1 errored\n";
     expect(unexpectedErrorLines({ args: ["up"], code: 0, output: expected }, true)).to.deep.equal([]);
     expect(unexpectedErrorLines({ args: ["up"], code: 0, output: PREMATURE_EXIT }, true)).to.deep.equal([
       "error: Detected that /home/u/.pulumi/plugins/resource-codesec-v0.5.0/pulumi-resource-codesec exited prematurely.",

@@ -29,17 +29,26 @@ export interface CommandOutcome {
 /** The lines of `outcome`'s output that no test expected (see above); empty when there are none. */
 export function unexpectedErrorLines(outcome: CommandOutcome, expectErrors = false): string[] {
   const output = outcome.output.replace(COLOUR, "");
-  const patterns = outcome.code === 0 && !expectErrors ? [PROVIDER_CRASH, ERROR_DIAGNOSTIC, ERRORED_COUNT] : [PROVIDER_CRASH];
+  const patterns =
+    outcome.code === 0 && !expectErrors
+      ? [PROVIDER_CRASH, ERROR_DIAGNOSTIC, ERRORED_COUNT]
+      : [PROVIDER_CRASH];
   const lines = patterns.flatMap((pattern) => [...output.matchAll(pattern)].map((m) => m[0].trim()));
   return [...new Set(lines)];
 }
 
-/** Throws, quoting the lines and the whole output, when `outcome` shows an error no test expected. */
-export function assertNoUnexpectedErrors(outcome: CommandOutcome, expectErrors = false): void {
+/** The failure of `outcome` when it shows an error no test expected, quoting the lines and the whole output. */
+export function unexpectedErrorsFailure(outcome: CommandOutcome, expectErrors = false): Error | undefined {
   const lines = unexpectedErrorLines(outcome, expectErrors);
-  if (lines.length === 0) return;
-  throw new Error(
+  if (lines.length === 0) return undefined;
+  return new Error(
     `\`pulumi ${outcome.args.join(" ")}\` exited ${outcome.code} and printed what a user reads as an error ` +
       `(a test that expects one says so: expectErrors):\n  ${lines.join("\n  ")}\n--- its output:\n${outcome.output}`,
   );
+}
+
+/** Throws unexpectedErrorsFailure's error, if any. */
+export function assertNoUnexpectedErrors(outcome: CommandOutcome, expectErrors = false): void {
+  const failure = unexpectedErrorsFailure(outcome, expectErrors);
+  if (failure) throw failure;
 }

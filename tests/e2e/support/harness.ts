@@ -29,7 +29,7 @@ import {
   handedBuild,
   npmPack,
 } from "./sharedBuilds";
-import { assertNoUnexpectedErrors } from "./cliOutput";
+import { assertNoUnexpectedErrors, unexpectedErrorsFailure } from "./cliOutput";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
@@ -250,7 +250,8 @@ async function checkedPulumiCommand(): Promise<PulumiCommand> {
     } catch (error) {
       // A failed command: the Automation API's CommandError carries what it printed.
       const failed = (error as { commandResult?: Awaited<ReturnType<RunCommand>> }).commandResult;
-      if (failed) assertNoUnexpectedErrors({ args, code: failed.code, output: failed.stdout + failed.stderr });
+      if (failed)
+        assertNoUnexpectedErrors({ args, code: failed.code, output: failed.stdout + failed.stderr });
       throw error;
     }
     assertNoUnexpectedErrors(
@@ -264,7 +265,8 @@ async function checkedPulumiCommand(): Promise<PulumiCommand> {
 
 /** The checked CLI of a stack made by createStack. */
 function checkedCommandOf(stack: Stack): CheckedPulumiCommand {
-  const command = (stack.workspace as LocalWorkspace).pulumiCommand as unknown as Partial<CheckedPulumiCommand>;
+  const command = (stack.workspace as LocalWorkspace)
+    .pulumiCommand as unknown as Partial<CheckedPulumiCommand>;
   if (typeof command.errorsExpected !== "number") {
     throw new Error(`stack ${stack.name} was not made by createStack: its commands are not checked`);
   }
@@ -530,12 +532,9 @@ export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiPr
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) => {
-      try {
-        assertNoUnexpectedErrors({ args, code, output: chunks.join("") }, expected);
-        resolve({ code, signal });
-      } catch (error) {
-        reject(error as Error);
-      }
+      const failure = unexpectedErrorsFailure({ args, code, output: chunks.join("") }, expected);
+      if (failure) reject(failure);
+      else resolve({ code, signal });
     });
   });
   return { child, output: () => chunks.join(""), exited };

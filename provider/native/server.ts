@@ -10,7 +10,10 @@ import { resourceProviderService } from "./service";
 export interface PluginServer {
   readonly port: number;
   readonly state: PluginState;
-  /** Stops accepting calls and resolves once those under way have finished; safe to call twice. */
+  /**
+   * Stops accepting calls and resolves once those under way have finished and answered (a connection that
+   * would hold the stop longer is cut: closeServer); safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -33,13 +36,35 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
     port,
     state,
     close() {
-      // tryShutdown waits for the calls of a connection still open; a call whose caller has gone (the
-      // engine closes its connection before it stops the plugin) is waited for through state.calls. Then
-      // the engine's log client, which those calls may still use.
-      closed ??= new Promise<void>((resolve) => server.tryShutdown(() => resolve()))
-        .then(() => Promise.allSettled(state.calls))
-        .then(() => state.engine.close());
+      closed ??= closeServer(server, state);
       return closed;
     },
   };
+}
+
+/**
+ * How long the server's graceful stop may still take once no call of the plugin is under way: the time for
+ * the last answers to reach the engine. A connection can hold the graceful stop for ever: a stream whose
+ * request never ends, or the engine's own connection when it closes it just before its SIGINT (grpc-js
+ * then waits on a session whose socket is gone, and never returns). The engine gives a plugin 5 s from
+ * its SIGINT, then kills it; and it stops its plugins one after another within one 5 s budget for their
+ * Cancel calls, so a plugin that waits out its grace leaves the next one's Cancel unanswered, and the
+ * engine reports that one as a provider that "exited prematurely" (an `error:` in a run that succeeded).
+ */
+const ANSWERS_FLUSH_MS = 250;
+
+/**
+ * Stops taking calls, waits for the calls under way (each bounded by its deadline; one whose caller has
+ * gone is waited for too, so no write is cut in the middle), lets their answers go out for
+ * ANSWERS_FLUSH_MS at most, then ends every connection, and the engine's log client last (those calls may
+ * still use it).
+ */
+async function closeServer(server: grpc.Server, state: PluginState): Promise<void> {
+  const graceful = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  await Promise.allSettled(state.calls);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([graceful, new Promise((resolve) => (timer = setTimeout(resolve, ANSWERS_FLUSH_MS)))]);
+  clearTimeout(timer);
+  server.forceShutdown();
+  state.engine.close();
 }

@@ -3,12 +3,16 @@
  * same run creates), through the real CLI on the installed plugin: at preview the engine configures the
  * plugin with the unknown placeholder; the plugin must take it as unknown, not as a token: no request
  * with it, no error, the resources on that provider planned with their platform unknown. The apply then
- * configures it with the real token.
+ * configures it with the real token. Every command of such a program (an explicit Provider beside the
+ * default provider: two plugin processes the engine stops at its end) ends with no error shown: each
+ * plugin acknowledges the engine's Cancel and ends within the engine's grace, so the engine reports no
+ * crash of the provider.
  */
 import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { unexpectedErrorLines } from "./support/cliOutput";
 import { createNativeStack, packedNativeSdk, prepareProgram, requirePulumiCli } from "./support/harness";
 
 const PROGRAM = path.join(__dirname, "programs/native-unknown-config");
@@ -50,5 +54,22 @@ describe("native provider: an explicit Provider whose token is unknown at previe
     expect(emulator.control.state().users.find((u) => u.id === "502")?.roles["1001"]).to.equal(
       "ORG_ROLE_READONLY",
     );
+  });
+
+  it("preview, up and preview again, over and over: no error, no provider crash, nothing errored", async function () {
+    this.timeout(10 * 60_000);
+    const commands: [string, () => Promise<{ stdout: string; stderr: string }>][] = [
+      ["preview", () => stack.preview()],
+      ["preview", () => stack.preview()],
+      ["up", () => stack.up()],
+      ["preview", () => stack.preview()],
+      ["preview", () => stack.preview()],
+    ];
+    for (const [name, command] of commands) {
+      const { stdout, stderr } = await command();
+      const output = stdout + stderr;
+      expect(unexpectedErrorLines({ args: [name], code: 0, output }), output).to.deep.equal([]);
+      expect(output).not.to.match(/exited prematurely|errored|^\s*error:/m);
+    }
   });
 });

@@ -7,6 +7,7 @@
  * they take longer than the grace it gives them then; with no stdin pipe it keeps serving.
  */
 import { expect } from "chai";
+import * as http2 from "node:http2";
 import * as net from "node:net";
 import type { EmulatorHandle } from "../../emulator/index";
 import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
@@ -114,6 +115,28 @@ async function firstRefusal(plugin: PluginProcess): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return "never refused";
+}
+
+/** How soon Cancel answers: at once, whatever is under way (the engine gives it 5 s, then reports a crash). */
+const CANCEL_ANSWER_MS = 1000;
+/** How soon the process ends on SIGINT when no call of its own is under way: well within the engine's 5 s. */
+const STOP_WITHIN_MS = 3000;
+
+/**
+ * An HTTP/2 stream to the plugin's port that asks for a gRPC method and never sends its request's end: a
+ * session the server cannot close gracefully, as a client that went quiet leaves it.
+ */
+function openStreamThatNeverEnds(port: number): { close(): void } {
+  const session = http2.connect(`http://127.0.0.1:${port}`);
+  session.on("error", () => undefined); // the plugin ends the session when it stops
+  const stream = session.request({
+    ":method": "POST",
+    ":path": "/pulumirpc.ResourceProvider/GetPluginInfo",
+    "content-type": "application/grpc",
+    te: "trailers",
+  });
+  stream.on("error", () => undefined);
+  return { close: () => session.destroy() };
 }
 
 describe("native plugin: how its process ends", function () {
@@ -243,6 +266,24 @@ describe("native plugin: how its process ends", function () {
     await refusesConnections(p.port); // the end of stdin has been seen: the stop has begun
     p.child.kill("SIGTERM"); // a runner's clean-up after it killed the CLI
     await expectEndedAfterTheWrite(p, applied);
+  });
+
+  it("Cancel answers at once, while a write is under way", async () => {
+    const p = await startConfigured();
+    void slowRoleWrite(p, emulator());
+    await appliedAt();
+    const asked = Date.now();
+    await p.client.cancel(new Empty());
+    expect(Date.now() - asked, "ms until Cancel answered").to.be.below(CANCEL_ANSWER_MS);
+  });
+
+  it("on SIGINT, a stream left open by a client (no call of the plugin's) does not keep it: it exits 0 at once", async () => {
+    const p = await startConfigured();
+    const stream = openStreamThatNeverEnds(p.port);
+    await p.client.cancel(new Empty());
+    p.child.kill("SIGINT");
+    expect(await endedWithin(p, STOP_WITHIN_MS)).to.deep.equal({ code: 0, signal: null });
+    stream.close();
   });
 
   it("with no stdin pipe (started by hand), it keeps serving until SIGTERM, then exits 0", async () => {

@@ -1,10 +1,12 @@
 /**
  * End-to-end harness: the package as a user installs it (`npm pack`), a program folder of its own, and
  * stacks driven through the real Pulumi CLI by the Automation API, with a local file backend and a
- * passphrase secrets provider so nothing reaches a network service.
+ * passphrase secrets provider so nothing reaches a network service. Every CLI command run here, through
+ * the Automation API or not, has its output checked (cliOutput.ts): a command that exits 0 shows no
+ * error unless its test expects one (expectErrors), and none shows a provider's crash.
  */
-import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { LocalWorkspace, PulumiCommand, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -27,6 +29,7 @@ import {
   handedBuild,
   npmPack,
 } from "./sharedBuilds";
+import { assertNoUnexpectedErrors, unexpectedErrorsFailure } from "./cliOutput";
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 export { CLI_COMMAND_LIMIT_MS, RESOURCE_STEP_LIMIT_MS, timeLimitFor } from "./timeLimits";
@@ -217,6 +220,78 @@ export function stackStateOf(stack: Stack): { backendUrl: string; passphrase: st
   return { backendUrl: env.PULUMI_BACKEND_URL, passphrase: env.PULUMI_CONFIG_PASSPHRASE };
 }
 
+/** The Automation API's run of one CLI command (PulumiCommand's, which its typings leave out). */
+type RunCommand = (
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  ...more: unknown[]
+) => Promise<{ stdout: string; stderr: string; code: number }>;
+
+/** The CLI of a stack made here: the Automation API's, with every command's output checked. */
+interface CheckedPulumiCommand {
+  /** How many expectErrors scopes are open for the stack. */
+  errorsExpected: number;
+}
+
+let pulumiCommand: Promise<PulumiCommand> | undefined;
+
+/** A CLI for one stack whose every command's output is checked (assertNoUnexpectedErrors). */
+async function checkedPulumiCommand(): Promise<PulumiCommand> {
+  pulumiCommand ??= PulumiCommand.get();
+  const real = await pulumiCommand;
+  const run = (real as unknown as { run: RunCommand }).run.bind(real);
+  const checked = Object.create(real) as PulumiCommand & CheckedPulumiCommand & { run: RunCommand };
+  checked.errorsExpected = 0;
+  checked.run = async (args, ...rest) => {
+    let result: Awaited<ReturnType<RunCommand>>;
+    try {
+      result = await run(args, ...rest);
+    } catch (error) {
+      // A failed command: the Automation API's CommandError carries what it printed.
+      const failed = (error as { commandResult?: Awaited<ReturnType<RunCommand>> }).commandResult;
+      if (failed)
+        assertNoUnexpectedErrors({ args, code: failed.code, output: failed.stdout + failed.stderr });
+      throw error;
+    }
+    assertNoUnexpectedErrors(
+      { args, code: result.code, output: result.stdout + result.stderr },
+      checked.errorsExpected > 0,
+    );
+    return result;
+  };
+  return checked;
+}
+
+/** The checked CLI of a stack made by createStack. */
+function checkedCommandOf(stack: Stack): CheckedPulumiCommand {
+  const command = (stack.workspace as LocalWorkspace)
+    .pulumiCommand as unknown as Partial<CheckedPulumiCommand>;
+  if (typeof command.errorsExpected !== "number") {
+    throw new Error(`stack ${stack.name} was not made by createStack: its commands are not checked`);
+  }
+  return command as CheckedPulumiCommand;
+}
+
+/** Whether the test running a command of `stack` expects an error in it (expectErrors). */
+function errorsExpected(stack: Stack): boolean {
+  return checkedCommandOf(stack).errorsExpected > 0;
+}
+
+/**
+ * Runs `commands` (any of `stack`'s: the Automation API's, runPulumi, spawnPulumi) for a test that expects
+ * an error in a command that exits 0: its `error:` diagnostics are the test's to assert.
+ */
+export async function expectErrors<T>(stack: Stack, commands: () => Promise<T>): Promise<T> {
+  const command = checkedCommandOf(stack);
+  command.errorsExpected++;
+  try {
+    return await commands();
+  } finally {
+    command.errorsExpected--;
+  }
+}
+
 /** Selects (creating if needed) a stack of the program in `workDir` and sets its config. */
 export async function createStack(
   workDir: string,
@@ -227,7 +302,7 @@ export async function createStack(
   const stateDir = path.join(path.dirname(workDir), `${path.basename(workDir)}-pulumi`);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },
-    { envVars: { ...pulumiEnv(stateDir), ...extraEnv } },
+    { envVars: { ...pulumiEnv(stateDir), ...extraEnv }, pulumiCommand: await checkedPulumiCommand() },
   );
   await stack.setAllConfig(config);
   return stack;
@@ -281,12 +356,26 @@ export async function stateResource(stack: Stack, name: string): Promise<StateRe
  * passes --show-secrets, so it cannot tell whether a secret was stored in plaintext.)
  */
 export function exportStackAsStored(stack: Stack): string {
+  return pulumiSync(stack, ["stack", "export", "--stack", stack.name]);
+}
+
+/** Runs `pulumi <args>` for `stack` (its folder and environment) to its end; returns its stdout. */
+function pulumiSync(stack: Stack, args: string[]): string {
   const workspace = stack.workspace as LocalWorkspace;
-  return execFileSync("pulumi", ["stack", "export", "--stack", stack.name], {
+  const run = spawnSync("pulumi", args, {
     cwd: workspace.workDir,
     env: { ...process.env, ...workspace.envVars },
     encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: Infinity,
   });
+  if (run.error) throw run.error;
+  assertNoUnexpectedErrors(
+    { args, code: run.status, output: run.stdout + run.stderr },
+    errorsExpected(stack),
+  );
+  if (run.status !== 0) throw new Error(`\`pulumi ${args.join(" ")}\` exited ${run.status}:\n${run.stderr}`);
+  return run.stdout;
 }
 
 /**
@@ -425,10 +514,12 @@ export interface PulumiProcess {
 /**
  * Starts `pulumi <args>` for `stack` as a user runs it (its workspace's folder and environment), in a
  * process group of its own so that a test can signal it as a terminal's Ctrl+C does, and with every
- * process it starts tagged `tag` (see PROCESS_TAG_VARIABLE).
+ * process it starts tagged `tag` (see PROCESS_TAG_VARIABLE). `exited` rejects when its output shows an
+ * error its test did not expect (cliOutput.ts).
  */
 export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiProcess {
   const workspace = stack.workspace as LocalWorkspace;
+  const expected = errorsExpected(stack);
   const child = spawn("pulumi", args, {
     cwd: workspace.workDir,
     env: { ...process.env, ...workspace.envVars, [PROCESS_TAG_VARIABLE]: tag },
@@ -440,7 +531,11 @@ export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiPr
   child.stderr.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ code, signal }));
+    child.once("close", (code, signal) => {
+      const failure = unexpectedErrorsFailure({ args, code, output: chunks.join("") }, expected);
+      if (failure) reject(failure);
+      else resolve({ code, signal });
+    });
   });
   return { child, output: () => chunks.join(""), exited };
 }
@@ -520,25 +615,16 @@ export async function createNativeStack(
  * `pulumi plugin install resource codesec <version> -f <archive>`.
  */
 export function installNativePlugin(stack: Stack): void {
-  const workspace = stack.workspace as LocalWorkspace;
-  execFileSync(
-    "pulumi",
-    [
-      "plugin",
-      "install",
-      "resource",
-      "codesec",
-      packageVersion(),
-      "-f",
-      nativePluginRelease().tarball,
-      "--reinstall",
-    ],
-    {
-      cwd: workspace.workDir,
-      env: { ...process.env, ...workspace.envVars },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  pulumiSync(stack, [
+    "plugin",
+    "install",
+    "resource",
+    "codesec",
+    packageVersion(),
+    "-f",
+    nativePluginRelease().tarball,
+    "--reinstall",
+  ]);
 }
 
 let nativeSdk: string | undefined;

@@ -257,10 +257,11 @@ function secretSpans(text: string, matcher: PieceMatcher): [number, number][] {
   const found = pieceSpans(text, matcher.contiguous);
   const view = lettersAndDigits(text);
   for (const [start, end] of pieceSpans(view.text, matcher.spread)) {
-    found.push([view.at[start]!, view.at[end - 1]! + 1]);
+    found.push([view.at[start], view.at[end - 1] + 1]);
   }
   if (matcher.short !== undefined) {
-    for (const match of text.matchAll(matcher.short)) found.push([match.index, match.index + match[0].length]);
+    for (const match of text.matchAll(matcher.short))
+      found.push([match.index, match.index + match[0].length]);
   }
   found.sort((a, b) => a[0] - b[0]);
   const spans: [number, number][] = [];

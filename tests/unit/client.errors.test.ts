@@ -490,7 +490,9 @@ describe("CodeSecClient errors", () => {
     });
 
     it("quotes only the scheme, host and port of a plain http base URL, not its path, which may hold a secret", () => {
-      expect(() => new CodeSecClient({ baseUrl: "http://codesec.example.com/t0k-hunter2-secret", token: TOKEN }))
+      expect(
+        () => new CodeSecClient({ baseUrl: "http://codesec.example.com/t0k-hunter2-secret", token: TOKEN }),
+      )
         .to.throw(CodeSecInputError)
         .with.property("message")
         .that.includes('baseUrl "http://codesec.example.com" is plain http')

@@ -25,7 +25,7 @@ describe("parseErrorBody: HTML pages", () => {
     ["tag openings with no end", `<html>${"<".repeat(2_000_000)}`],
   ]) {
     it(`reads a page of 2 MB of ${what} in linear time`, () => {
-      expect(parseErrorBody(body!).message).to.be.a("string");
+      expect(parseErrorBody(body).message).to.be.a("string");
     });
   }
 });

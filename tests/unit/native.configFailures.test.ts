@@ -27,7 +27,7 @@ describe("native plugin: CheckConfig with allowInsecureHttp unknown at preview",
       origin,
     );
     expect(failures).to.have.length(1);
-    expect(failures[0]!.reason).to.include('got protocol "ftp:"');
+    expect(failures[0].reason).to.include('got protocol "ftp:"');
   });
 
   it("refuses plain http to another machine when allowInsecureHttp is known and not true", () => {
@@ -38,13 +38,15 @@ describe("native plugin: CheckConfig with allowInsecureHttp unknown at preview",
         origin,
       );
       expect(failures, String(allowInsecureHttp)).to.have.length(1);
-      expect(failures[0]!.reason).to.include("is plain http to another machine");
+      expect(failures[0].reason).to.include("is plain http to another machine");
     }
   });
 
   it("refuses plain http in a named connection's base URL when allowInsecureHttp is known", () => {
     const connections = JSON.stringify({ org2: { baseUrl: "http://emulator:8080", token: "t" } });
-    expect(configFailures({ connections, token: "t", baseUrl: "https://a.example" }, {}, origin)).to.have.length(1);
+    expect(
+      configFailures({ connections, token: "t", baseUrl: "https://a.example" }, {}, origin),
+    ).to.have.length(1);
     expect(
       configFailures(
         { connections, token: "t", baseUrl: "https://a.example", allowInsecureHttp: UNKNOWN_VALUE },

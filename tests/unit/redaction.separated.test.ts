@@ -13,7 +13,8 @@ import { TOKEN } from "../support/fakeServer";
 function normalizedPieces(secret: string): string[] {
   const normalized = secret.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
   const pieces: string[] = [];
-  for (let start = 0; start + 8 <= normalized.length; start++) pieces.push(normalized.slice(start, start + 8));
+  for (let start = 0; start + 8 <= normalized.length; start++)
+    pieces.push(normalized.slice(start, start + 8));
   return pieces;
 }
 

@@ -173,9 +173,6 @@ function settingError(error: unknown, connection: ResolvedConnection): unknown {
   } else if (clientKey !== undefined) {
     setting = origin.setting(clientKey);
     named = origin.prefix(clientKey);
-  } else if (field === "allowInsecureHttp") {
-    setting = origin.setting(CONFIG_ALLOW_INSECURE_HTTP);
-    named = origin.prefix(CONFIG_ALLOW_INSECURE_HTTP);
   } else {
     return error;
   }

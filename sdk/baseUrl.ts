@@ -83,16 +83,18 @@ export interface TransportRule {
  * host is this machine (the emulator) or `allowInsecureHttp` is set: over plain http the token crosses
  * the network readable by anyone on the way. The client's constructor applies it; a check made before
  * any client exists (a preview) calls it with the same `rule`. Throws CodeSecInputError (field `baseUrl`)
- * that names the opt-in.
+ * that names the opt-in and quotes the URL's origin only.
  */
 export function normalizeBaseUrl(value: unknown, rule: TransportRule = {}): string {
   const normalized = canonicalBaseUrl(value);
   const url = new URL(normalized);
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && rule.allowInsecureHttp !== true) {
+    // Only scheme, host and port are quoted: a path may carry a credential too.
+    const origin = url.origin;
     throw new CodeSecInputError(
       "baseUrl",
-      `baseUrl ${JSON.stringify(normalized)} is plain http to another machine: the token would cross the ` +
-        `network unencrypted. Use https (${JSON.stringify(normalized.replace(/^http:/, "https:"))}); plain ` +
+      `baseUrl ${JSON.stringify(origin)} is plain http to another machine: the token would cross the ` +
+        `network unencrypted. Use https (${JSON.stringify(origin.replace(/^http:/, "https:"))}); plain ` +
         "http is accepted only to this machine (localhost, 127.0.0.0/8, [::1]), or, for a platform reached " +
         "over a network you trust (an emulator in another container), with allowInsecureHttp set to true " +
         `(${settingWords(rule.settingNames).allowInsecureHttp})`,

@@ -58,11 +58,39 @@ function looksLikeHtml(text: string): boolean {
   return /^<(!doctype|html|head|body)\b/i.test(text);
 }
 
-// A proxy's HTML error page: keep its title/heading text, drop the markup.
+const CLOSING_TAGS = { script: /<\/script>/gi, style: /<\/style>/gi };
+
+/**
+ * A proxy's HTML error page: its title/heading text, the markup dropped. Scanned once, left to right
+ * (a body may be megabytes): a lazy pattern such as `<script[\s\S]*?</script>` would rescan the rest of
+ * the text from every unclosed `<script`, in time quadratic in the body's size.
+ */
 function htmlText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  let text = "";
+  let from = 0;
+  while (from < html.length) {
+    const open = html.indexOf("<", from);
+    if (open === -1) break;
+    const element = /^<(script|style)\b/i.exec(html.slice(open, open + 8))?.[1];
+    if (element !== undefined) {
+      const closing = CLOSING_TAGS[element.toLowerCase() as "script" | "style"];
+      closing.lastIndex = open;
+      const close = closing.exec(html)?.index ?? -1;
+      text += `${html.slice(from, open)} `;
+      if (close === -1) {
+        // An element left open runs to the end of the page, as in a browser.
+        from = html.length;
+        break;
+      }
+      from = close + element.length + 3;
+      continue;
+    }
+    const end = html.indexOf(">", open);
+    // No tag ends after this point: the rest is text.
+    if (end === -1) break;
+    text += `${html.slice(from, open)} `;
+    from = end + 1;
+  }
+  text += html.slice(from);
+  return text.replace(/\s+/g, " ").trim();
 }

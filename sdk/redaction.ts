@@ -5,6 +5,8 @@
  * token must still never reach a message, a log or Pulumi state.
  */
 
+import { escapedText } from "../api/messageText";
+
 export const REDACTED = "[REDACTED]";
 
 /**
@@ -94,14 +96,39 @@ function lowerHexEscapes(percent: string): string {
 }
 
 /**
- * What to look for, for one set of secrets: every run of {@link MIN_PIECE_LENGTH} characters of every form,
- * case-folded, with their rolling hashes (a text is scanned once, one hash step per character, whatever
- * its length and however many forms there are), and the secrets too short for that, looked for whole.
+ * The shortest run of letters and digits of a secret's form looked for with the characters between them
+ * ignored: a server may echo a secret spread by separators (a body in UTF-16, hex in groups, base64 in
+ * lines, markup between pieces, zero-width spaces). Longer than {@link MIN_PIECE_LENGTH}, as ignoring
+ * separators joins words and numbers: a token's readable prefix (`tok_live_`) meets prose ("tok live
+ * status"), a run of its digits meets a date or an id, and 8 letters and digits would then need one or
+ * two characters of chance to match; 12 need several of a secret's random characters in a row.
  */
-interface PieceMatcher {
+export const MIN_SPREAD_LENGTH = 12;
+
+/**
+ * Runs of one length to look for: every run of that length of every form, case-folded, with their rolling
+ * hashes (a text is scanned once, one hash step per character, whatever its length and however many forms
+ * there are).
+ */
+interface PieceSet {
+  readonly length: number;
+  /** HASH_BASE to the power length - 1 (32-bit): the weight of the character leaving the window. */
+  readonly lead: number;
   readonly hashes: ReadonlySet<number>;
   readonly pieces: ReadonlySet<string>;
+}
+
+/**
+ * What to look for, for one set of secrets: pieces of {@link MIN_PIECE_LENGTH} characters of each form as
+ * it is (`contiguous`), pieces of {@link MIN_SPREAD_LENGTH} of its letters and digits (`spread`, looked for
+ * in the letters and digits of a text), the secrets too short for pieces, looked for whole, and the length
+ * of the longest form.
+ */
+interface PieceMatcher {
+  readonly contiguous: PieceSet;
+  readonly spread: PieceSet;
   readonly short: RegExp | undefined;
+  readonly longest: number;
 }
 
 /** Matchers of recent sets of secrets (a client's token, alone or with a one-time code). */
@@ -111,34 +138,46 @@ function matcherFor(secrets: readonly string[]): PieceMatcher {
   const key = secrets.join("\u0000");
   const cached = matcherCache.get(key);
   if (cached !== undefined) return cached;
-  const hashes = new Set<number>();
-  const pieces = new Set<string>();
+  const contiguous = emptyPieceSet(MIN_PIECE_LENGTH);
+  const spread = emptyPieceSet(MIN_SPREAD_LENGTH);
   const short: string[] = [];
+  let longest = 0;
   for (const secret of secrets) {
     for (const form of secretForms(secret)) {
+      longest = Math.max(longest, form.length);
       if (form.length < MIN_PIECE_LENGTH) {
         short.push(form);
         continue;
       }
-      const folded = foldCase(form);
-      for (let start = 0; start + MIN_PIECE_LENGTH <= folded.length; start++) {
-        const piece = folded.slice(start, start + MIN_PIECE_LENGTH);
-        pieces.add(piece);
-        hashes.add(pieceHash(piece, 0));
-      }
+      addPieces(contiguous, foldCase(form));
+      addPieces(spread, lettersAndDigits(form).text);
     }
   }
   const matcher: PieceMatcher = {
-    hashes,
-    pieces,
+    contiguous,
+    spread,
     short:
       short.length === 0
         ? undefined
         : new RegExp(short.map((form) => form.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"), "gi"),
+    longest,
   };
   if (matcherCache.size >= CACHE_SIZE) matcherCache.clear();
   matcherCache.set(key, matcher);
   return matcher;
+}
+
+function emptyPieceSet(length: number): PieceSet & { hashes: Set<number>; pieces: Set<string> } {
+  const lead = Array.from({ length: length - 1 }).reduce<number>((power) => Math.imul(power, HASH_BASE), 1);
+  return { length, lead, hashes: new Set(), pieces: new Set() };
+}
+
+function addPieces(set: PieceSet & { hashes: Set<number>; pieces: Set<string> }, folded: string): void {
+  for (let start = 0; start + set.length <= folded.length; start++) {
+    const piece = folded.slice(start, start + set.length);
+    set.pieces.add(piece);
+    set.hashes.add(pieceHash(piece, 0, set.length));
+  }
 }
 
 /** ASCII letters lower-cased, every other character kept: a string keeps its length and its indexes. */
@@ -151,77 +190,126 @@ function foldedCode(text: string, index: number): number {
   return code >= 65 && code <= 90 ? code + 32 : code;
 }
 
-const HASH_BASE = 0x01000193;
-/** HASH_BASE to the power MIN_PIECE_LENGTH - 1 (32-bit): the weight of the character leaving the window. */
-const HASH_LEAD = Array.from({ length: MIN_PIECE_LENGTH - 1 }).reduce<number>(
-  (power) => Math.imul(power, HASH_BASE),
-  1,
-);
+/**
+ * The ASCII letters (lower-cased) and digits of `text`, everything else left out, and for each the index
+ * in `text` it came from.
+ */
+function lettersAndDigits(text: string): { text: string; at: Int32Array } {
+  const codes = new Uint16Array(text.length);
+  const at = new Int32Array(text.length);
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = foldedCode(text, index);
+    if ((code >= 48 && code <= 57) || (code >= 97 && code <= 122)) {
+      codes[length] = code;
+      at[length++] = index;
+    }
+  }
+  let kept = "";
+  for (let start = 0; start < length; start += 8192) {
+    kept += String.fromCharCode(...codes.subarray(start, Math.min(length, start + 8192)));
+  }
+  return { text: kept, at: at.subarray(0, length) };
+}
 
-/** The hash of the case-folded {@link MIN_PIECE_LENGTH} characters of `text` from `start`. */
-function pieceHash(text: string, start: number): number {
+const HASH_BASE = 0x01000193;
+
+/** The hash of the case-folded `length` characters of `text` from `start`. */
+function pieceHash(text: string, start: number, length: number): number {
   let hash = 0;
-  for (let index = start; index < start + MIN_PIECE_LENGTH; index++) {
+  for (let index = start; index < start + length; index++) {
     hash = (Math.imul(hash, HASH_BASE) + foldedCode(text, index)) | 0;
   }
   return hash;
 }
 
 /**
- * The spans `[start, end)` of `text` made of pieces of the secrets, side by side or overlapping pieces
- * merged into one span, in order.
+ * The spans `[start, end)` of `text` made of pieces of `set`, side by side or overlapping pieces merged
+ * into one span, in order.
  */
-function pieceSpans(text: string, matcher: PieceMatcher): [number, number][] {
+function pieceSpans(text: string, set: PieceSet): [number, number][] {
   const spans: [number, number][] = [];
-  if (matcher.pieces.size === 0 || text.length < MIN_PIECE_LENGTH) return spans;
-  let hash = pieceHash(text, 0);
+  const { length } = set;
+  if (set.pieces.size === 0 || text.length < length) return spans;
+  let hash = pieceHash(text, 0, length);
   for (let start = 0; ; start++) {
-    if (
-      matcher.hashes.has(hash) &&
-      matcher.pieces.has(foldCase(text.slice(start, start + MIN_PIECE_LENGTH)))
-    ) {
-      const end = start + MIN_PIECE_LENGTH;
+    if (set.hashes.has(hash) && set.pieces.has(foldCase(text.slice(start, start + length)))) {
+      const end = start + length;
       const last = spans[spans.length - 1];
       if (last !== undefined && start <= last[1]) last[1] = end;
       else spans.push([start, end]);
     }
-    const next = start + MIN_PIECE_LENGTH;
+    const next = start + length;
     if (next >= text.length) return spans;
     hash =
-      (Math.imul((hash - Math.imul(foldedCode(text, start), HASH_LEAD)) | 0, HASH_BASE) +
+      (Math.imul((hash - Math.imul(foldedCode(text, start), set.lead)) | 0, HASH_BASE) +
         foldedCode(text, next)) |
       0;
   }
 }
 
+/**
+ * The spans `[start, end)` of `text` to redact, in order, none overlapping or touching another: pieces of
+ * forms as they are, pieces of forms' letters and digits with anything between them (the span runs from
+ * the piece's first letter or digit to its last), and short secrets whole.
+ */
+function secretSpans(text: string, matcher: PieceMatcher): [number, number][] {
+  const found = pieceSpans(text, matcher.contiguous);
+  const view = lettersAndDigits(text);
+  for (const [start, end] of pieceSpans(view.text, matcher.spread)) {
+    found.push([view.at[start], view.at[end - 1] + 1]);
+  }
+  if (matcher.short !== undefined) {
+    for (const match of text.matchAll(matcher.short))
+      found.push([match.index, match.index + match[0].length]);
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  const spans: [number, number][] = [];
+  for (const [start, end] of found) {
+    const last = spans[spans.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else spans.push([start, end]);
+  }
+  return spans;
+}
+
+/**
+ * `text` up to index `limit` with each span replaced by `[REDACTED]`; a span that starts before `limit`
+ * is replaced whole, wherever it ends. `consumed`: the index in `text` the result ends at.
+ */
+function withSpansRedacted(
+  text: string,
+  spans: readonly [number, number][],
+  limit: number,
+): { text: string; consumed: number } {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (start >= limit) break;
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
+  }
+  const consumed = Math.min(text.length, Math.max(from, limit));
+  return { text: out + text.slice(from, consumed), consumed };
+}
+
 /** Whether `text` holds a piece of any form of any of the secrets ({@link redact}). */
 export function mentionsSecret(text: string, secrets: readonly string[]): boolean {
-  const matcher = matcherFor(secrets);
-  if (matcher.short !== undefined) {
-    matcher.short.lastIndex = 0;
-    if (matcher.short.test(text)) return true;
-  }
-  return pieceSpans(text, matcher).length > 0;
+  return secretSpans(text, matcherFor(secrets)).length > 0;
 }
 
 /**
  * Replaces with `[REDACTED]` every run of {@link MIN_PIECE_LENGTH} or more characters, in any case, of any
- * form of each secret ({@link secretForms}), a secret too short for that wherever it appears whole, and
- * any `Bearer <credential>`.
+ * form of each secret ({@link secretForms}); every run of {@link MIN_SPREAD_LENGTH} or more of a form's
+ * letters and digits, in any case, whatever stands between them (spaces, punctuation, zero-width
+ * characters, NULs, markup), from its first letter or digit to its last; a secret too short for pieces
+ * wherever it appears whole; and any `Bearer <credential>`.
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  const matcher = matcherFor(secrets);
-  // A short secret is looked for between the spans only, not inside the marker put in their place.
-  const rest = (segment: string) =>
-    matcher.short === undefined ? segment : segment.replace(matcher.short, REDACTED);
-  let out = "";
-  let from = 0;
-  for (const [start, end] of pieceSpans(text, matcher)) {
-    out += `${rest(text.slice(from, start))}${REDACTED}`;
-    from = end;
-  }
-  out += rest(text.slice(from));
-  return out.replace(BEARER, `Bearer ${REDACTED}`);
+  return withSpansRedacted(text, secretSpans(text, matcherFor(secrets)), text.length).text.replace(
+    BEARER,
+    `Bearer ${REDACTED}`,
+  );
 }
 
 /**
@@ -231,16 +319,34 @@ export function redact(text: string, secrets: readonly string[]): string {
 const SANITIZED_WINDOW = 65_536;
 
 /**
- * Text from the server made safe to show: secrets redacted first (so a cut can never leave a piece of
- * one behind: a piece the window's end cuts is still a piece), control characters and runs of
- * whitespace collapsed, then cut to `max` characters, the cut marked with how many characters follow
+ * Characters scanned past the window, per character of the longest form of the secrets: a secret the
+ * window's end cuts is found whole, even spread by a separator after each character (UTF-16, spaced hex,
+ * which double it), and redacted whole.
+ */
+const LOOKAHEAD_PER_CHARACTER = 4;
+
+/** Invisible format characters (zero-width spaces and joiners, byte order marks, soft hyphens). */
+const FORMAT = /\p{Cf}/gu;
+
+/**
+ * Text from the server made safe to show: secrets redacted, in the window and in what the scan past it
+ * finds of a secret the window's end cuts; control characters and runs of whitespace collapsed, the
+ * characters messages escape (bidirectional controls, line separators: api/messageText.ts) escaped and
+ * other invisible format characters dropped; secrets redacted again in what that leaves (a secret may be
+ * contiguous only then); then cut to `max` characters, the cut marked with how many characters follow
  * (beyond the window, counted as they came).
  */
 export function sanitize(text: string, secrets: readonly string[], max = 300): string {
-  const window = text.slice(0, Math.max(SANITIZED_WINDOW, max * 8));
-  const clean = redact(window, secrets).replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  const beyond = text.length - window.length;
+  const matcher = matcherFor(secrets);
+  const window = Math.max(SANITIZED_WINDOW, max * 8);
+  const scanned = text.slice(0, window + matcher.longest * LOOKAHEAD_PER_CHARACTER);
+  const redacted = withSpansRedacted(scanned, secretSpans(scanned, matcher), window);
+  const shown = escapedText(redacted.text.replace(BEARER, `Bearer ${REDACTED}`).replace(CONTROL, " "))
+    .replace(FORMAT, "")
+    .replace(/\s+/g, " ");
+  const clean = redact(shown, secrets).trim();
+  const beyond = text.length - redacted.consumed;
   if (clean.length <= max && beyond === 0) return clean;
-  const shown = clean.slice(0, max);
-  return `${shown}… (${clean.length - shown.length + beyond} more characters)`;
+  const shownCut = clean.slice(0, max);
+  return `${shownCut}… (${clean.length - shownCut.length + beyond} more characters)`;
 }

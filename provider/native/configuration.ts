@@ -88,7 +88,8 @@ export function inputsFromVariables(variables: Iterable<[string, string]>): Prop
 /**
  * CheckConfig: every problem of a provider configuration, with the words the dynamic provider uses for the
  * same configuration, without sending any request (the credentials are proven at the first resource's
- * Check). A value still unknown at preview is checked at apply. Checked: the client settings, the
+ * Check). A value still unknown at preview is checked at apply, and so is what depends on it (plain http
+ * while `allowInsecureHttp` is unknown). Checked: the client settings, the
  * credential check switch, `movedFrom`, each named connection (whole, and its base URL), and the default
  * connection (stack config or provider inputs, else the environment), which may be missing when named
  * connections are defined (resources then name theirs).
@@ -114,6 +115,8 @@ export function configFailures(
   };
   let settings: ClientSettings = {};
   attempt(() => (settings = clientSettingsFrom(config)));
+  // The opt-in to plain http still unknown: the http rule is checked at apply, the rest of a base URL now.
+  if (containsUnknown(news.allowInsecureHttp)) settings = { ...settings, allowInsecureHttp: true };
   attempt(() => skipsCredentialsValidation(config));
   attempt(() => movedFromSetting(config(CONFIG_MOVED_FROM), origin));
   let names: string[] = [];

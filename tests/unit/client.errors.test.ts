@@ -481,12 +481,22 @@ describe("CodeSecClient errors", () => {
       }
       expect(caught).to.be.instanceOf(CodeSecInputError).with.property("field", "baseUrl");
       expect((caught as Error).message).to.equal(
-        'baseUrl "http://codesec.example.com:8080/prefix" is plain http to another machine: the token would ' +
-          'cross the network unencrypted. Use https ("https://codesec.example.com:8080/prefix"); plain http ' +
+        'baseUrl "http://codesec.example.com:8080" is plain http to another machine: the token would ' +
+          'cross the network unencrypted. Use https ("https://codesec.example.com:8080"); plain http ' +
           "is accepted only to this machine (localhost, 127.0.0.0/8, [::1]), or, for a platform reached over " +
           "a network you trust (an emulator in another container), with allowInsecureHttp set to true " +
           "(client option allowInsecureHttp, stack config codesec:allowInsecureHttp)",
       );
+    });
+
+    it("quotes only the scheme, host and port of a plain http base URL, not its path, which may hold a secret", () => {
+      expect(
+        () => new CodeSecClient({ baseUrl: "http://codesec.example.com/t0k-hunter2-secret", token: TOKEN }),
+      )
+        .to.throw(CodeSecInputError)
+        .with.property("message")
+        .that.includes('baseUrl "http://codesec.example.com" is plain http')
+        .and.not.includes("hunter2");
     });
 
     it("names where allowInsecureHttp is set in the caller's words", () => {

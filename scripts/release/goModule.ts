@@ -1,10 +1,11 @@
 /**
  * The Go SDK's module as `go mod download` will fetch it once `sdk/go/v<version>` is tagged: the module
- * zip (made from the commit by golang.org/x/mod/zip, in the small Go program beside this file), its
+ * zip (made from the commit's files by golang.org/x/mod/zip, in the small Go program beside this file), its
  * go.mod and its .info, in the GOPROXY layout (`<module>/@v/...`), so that a directory of them serves as a
  * module proxy.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import type { SourceCommit } from "./gitTree";
 
@@ -39,7 +40,13 @@ export function writeGoModule(
 ): string {
   const tool = path.join(workDir, "gomodule");
   go(["build", "-o", tool, "."], path.join(__dirname, "gomodule"));
-  const args = [root, commit.sha, GO_MODULE_DIR, GO_MODULE_PATH, `v${version}`, commit.isoTime, outDir];
+  // The module's committed files (a worktree's .git is a file, which x/mod's own VCS reader does not take).
+  const archive = path.join(workDir, "go-source.tar");
+  execFileSync("git", ["archive", "--format=tar", "-o", archive, commit.sha, GO_MODULE_DIR], { cwd: root });
+  const source = path.join(workDir, "go-source");
+  mkdirSync(source);
+  execFileSync("tar", ["-xf", archive, "-C", source]);
+  const args = [path.join(source, GO_MODULE_DIR), GO_MODULE_PATH, `v${version}`, commit.isoTime, outDir];
   try {
     execFileSync(tool, args, { stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {

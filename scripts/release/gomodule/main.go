@@ -1,8 +1,8 @@
 // Command gomodule writes a Go module's release files in the GOPROXY layout, made by Go's own module
-// tooling (golang.org/x/mod/zip), from the commit a tag would name: only committed files, as `go mod
-// download` fetches them once the tag is pushed.
+// tooling (golang.org/x/mod/zip), from a folder holding the module's files at the commit a tag would name
+// (`git archive` of it: only committed files, as `go mod download` fetches them once the tag is pushed).
 //
-//	gomodule <repository root> <revision> <module subdirectory> <module path> <version> <time RFC 3339> <out dir>
+//	gomodule <module folder> <module path> <version> <time RFC 3339> <out dir>
 //
 // It writes <out>/<module path>/@v/{list,<version>.info,<version>.mod,<version>.zip}.
 package main
@@ -18,17 +18,17 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 8 {
-		fmt.Fprintln(os.Stderr, "usage: gomodule <repository root> <revision> <subdir> <module path> <version> <time> <out dir>")
+	if len(os.Args) != 6 {
+		fmt.Fprintln(os.Stderr, "usage: gomodule <module folder> <module path> <version> <time> <out dir>")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2], os.Args[3], os.Args[4], os.Args[5], os.Args[6], os.Args[7]); err != nil {
+	if err := run(os.Args[1], os.Args[2], os.Args[3], os.Args[4], os.Args[5]); err != nil {
 		fmt.Fprintf(os.Stderr, "gomodule: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(repoRoot, revision, subdir, modulePath, version, time, out string) error {
+func run(moduleDir, modulePath, version, time, out string) error {
 	mod := module.Version{Path: modulePath, Version: version}
 	if err := module.Check(mod.Path, mod.Version); err != nil {
 		return err
@@ -45,14 +45,14 @@ func run(repoRoot, revision, subdir, modulePath, version, time, out string) erro
 	if err != nil {
 		return err
 	}
-	if err := modzip.CreateFromVCS(zipFile, mod, repoRoot, revision, subdir); err != nil {
+	if err := modzip.CreateFromDir(zipFile, mod, moduleDir); err != nil {
 		zipFile.Close()
-		return fmt.Errorf("module zip of %s at %s: %w", subdir, revision, err)
+		return fmt.Errorf("module zip of %s: %w", moduleDir, err)
 	}
 	if err := zipFile.Close(); err != nil {
 		return err
 	}
-	goMod, err := os.ReadFile(filepath.Join(repoRoot, subdir, "go.mod"))
+	goMod, err := os.ReadFile(filepath.Join(moduleDir, "go.mod"))
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,8 @@
 /**
  * Software bills of materials, CycloneDX JSON, one per published package. npm's: `npm sbom` of the
  * repository's installed tree (it describes the whole workspace tree at once), narrowed to what one
- * package brings in: its own manifest's dependencies and theirs, as resolved in the tree the release was
- * built and tested with. Python's: the distribution and the requirements its metadata declares (resolved by
+ * package brings in: its own manifest's dependencies and theirs, as package-lock.json resolves them (the
+ * tree the release was built and tested with). Python's: the distribution and the requirements its metadata declares (resolved by
  * the installer, so named with their version ranges). Each names its artifact's SHA-256, and every
  * timestamp and serial number is derived from the commit and the content, so that they repeat.
  */
@@ -38,9 +38,12 @@ export interface PackageToDescribe {
   readonly license: string;
 }
 
-/** `npm sbom` of the repository's installed tree (production and development dependencies). */
+/**
+ * `npm sbom` of the repository's lockfile (production and development dependencies): the tree `npm ci`
+ * installs, whatever node_modules holds (its workspace links may point elsewhere in a copy of the tree).
+ */
 export function npmTreeBom(root: string): Bom {
-  const text = execFileSync("npm", ["sbom", "--sbom-format", "cyclonedx"], {
+  const text = execFileSync("npm", ["sbom", "--sbom-format", "cyclonedx", "--package-lock-only"], {
     cwd: root,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

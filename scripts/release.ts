@@ -117,8 +117,8 @@ function manifestOf(root: string, file: string): Record<string, unknown> {
 function dependencyNames(manifest: Record<string, unknown>): string[] {
   const optional = (manifest.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>;
   return [
-    ...Object.keys((manifest.dependencies ?? {}) as object),
-    ...Object.keys((manifest.peerDependencies ?? {}) as object).filter((name) => !optional[name]?.optional),
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => !optional[name]?.optional),
   ].sort();
 }
 

@@ -15,14 +15,13 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion } from "../../scripts/plugin-release";
+import { committedCopy, git, runRelease } from "../support/committedCopy";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const version = packageVersion();
 
 /** Every file under `dir`, relative, sorted. */
@@ -33,54 +32,6 @@ function filesUnder(dir: string, prefix = ""): string[] {
       return entry.isDirectory() ? filesUnder(dir, child) : [child];
     })
     .sort();
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "release test",
-      GIT_AUTHOR_EMAIL: "release@test.invalid",
-      GIT_COMMITTER_NAME: "release test",
-      GIT_COMMITTER_EMAIL: "release@test.invalid",
-      GIT_AUTHOR_DATE: "2026-01-02T03:04:05Z",
-      GIT_COMMITTER_DATE: "2026-01-02T03:04:05Z",
-    },
-  });
-}
-
-/**
- * This tree's files (tracked, and new ones not ignored: what is being tested) committed into a fresh
- * repository at `dir`, with the clone's node_modules and .tools reached through links git ignores.
- */
-function committedCopy(dir: string): void {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  })
-    .split("\0")
-    .filter((file) => file !== "" && existsSync(path.join(repoRoot, file)));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    cpSync(path.join(repoRoot, file), path.join(dir, file));
-  }
-  git(dir, "init", "--quiet", "--initial-branch=main");
-  appendFileSync(path.join(dir, ".git/info/exclude"), "/node_modules\n/.tools\n");
-  symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-  symlinkSync(path.join(repoRoot, ".tools"), path.join(dir, ".tools"), "dir");
-  git(dir, "add", "--all");
-  git(dir, "commit", "--quiet", "-m", "release test");
-}
-
-function runRelease(dir: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", path.join(dir, "scripts/release.ts")],
-    { cwd: dir, encoding: "utf8", timeout: 600_000 },
-  );
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe("npm run release (scripts/release.ts)", function () {
@@ -161,7 +112,12 @@ describe("npm run release (scripts/release.ts)", function () {
     });
 
     it("states in the provenance the commit and every artifact's digest", () => {
-      const statement = JSON.parse(readFileSync(path.join(second, "provenance.intoto.json"), "utf8"));
+      const statement = JSON.parse(readFileSync(path.join(second, "provenance.intoto.json"), "utf8")) as {
+        _type: string;
+        predicateType: string;
+        predicate: { buildDefinition: { resolvedDependencies: { digest: Record<string, string> }[] } };
+        subject: { name: string; digest: { sha256: string } }[];
+      };
       expect(statement._type).to.equal("https://in-toto.io/Statement/v1");
       expect(statement.predicateType).to.equal("https://slsa.dev/provenance/v1");
       const sha = git(clone, "rev-parse", "HEAD").trim();
@@ -174,7 +130,7 @@ describe("npm run release (scripts/release.ts)", function () {
           .split("\n")
           .map((line) => line.split("  ").reverse() as [string, string]),
       );
-      const subjects = statement.subject as { name: string; digest: { sha256: string } }[];
+      const subjects = statement.subject;
       expect(subjects.map((subject) => subject.name)).to.deep.equal(
         filesUnder(second).filter((file) => file !== "SHA256SUMS" && file !== "provenance.intoto.json"),
       );
@@ -191,7 +147,7 @@ describe("npm run release (scripts/release.ts)", function () {
               encoding: "utf8",
             },
           ),
-        );
+        ) as { private?: boolean; dependencies: Record<string, string> };
         expect(manifest.private, name).to.equal(undefined);
         expect(manifest.dependencies["pulumi-codesec"], name).to.equal(version);
       }

@@ -20,28 +20,34 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
-import { committedCopy, git, runRelease } from "../support/committedCopy";
+import { committedCopy, git } from "../support/committedCopy";
 import { repoRoot, scratchDir } from "./support/harness";
 import {
   freePort,
+  installPypiserver,
   startFileServer,
+  startPypiserver,
   startVerdaccio,
   startWatched,
   verdaccioToken,
   type FileServer,
   type RunningServer,
 } from "./support/registries";
+import { readWorkflow } from "./support/workflowRunner";
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
   .version;
 const PLUGIN_SERVER = "github://api.github.com/pulumi-codesec";
+/** Where the CLI downloads from for PLUGIN_SERVER: the GitHub releases of pulumi-codesec/pulumi-codesec. */
+const PLUGIN_SOURCE = `${PLUGIN_SERVER}/pulumi-codesec`;
 
 /** The machine's own settings a user's shell has too (network, certificates, locale), none into the clone. */
 const MACHINE_VARIABLES =
-  /^(LANG|LC_[A-Z]+|TZ|SSL_CERT_FILE|SSL_CERT_DIR|NODE_EXTRA_CA_CERTS|REQUESTS_CA_BUNDLE|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)$/;
+  /^(PIP_[A-Z_]+|LANG|LC_[A-Z]+|TZ|SSL_CERT_FILE|SSL_CERT_DIR|NODE_EXTRA_CA_CERTS|REQUESTS_CA_BUNDLE|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)$/;
 
 function machineEnvironment(): Record<string, string> {
   return Object.fromEntries(
@@ -82,12 +88,96 @@ function expectClean(output: string, what: string): void {
   expect(output, what).to.not.match(/^\s*warning:/m);
 }
 
+/** Whether process `pid` is running. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes what an earlier rehearsal that was killed left in `systemTmp`: the scratch folder (tests/e2e/support/
+ * harness.ts) of a process whose rehearsal folder names it as owner and that no longer runs. Its servers went
+ * with it (their watchdogs).
+ */
+function removeKilledRehearsals(systemTmp: string): void {
+  for (const scratch of readdirSync(systemTmp).filter((name) => name.startsWith("codesec-e2e-"))) {
+    const dir = path.join(systemTmp, scratch);
+    let owners: number[];
+    try {
+      owners = readdirSync(dir)
+        .filter((name) => name.startsWith("rehearsal-"))
+        .map((name) => path.join(dir, name, "owner.pid"))
+        .filter((file) => existsSync(file))
+        .map((file) => Number(readFileSync(file, "utf8")));
+    } catch {
+      continue;
+    }
+    if (owners.length > 0 && owners.every((pid) => pid !== process.pid && !isRunning(pid))) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A `run:` step of the release workflow's release job. */
+interface RunStep {
+  readonly name: string;
+  readonly run: string;
+  readonly env: Record<string, string>;
+}
+
+function releaseRunSteps(clone: string): RunStep[] {
+  return readWorkflow(path.join(clone, ".github/workflows/release.yml"))
+    .jobs.release.steps.filter((step) => step.run !== undefined)
+    .map((step) => ({
+      name: step.name ?? step.run!,
+      run: step.run!,
+      env: Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, String(value)])),
+    }));
+}
+
+/**
+ * The rehearsal's values for the workflow's step environment: no OIDC token here, so npm publishes without
+ * provenance; the registries' credentials are the rehearsal's own (the .npmrc's token, a `gh` stand-in).
+ */
+const STEP_ENV_REHEARSED: Record<string, string> = {
+  CODESEC_NPM_PROVENANCE: "false",
+  NODE_AUTH_TOKEN: "",
+  GH_TOKEN: "rehearsal",
+};
+
+/** The machine's environment for the CI runner's steps, without this test's own run's settings. */
+function runnerEnvironment(): Record<string, string> {
+  return Object.fromEntries<string>(
+    Object.entries(process.env)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .filter(([name]) => !/^(npm_|INIT_CWD$|PULUMI_|CODESEC_|TMPDIR$)/.test(name))
+      .map(([name, value]): [string, string] =>
+        name === "PATH"
+          ? [
+              name,
+              value
+                .split(":")
+                .filter((dir) => !dir.startsWith(repoRoot))
+                .join(":"),
+            ]
+          : [name, value],
+      )
+      .filter(([, value]) => !value.includes(repoRoot)),
+  );
+}
+
 describe("the release, rehearsed against registries on 127.0.0.1 and installed as a user installs it", function () {
   this.timeout(1_800_000);
   let work: string;
   let clone: string;
   let releaseDir: string;
   let verdaccio: RunningServer;
+  let pypiserver: RunningServer;
+  const stepsRun: string[] = [];
   let emulator: RunningServer | undefined;
   let downloads: FileServer;
   let userEnv: NodeJS.ProcessEnv;
@@ -96,11 +186,11 @@ describe("the release, rehearsed against registries on 127.0.0.1 and installed a
 
   before(async () => {
     work = realpathSync(scratchDir("rehearsal"));
+    writeFileSync(path.join(work, "owner.pid"), String(process.pid));
+    removeKilledRehearsals(path.dirname(path.dirname(work)));
     clone = path.join(work, "clone");
     committedCopy(clone);
-    const made = runRelease(clone);
-    expect(made.status, made.stderr).to.equal(0);
-    releaseDir = made.stdout.trim();
+    releaseDir = path.join(clone, "release", `v${version}`);
 
     // The user's tools, none inside the clone: a copy of the set-up's Node, the CLI's own folder (with its
     // Node.js language host and dynamic-provider plugin), the system's folders; and a `gh` that uploads a
@@ -169,20 +259,70 @@ done
       PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "rehearsal",
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${PLUGIN_SERVER.replace(/[.]/g, "\\.")}$=${downloads.url}releases/v\${VERSION}`,
+      // The CLI matches the source it would download from: `github://<host>/<owner>/<repository>`.
+      PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${PLUGIN_SOURCE.replace(/[.]/g, "\\.")}$=${downloads.url}releases/v\${VERSION}`,
     };
     mkdirSync(path.join(work, "state"));
     for (const [name, value] of Object.entries(userEnv)) {
       expect(value ?? "", `${name} leads into the clone`).to.not.include(repoRoot);
     }
 
-    // The workflow's publishing steps, from the clone as the workflow runs them.
-    publishEnv = { ...userEnv, GIT_CONFIG_NOSYSTEM: "1" };
-    mustRun(clone, publishEnv, "bash", ["scripts/release/publish-npm.sh", releaseDir]);
-    mustRun(clone, publishEnv, "bash", ["scripts/release/github-release.sh", releaseDir]);
+    // The release job's `run:` steps, in order, from the clone as the workflow runs them, with its
+    // publishing pointed at the registries here. Its set-up step is this clone's own (the copy links its
+    // node_modules and .tools); its `uses:` steps are GitHub's (the attestation) or stand in below (PyPI).
+    pypiserver = await startPypiserver(path.join(work, "pypi"), { ...machineEnvironment(), PATH });
+    // pip looks here besides the machine's configured index, which holds the dependencies.
+    userEnv.PIP_EXTRA_INDEX_URL = `${pypiserver.url}simple/`;
     const origin = path.join(work, "origin.git");
     git(work, "init", "--quiet", "--bare", origin);
-    mustRun(clone, { ...publishEnv, REMOTE: origin }, "bash", ["scripts/release/publish-go.sh", version]);
+    const githubEnv = path.join(work, "github-env");
+    writeFileSync(githubEnv, "");
+    const runnerHome = path.join(work, "runner-home");
+    mkdirSync(runnerHome);
+    publishEnv = {
+      ...runnerEnvironment(),
+      PATH: `${bin}:${runnerEnvironment().PATH}`,
+      HOME: runnerHome,
+      NPM_CONFIG_USERCONFIG: npmrc,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GITHUB_REF_NAME: `v${version}`,
+      GITHUB_ENV: githubEnv,
+      REMOTE: origin,
+    };
+    for (const step of releaseRunSteps(clone)) {
+      if (step.name === "Set up") continue;
+      const fromGithubEnv = Object.fromEntries(
+        readFileSync(githubEnv, "utf8")
+          .split("\n")
+          .filter((line) => line.includes("="))
+          .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+      );
+      const stepEnv = Object.fromEntries(
+        Object.entries(step.env).map(([name, value]) => [name, STEP_ENV_REHEARSED[name] ?? value]),
+      );
+      const ran = runIn(clone, { ...publishEnv, ...fromGithubEnv, ...stepEnv }, "bash", [
+        "--noprofile",
+        "--norc",
+        "-eo",
+        "pipefail",
+        "-c",
+        step.run,
+      ]);
+      stepsRun.push(step.name);
+      expect(ran.code, `the release workflow's step "${step.name}":\n${ran.output}`).to.equal(0);
+    }
+    // PyPI's trusted publishing, as twine uploads what the workflow's step gathered.
+    mustRun(clone, publishEnv, path.join(installPypiserver(), "twine"), [
+      "upload",
+      "--non-interactive",
+      "--repository-url",
+      pypiserver.url,
+      "--username",
+      "rehearsal",
+      "--password",
+      "rehearsal",
+      ...readdirSync(path.join(clone, "python-dist")).map((file) => path.join(clone, "python-dist", file)),
+    ]);
 
     // The emulator, installed from the registry and started as a user starts it.
     const tools = path.join(work, "emulator");
@@ -218,16 +358,8 @@ done
   after(async () => {
     await emulator?.stop();
     await verdaccio?.stop();
+    await pypiserver?.stop();
     await downloads?.close();
-  });
-
-  it("publishes the Go SDK's tag sdk/go/v<version> on the release's commit", () => {
-    const tagged = git(
-      path.join(work, "origin.git"),
-      "rev-parse",
-      `refs/tags/sdk/go/v${version}^{commit}`,
-    ).trim();
-    expect(tagged).to.equal(git(clone, "rev-parse", "HEAD").trim());
   });
 
   it("uploads to the GitHub release the plugin archives, SHA256SUMS, the SBOMs and the provenance", () => {
@@ -241,10 +373,50 @@ done
     ]);
   });
 
-  const PROGRAMS = {
-    "TypeScript on the native SDK": {
-      dependencies: { "@pulumi-codesec/codesec": version },
-      program: `import * as pulumi from "@pulumi/pulumi";
+  it("runs every `run:` step of the workflow's release job but its set-up", () => {
+    expect(stepsRun).to.deep.equal(
+      releaseRunSteps(clone)
+        .map((step) => step.name)
+        .filter((name) => name !== "Set up"),
+    );
+  });
+
+  it("publishes the Go SDK's tag sdk/go/v<version> on the release's commit", () => {
+    const tagged = git(
+      path.join(work, "origin.git"),
+      "rev-parse",
+      `refs/tags/sdk/go/v${version}^{commit}`,
+    ).trim();
+    expect(tagged).to.equal(git(clone, "rev-parse", "HEAD").trim());
+  });
+
+  const typescriptProject = (dependencies: Record<string, string>, program: string) => ({
+    files: {
+      "Pulumi.yaml": "runtime: nodejs\n",
+      "package.json": JSON.stringify({
+        private: true,
+        main: "index.ts",
+        dependencies: { "@pulumi/pulumi": "3.259.0", ...dependencies },
+        devDependencies: { typescript: "~5.9.3", "@types/node": "^22.18.0" },
+      }),
+      "index.ts": program,
+    },
+    install: [["npm", "install", "--no-audit", "--no-fund"]],
+    installedFrom: (dir: string) => {
+      const lock = readFileSync(path.join(dir, "package-lock.json"), "utf8");
+      expect(lock, "every package resolved from the registry on 127.0.0.1").to.not.match(
+        /"resolved": "(?!http:\/\/127\.0\.0\.1)/,
+      );
+    },
+  });
+
+  const PROGRAMS: Record<
+    string,
+    { files: Record<string, string>; install: string[][]; installedFrom: (dir: string) => void }
+  > = {
+    "TypeScript on the native SDK": typescriptProject(
+      { "@pulumi-codesec/codesec": version },
+      `import * as pulumi from "@pulumi/pulumi";
 import * as codesec from "@pulumi-codesec/codesec";
 
 const config = new pulumi.Config("rehearsal");
@@ -255,10 +427,10 @@ const role = new codesec.UserRole("member", {
 });
 export const roleId = role.id;
 `,
-    },
-    "TypeScript on the dynamic resources": {
-      dependencies: { "pulumi-codesec": version },
-      program: `import * as pulumi from "@pulumi/pulumi";
+    ),
+    "TypeScript on the dynamic resources": typescriptProject(
+      { "pulumi-codesec": version },
+      `import * as pulumi from "@pulumi/pulumi";
 import * as codesec from "pulumi-codesec";
 
 const config = new pulumi.Config("rehearsal");
@@ -269,33 +441,65 @@ const role = new codesec.UserRole("member", {
 });
 export const roleId = role.id;
 `,
-    },
-  } as const;
+    ),
+    Python: {
+      files: {
+        "Pulumi.yaml": "runtime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n",
+        "requirements.txt": `pulumi==3.259.0\npulumi_codesec==${version}\n`,
+        "__main__.py": `import pulumi
+import pulumi_codesec as codesec
 
-  for (const [title, { dependencies, program }] of Object.entries(PROGRAMS)) {
-    it(`${title}: installs from the registry, then up, a preview with no change, destroy`, () => {
-      const name = title.replace(/[^a-z]+/gi, "-").toLowerCase();
+config = pulumi.Config("rehearsal")
+role = codesec.UserRole("member",
+    deployment_id=config.require("deploymentId"),
+    user_id=config.require("userId"),
+    role=codesec.OrgRole.ADMIN)
+pulumi.export("roleId", role.id)
+`,
+      },
+      install: [["pulumi", "install"]],
+      installedFrom: () => {
+        expect(pypiserver.output()).to.include(`pulumi_codesec-${version}`);
+      },
+    },
+    YAML: {
+      files: {
+        "Pulumi.yaml": `runtime: yaml
+config:
+  rehearsal:deploymentId:
+    type: string
+  rehearsal:userId:
+    type: string
+resources:
+  member:
+    type: codesec:UserRole
+    properties:
+      deploymentId: \${rehearsal:deploymentId}
+      userId: \${rehearsal:userId}
+      role: ORG_ROLE_ADMIN
+    options:
+      version: ${version}
+      pluginDownloadURL: ${PLUGIN_SERVER}
+outputs:
+  roleId: \${member.id}
+`,
+      },
+      install: [],
+      installedFrom: () => undefined,
+    },
+  };
+
+  for (const [title, project] of Object.entries(PROGRAMS)) {
+    it(`${title}: installs from the registries, then up, a preview with no change, destroy`, () => {
+      const name = `rehearsal-${title.replace(/[^a-z]+/gi, "-").toLowerCase()}`;
       const dir = path.join(work, "projects", name);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
-      writeFileSync(
-        path.join(dir, "package.json"),
-        JSON.stringify({
-          name,
-          private: true,
-          main: "index.ts",
-          dependencies: { "@pulumi/pulumi": "3.259.0", ...dependencies },
-          devDependencies: { typescript: "~5.9.3", "@types/node": "^22.18.0" },
-        }),
-      );
-      writeFileSync(path.join(dir, "index.ts"), program);
-      mustRun(dir, userEnv, "npm", ["install", "--no-audit", "--no-fund"]);
-      const lock = readFileSync(path.join(dir, "package-lock.json"), "utf8");
-      expect(lock, "every package resolved from the registry on 127.0.0.1").to.not.match(
-        /"resolved": "(?!http:\/\/127\.0\.0\.1)/,
-      );
-
+      for (const [file, text] of Object.entries(project.files)) {
+        writeFileSync(path.join(dir, file), file === "Pulumi.yaml" ? `name: ${name}\n${text}` : text);
+      }
       mustRun(dir, userEnv, "pulumi", ["stack", "init", "rehearsal"]);
+      for (const command of project.install) mustRun(dir, userEnv, command[0], command.slice(1));
+      project.installedFrom(dir);
       mustRun(dir, userEnv, "pulumi", ["config", "set", "codesec:baseUrl", sample.baseUrl]);
       mustRun(dir, userEnv, "pulumi", ["config", "set", "--secret", "codesec:token"], sample.apiToken);
       mustRun(dir, userEnv, "pulumi", ["config", "set", "rehearsal:deploymentId", sample.deploymentId]);

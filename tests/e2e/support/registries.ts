@@ -5,8 +5,9 @@
  * from the machine's configured npm registry and Python index, into the shared cache outside the clone
  * (PULUMI_CODESEC_CACHE, as the set-up's); they reach the same registries for whatever they do not hold.
  *
- * Every server runs under a watchdog shell that stops it when its standard input closes: when the test
- * process ends, however it ends (killed included), the pipe closes and the server goes with it.
+ * Every server runs under a watchdog shell that stops it (its whole process group) when its standard input
+ * closes: when the test process ends, however it ends (killed included), the pipe closes and the server
+ * goes with it.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -103,9 +104,11 @@ export async function startWatched(
   args: string[],
   options: { env: NodeJS.ProcessEnv; cwd: string; url: string; readyUrl: string; limitMs?: number },
 ): Promise<RunningServer> {
+  // The server runs as a job of its own process group (set -m), so that the whole group goes: `npx`
+  // starts the command it runs as a child, which a signal to npx alone would leave running.
   const watchdog =
-    '"$@" & server=$!; trap \'kill "$server" 2>/dev/null; wait "$server"\' EXIT; cat >/dev/null';
-  const child: ChildProcess = spawn("sh", ["-c", watchdog, "sh", command, ...args], {
+    'set -m; "$@" & server=$!; trap \'kill -TERM -- -"$server" 2>/dev/null; wait "$server"\' EXIT; cat >/dev/null';
+  const child: ChildProcess = spawn("bash", ["-c", watchdog, "bash", command, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -169,6 +172,8 @@ export async function startVerdaccio(
     "  upstream:",
     `    url: ${JSON.stringify(upstream)}`,
     "    timeout: 60s",
+    // Metadata fetched once serves the whole run (the default refetches it every 2 minutes).
+    "    maxage: 60m",
     "packages:",
     ...["pulumi-codesec", "codesec-emulator", "codesec-policy", "@pulumi-codesec/*"].flatMap((pattern) => [
       `  ${JSON.stringify(pattern)}:`,

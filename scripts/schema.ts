@@ -21,6 +21,19 @@ import { SchemaTypes, type NamedTypes, type PropertySpec } from "./schema/typebo
 import type { TObject } from "@sinclair/typebox";
 
 export const PACKAGE_NAME = "codesec";
+
+/**
+ * Where the package lives and who publishes it: the Registry's page and the SDKs' metadata. The CLI
+ * downloads the plugin from `pluginDownloadURL`: `github://api.github.com/<owner>` is the GitHub releases
+ * of `<owner>/pulumi-<name>`, where the release workflow (.github/workflows/release.yml) puts the archives.
+ */
+export const PACKAGE_METADATA = {
+  publisher: "pulumi-codesec",
+  homepage: "https://github.com/pulumi-codesec/pulumi-codesec",
+  repository: "https://github.com/pulumi-codesec/pulumi-codesec",
+  pluginDownloadURL: "github://api.github.com/pulumi-codesec",
+  logoUrl: "https://raw.githubusercontent.com/pulumi-codesec/pulumi-codesec/main/docs/logo.png",
+} as const;
 /** Where schema.json lives, beside the plugin. */
 export const SCHEMA_PATH = "provider/cmd/pulumi-resource-codesec/schema.json";
 
@@ -64,8 +77,9 @@ export function packageSchema(options: PackageSchemaOptions): Record<string, unk
       "Manage a code-security platform's organization with Pulumi: user roles, CI workflow provisioning, " +
       "SCM webhook subscriptions and SCM apps, and functions that read scans, branches, SCM apps, users, " +
       "organizations and notification rules.",
-    keywords: ["pulumi", "codesec", "category/utility", "kind/native"],
+    keywords: ["pulumi", "codesec", "security", "code-scanning", "category/utility", "kind/native"],
     license: "Apache-2.0",
+    ...PACKAGE_METADATA,
     config: { variables },
     provider: {
       description:

@@ -29,16 +29,24 @@ function readmeProgram(): string {
   return block[1];
 }
 
-/** The keys the README's `pulumi config set [--secret] <key> <value>` lines set, in order. */
+/**
+ * The keys the README's `pulumi config set [--secret] <key> <value>` lines set, in order, each once (the
+ * installation section and the program's set-up both set the connection's keys, the same way).
+ */
 function readmeConfigKeys(): { key: string; secret: boolean }[] {
-  return shellBlocks(repoRoot, "README.md")
+  const keys = new Map<string, boolean>();
+  for (const words of shellBlocks(repoRoot, "README.md")
     .blocks.flatMap(commandLines)
     .map(({ text }) => text.trim().split(/\s+/))
-    .filter((words) => words.slice(0, 3).join(" ") === "pulumi config set")
-    .map((words) => ({
-      key: words.filter((word) => !word.startsWith("--"))[3],
-      secret: words.includes("--secret"),
-    }));
+    .filter((words) => words.slice(0, 3).join(" ") === "pulumi config set")) {
+    const key = words.filter((word) => !word.startsWith("--"))[3];
+    const secret = words.includes("--secret");
+    if (keys.has(key) && keys.get(key) !== secret) {
+      throw new Error(`README.md sets ${key} both with and without --secret`);
+    }
+    keys.set(key, secret);
+  }
+  return [...keys].map(([key, secret]) => ({ key, secret }));
 }
 
 describe("the README's program through the real Pulumi CLI", function () {

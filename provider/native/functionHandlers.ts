@@ -4,6 +4,7 @@
  * checked as the program's forms check them (provider/functions/arguments.ts): a bad one answers as a
  * failure naming it, before any call. A function only reads, so a preview calls it too.
  */
+import { quotedText } from "../../api/messageText";
 import * as grpc from "@grpc/grpc-js";
 import { CodeSecInputError } from "../../sdk/errors";
 import { functionArguments } from "../functions/arguments";
@@ -23,7 +24,7 @@ function functionOf(token: string): FunctionDefinition {
   if (!Object.hasOwn(FUNCTION_DEFINITIONS, name)) {
     throw new StatusError({
       name: "Error",
-      message: `pulumi-codesec has no function ${JSON.stringify(token)}`,
+      message: `pulumi-codesec has no function ${quotedText(token)}`,
       code: grpc.status.INVALID_ARGUMENT,
     });
   }

@@ -33,6 +33,15 @@ describe("provider clients: where a connection's settings are set, in the client
     return (await rejection(client.getCurrentUser(), CodeSecApiError)).message;
   }
 
+  it("an explicit Provider's name and a connection's name are quoted on one line, every control and bidirectional character escaped", () => {
+    const origin = providerInputsOrigin("org\u202e2\n\u0085");
+    expect(origin.label).to.equal('provider "org\\u202e2\\n\\u0085" (codesec.Provider resource inputs)');
+    expect(origin.connectionSource("a\u2066b\r")).to.equal(
+      'connection "a\\u2066b\\r" in the connections input of provider "org\\u202e2\\n\\u0085"',
+    );
+    expect(STACK_CONFIG.connectionSource("a\u2066b")).to.include('connection "a\\u2066b"');
+  });
+
   it("an explicit Provider's inputs: the one input its token came from", async () => {
     const message = await unauthorized(providerInputsOrigin("org2"), {
       "codesec:baseUrl": server.baseUrl,

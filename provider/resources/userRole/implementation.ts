@@ -9,7 +9,7 @@ import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { requireCredentialsDeployment } from "../credentialsDeployment";
+import { credentialsDeploymentConfirmed } from "../credentialsDeployment";
 import {
   clientOf,
   connectionOf,
@@ -87,15 +87,21 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
-    // name: it is recorded for this deployment only once the platform confirms the two are one.
-    await requireCredentialsDeployment(
+    // A refresh that would record nothing new asks nothing more (as UserRoles does for an unchanged entry).
+    if (state?.deploymentId === deploymentId && state.userId === userId && state.role === me.orgRole)
+      return { state };
+    // The role read back is the caller's in the credentials' own deployment, which getting the current
+    // user does not name: it is recorded for this deployment only once the platform confirms the two are
+    // one; a refresh it does not confirm keeps the state (credentialsDeployment.ts).
+    const confirmed = await credentialsDeploymentConfirmed(
+      ctx,
       client,
       connection,
       state === undefined
         ? { type: TYPE, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
         : { type: TYPE, id, deploymentId, step: "refresh" },
     );
+    if (!confirmed) return { state: state! };
     const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
     // The inputs too: with the role read back into the old inputs, the update that sets the declared role
     // again reads `~ role: "read" => "declared"` in `pulumi preview --diff`: what the platform has now,

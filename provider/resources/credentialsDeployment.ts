@@ -12,7 +12,7 @@
  * reader asks again). A failing read (the network, a timeout, a 401, a 429, a 5xx) is thrown as the
  * client's error, as every other read of a refresh does.
  */
-import { quotedText } from "../../api/messageText";
+import { escapedText, quotedText } from "../../api/messageText";
 import { CodeSecApiError, type CodeSecClient } from "../../sdk";
 import type { ResolvedConnection } from "../connection";
 import type { ProviderContext } from "../providerContext";
@@ -103,7 +103,8 @@ async function unconfirmedReason(
         `deployment ${deploymentId} has more than 15 digits, and listing notification rules, the read that ` +
         "confirms a deployment, carries the id as a JSON number of at most 15 digits, so the platform " +
         "cannot confirm it as the credentials' own",
-      onImport: () => "Declare the role in the program instead: creating the resource sets it, whatever it was.",
+      onImport: () =>
+        "Declare the role in the program instead: creating the resource sets it, whatever it was.",
       onRefresh: `The declared role is kept; if deployment ${deploymentId} is not the credentials', ${stateDelete}.`,
     };
   }
@@ -151,7 +152,7 @@ function answerFor(client: CodeSecClient, deploymentId: string): Promise<Deploym
       status === 200 ? { confirmed: true } : { confirmed: false, answer: `${listed} ${status}` },
     (error: unknown): DeploymentAnswer => {
       if (!isUnconfirmingStatus(error)) throw error;
-      const code = error.code === undefined ? "" : ` ${error.code}`;
+      const code = error.code === undefined ? "" : ` ${escapedText(error.code)}`;
       const message = error.platformMessage === undefined ? "" : `: ${quotedText(error.platformMessage)}`;
       return { confirmed: false, answer: `${listed} ${error.status}${code}${message}` };
     },

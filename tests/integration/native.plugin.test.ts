@@ -1270,11 +1270,16 @@ describe("native plugin: the ResourceProvider service", () => {
           "codesec:UserRole 1001/501 cannot be looked up by id or imported: the platform did not confirm " +
             `deployment 1001 as the credentials' own (listing its notification rules answered ${status}`,
         );
-        expect(error.details).to.include("the credentials lack permission to list deployment 1001's notification rules");
+        expect(error.details).to.include(
+          "the credentials lack permission to list deployment 1001's notification rules",
+        );
         expect(error.details).not.to.include("credentials of deployment 1001");
         const imported = await plugin().read(readRequest("UserRole", "1001/501"));
         expect(props(imported.getProperties()).values.role).to.equal("ORG_ROLE_ADMIN");
-        expect(confirmations(h)).to.deep.equal([`listNotificationRules:${status}`, "listNotificationRules:200"]);
+        expect(confirmations(h)).to.deep.equal([
+          `listNotificationRules:${status}`,
+          "listNotificationRules:200",
+        ]);
       });
     }
 
@@ -1336,7 +1341,9 @@ describe("native plugin: the ResourceProvider service", () => {
       const state = { deploymentId: "1001", userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
       const kept = await plugin().read(readRequest("UserRole", "1001/501", state));
       expect(props(kept.getProperties()).values).to.deep.equal(state);
-      expect(warningsOf()).to.include("the credentials lack permission to list deployment 1001's notification rules");
+      expect(warningsOf()).to.include(
+        "the credentials lack permission to list deployment 1001's notification rules",
+      );
       const refreshed = await plugin().read(readRequest("UserRole", "1001/501", state));
       expect(props(refreshed.getProperties()).values.role).to.equal("ORG_ROLE_ADMIN");
       expect(confirmations(h)).to.deep.equal(["listNotificationRules:403", "listNotificationRules:200"]);
@@ -1374,7 +1381,9 @@ describe("native plugin: the ResourceProvider service", () => {
       const resource = await rejection(
         plugin().read(readRequest("UserRole", "1001/501").setType("codesec:index:Bad\u202e\nerror: forged")),
       );
-      expect(resource.details).to.equal('pulumi-codesec has no resource type "codesec:index:Bad\\u202e\\nerror: forged"');
+      expect(resource.details).to.equal(
+        'pulumi-codesec has no resource type "codesec:index:Bad\\u202e\\nerror: forged"',
+      );
       const fn = await rejection(
         plugin().invoke(new provider.InvokeRequest().setTok("codesec:index:bad\u2066\r").setArgs(struct({}))),
       );

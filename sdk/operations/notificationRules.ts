@@ -1,4 +1,4 @@
-/** Notification rules: operation 10 (listNotificationRules), one page, all pages, or one page's status. */
+/** Listing notification rules (listNotificationRules): one page, all pages, or one page's status. */
 import {
   DEFAULT_MAX_PAGES,
   ListAllNotificationRulesArgs,

@@ -36,9 +36,7 @@ describe("provider clients: where a connection's settings are set, in the client
   it("a malformed setting's value is quoted with its bidirectional and C1 controls escaped", () => {
     const lookup = (values: Record<string, string>): ConfigLookup =>
       Object.assign((key: string) => values[key], { origin: STACK_CONFIG });
-    expect(() => clientSettingsFrom(lookup({ "codesec:retries": "3\u202e" }))).to.throw(
-      'got "3\\u202e"',
-    );
+    expect(() => clientSettingsFrom(lookup({ "codesec:retries": "3\u202e" }))).to.throw('got "3\\u202e"');
     expect(() => clientSettingsFrom(lookup({ "codesec:allowInsecureHttp": "yes\u0085" }))).to.throw(
       'got "yes\\u0085"',
     );

@@ -1,7 +1,7 @@
 /**
- * The calls behind `codesec.UserRoles` (its definition: ./definition.ts): operation 1 per entry that
- * changes, concurrently (the client's rate limiter paces them); operation 8 reads back the caller's own
- * entry. The state's `roles` is always what was applied: a partial failure records exactly the entries
+ * The calls behind `codesec.UserRoles` (its definition: ./definition.ts): setting a user's role per
+ * entry that changes, concurrently (the client's rate limiter paces them); getting the current user reads
+ * back the caller's own entry. The state's `roles` is always what was applied: a partial failure records exactly the entries
  * that were, so the next `pulumi up` writes only the rest.
  */
 import { randomUUID } from "node:crypto";

@@ -12,6 +12,7 @@ import {
   type DeadlineLabel,
   type SettingNames,
 } from "../sdk";
+import { quotedText } from "../api/messageText";
 import type { CurrentUser } from "../api/schemas/users";
 import { canonicalBaseUrl } from "../sdk/baseUrl";
 import { isMessageLine } from "../sdk/optionChecks";
@@ -66,7 +67,7 @@ export function clientSettingsFrom(config: ConfigLookup): ClientSettings {
       throw new CodeSecConnectionError(
         origin.setting(key),
         `${origin.subject(key)} must be a number of ${UNITS[option] ?? "milliseconds"}, ` +
-          `got ${JSON.stringify(text.slice(0, 40))}; ${origin.howToSet(key, "<number>")}`,
+          `got ${quotedText(text.slice(0, 40))}; ${origin.howToSet(key, "<number>")}`,
       );
     }
     settings[option] = value;
@@ -88,7 +89,7 @@ function booleanSetting(config: ConfigLookup, key: string): boolean {
   if (text === "true") return true;
   throw new CodeSecConnectionError(
     origin.setting(key),
-    `${origin.subject(key)} must be true or false, got ${JSON.stringify(text.slice(0, 20))}`,
+    `${origin.subject(key)} must be true or false, got ${quotedText(text.slice(0, 20))}`,
   );
 }
 

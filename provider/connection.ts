@@ -11,6 +11,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../api/typeBuilder";
+import { escapedText, quotedText } from "../api/messageText";
 import { described, secretValue } from "../api/schemaIssues";
 import { literalPattern, patternAround } from "./literalPattern";
 
@@ -157,24 +158,12 @@ export const STACK_CONFIG: ConfigOrigin = {
   howToSet: (key, value, options) => `run ${quoted(configSetCommand(key, String(value), options))}`,
   howToSetToken: SET_STACK_TOKEN,
   connectionsSetting: STACK_CONNECTIONS,
-  connectionSource: (name) => `connection ${JSON.stringify(name)} (${CONFIG_CONNECTIONS}.${name})`,
+  connectionSource: (name) => `connection ${quotedText(name)} (${CONFIG_CONNECTIONS}.${escapedText(name)})`,
   howToDefineConnection: (name) =>
     `${quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.baseUrl`, "<url>", { path: true }))} and ` +
     quoted(configSetCommand(`${CONFIG_CONNECTIONS}.${name}.token`, "<token>", { secret: true, path: true })),
   howToSetCredentials: `stack config (${quoted(configSetCommand(CONFIG_BASE_URL, "<url>"))} and ${quoted(SET_STACK_TOKEN)})`,
 };
-
-/**
- * A Provider's name as messages quote it: a JSON string, with the characters `JSON.stringify` leaves raw
- * that would break or garble a message's line (DEL and the C1 controls, U+2028, U+2029) escaped too, as
- * `isMessageLine` refuses them (sdk/optionChecks.ts). The name is the user's: any text.
- */
-function quotedName(name: string): string {
-  return JSON.stringify(name).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 /** How messages name an explicit Provider, from its name as they quote it: `provider "org2"`. */
 const providerPhrase = (quoted: string) => `provider ${quoted}`;
@@ -182,7 +171,7 @@ const providerPhrase = (quoted: string) => `provider ${quoted}`;
 /** The label of an explicit Provider's inputs, from how messages name it (`providerPhrase`). */
 const providerInputsLabel = (provider: string) => `${provider} (codesec.Provider resource inputs)`;
 
-/** A quoted Provider name (as `JSON.stringify` writes a string), as a regular expression. */
+/** A quoted Provider name (as `quotedText` writes a string), as a regular expression. */
 const QUOTED_NAME_PATTERN = String.raw`"(?:[^"\\]|\\.)*"`;
 
 /**
@@ -197,7 +186,7 @@ export const CONFIG_ORIGIN_LABEL_PATTERN =
 
 /** An explicit `codesec.Provider` resource's configuration: its inputs (`token`), named after it. */
 export function providerInputsOrigin(name: string): ConfigOrigin {
-  const provider = providerPhrase(quotedName(name));
+  const provider = providerPhrase(quotedText(name));
   const label = providerInputsLabel(provider);
   const setting = (key: string) => key.replace(/^codesec:/, "");
   const connections = setting(CONFIG_CONNECTIONS);
@@ -215,10 +204,10 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
     howToSetToken: `set the token input of ${provider}`,
     connectionsSetting: `the ${connections} input of ${provider}`,
     connectionSource: (connection) =>
-      `connection ${JSON.stringify(connection)} in the ${connections} input of ${provider}`,
+      `connection ${quotedText(connection)} in the ${connections} input of ${provider}`,
     howToDefineConnection: (connection) =>
       `the ${connections} input of ${provider}, an object of named connections ` +
-      `(\`${connections}: { ${JSON.stringify(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
+      `(\`${connections}: { ${quotedText(connection)}: { baseUrl: "<url>", token: <secret token> } }\`)`,
     howToSetCredentials: pairSource(CONFIG_BASE_URL, CONFIG_TOKEN),
     providerName: name,
   };
@@ -226,7 +215,7 @@ export function providerInputsOrigin(name: string): ConfigOrigin {
 
 /** A value as a program writes it (`"https://a"`, `true`); a placeholder (`<number>`) as it is. */
 function literal(value: string | number | boolean): string {
-  return typeof value === "string" && !/^<[^<>]*>$/.test(value) ? JSON.stringify(value) : String(value);
+  return typeof value === "string" && !/^<[^<>]*>$/.test(value) ? quotedText(value) : String(value);
 }
 
 /**

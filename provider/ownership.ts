@@ -10,6 +10,7 @@
  *
  * The dynamic and the native provider both decide with {@link ownershipOf}.
  */
+import { quotedText } from "../api/messageText";
 import { canonicalBaseUrl } from "../sdk/baseUrl";
 import {
   CodeSecConnectionError,
@@ -116,7 +117,7 @@ export class PlatformMismatchError extends CodeSecConnectionError {
     const ignoredMove =
       movedFrom === undefined
         ? ""
-        : ` (${origin.subject(CONFIG_MOVED_FROM)} is ${JSON.stringify(movedFrom)}, which is not the platform ` +
+        : ` (${origin.subject(CONFIG_MOVED_FROM)} is ${quotedText(movedFrom)}, which is not the platform ` +
           "this resource was created on)";
     const move = `${origin.howToSet(CONFIG_MOVED_FROM, recorded)}, then ${
       origin.providerName !== undefined ? "run " : ""

@@ -336,6 +336,21 @@ export class CodeSecClient {
   }
 
   /**
+   * Lists one page of notification rules and resolves with the answer's status alone (a 2xx; any other
+   * answer throws as {@link CodeSecClient.listNotificationRules} does): the body is not read, so a rule
+   * the platform answers with a field missing does not make it fail. For a caller that needs to know only
+   * whether the platform lists the deployment's rules for these credentials.
+   *
+   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   *
+   * @example
+   * const listed = (await client.listNotificationRulesStatus({ deploymentId: "42", limit: 1 })) === 200;
+   */
+  listNotificationRulesStatus(args: notificationRules.ListNotificationRulesArgs): Promise<number> {
+    return notificationRules.listNotificationRulesStatus(this.#transport, args);
+  }
+
+  /**
    * Lists every notification rule by following cursors (operation 10, repeated). Fails with
    * {@link CodeSecResponseError} if the platform repeats a cursor (which would never end) or more
    * than `maxPages` (default 1000) pages arrive; `pageSize` defaults to 100.

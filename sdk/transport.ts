@@ -54,6 +54,8 @@ export interface CallRequest {
   secrets?: readonly string[];
   /** Accept an empty 2xx body as `{}` (operation 1 answers an empty object). */
   allowEmptyBody?: boolean;
+  /** Resolve with the 2xx status alone: the body is neither parsed nor required (`body` stays undefined). */
+  statusOnly?: boolean;
 }
 
 /** A successful (2xx) answer with its JSON body parsed but not yet validated. */
@@ -243,6 +245,7 @@ function success(
     sanitize: clean,
   };
   if (requestIdHeader !== undefined) result.requestId = cleanRequestId(requestIdHeader, secrets, clean);
+  if (request.statusOnly === true) return result;
   if (BLANK.test(outcome.text)) {
     if (request.allowEmptyBody !== true) {
       throw responseError(request.operation, result, "the body is empty, expected a JSON object");

@@ -6,6 +6,7 @@
  * results carry the schema's field names (`configError`), the platform's (`config_error`) only inside
  * (../schemaNames.ts).
  */
+import { quotedText } from "../../api/messageText";
 import * as grpc from "@grpc/grpc-js";
 import { CodeSecInputError } from "../../sdk/errors";
 import { functionArguments } from "../functions/arguments";
@@ -26,7 +27,7 @@ function functionOf(token: string): FunctionDefinition {
   if (!Object.hasOwn(FUNCTION_DEFINITIONS, name)) {
     throw new StatusError({
       name: "Error",
-      message: `pulumi-codesec has no function ${JSON.stringify(token)}`,
+      message: `pulumi-codesec has no function ${quotedText(token)}`,
       code: grpc.status.INVALID_ARGUMENT,
     });
   }

@@ -5,6 +5,7 @@
  * `__provider`), which the schema's aliases hand to this plugin once. Every step is the kinds' generic
  * lifecycle (provider/resources/lifecycle.ts).
  */
+import { quotedText } from "../../api/messageText";
 import * as grpc from "@grpc/grpc-js";
 import { holdsEngineKeys, withoutEngineKeys } from "../dynamic/engineKeys";
 import { isLookup } from "../dynamic/lookup";
@@ -38,7 +39,7 @@ function definitionOf(type: string, urn: string): ResourceDefinition {
   if (definition === undefined) {
     throw new StatusError({
       name: "Error",
-      message: `pulumi-codesec has no resource type ${JSON.stringify(token)}`,
+      message: `pulumi-codesec has no resource type ${quotedText(token)}`,
       code: grpc.status.INVALID_ARGUMENT,
     });
   }

@@ -9,6 +9,7 @@ import type { TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
 import { nestingIssue } from "../../api/nestingDepth";
+import { quotedText } from "../../api/messageText";
 import { CodeSecInputError } from "../../sdk";
 import { serializeRequestBody } from "../../sdk/requestBody";
 import { checkFailure, type CheckFailure } from "../checkFailures";
@@ -313,7 +314,7 @@ export async function readResource(
   if (state === undefined) {
     if (definition.importRule.kind === "refused") {
       throw new CodeSecResourceError(
-        `${typeLabel(definition)} ${id} cannot be looked up by id or imported: ${definition.importRule.why}`,
+        `${typeLabel(definition)} ${quotedText(id)} cannot be looked up by id or imported: ${definition.importRule.why}`,
       );
     }
     const found = await definition.implementation.read(id, undefined, ctx);

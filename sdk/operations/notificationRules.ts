@@ -1,4 +1,4 @@
-/** Notification rules: operation 10 (listNotificationRules), one page or all pages. */
+/** Listing notification rules (listNotificationRules): one page, all pages, or one page's status. */
 import {
   DEFAULT_MAX_PAGES,
   ListAllNotificationRulesArgs,
@@ -12,7 +12,7 @@ import {
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { responseError, validateResponse } from "../responseValidation";
-import type { CallResult, Transport } from "../transport";
+import type { CallRequest, CallResult, Transport } from "../transport";
 
 const OP = "listNotificationRules";
 
@@ -28,6 +28,20 @@ export async function listNotificationRules(
 ): Promise<NotificationRulesPage> {
   const input = validateArguments(operationSubject(OP), ListNotificationRulesArgs, args);
   return (await fetchPage(transport, input.deploymentId, input.filters, input.limit, input.cursor)).page;
+}
+
+/**
+ * The status of a one-page list, its body left unread: a 2xx answer (anything else throws the client's
+ * error). For a caller that needs only to know whether the platform lists the deployment's rules at all,
+ * which a body missing a rule field must not hide.
+ */
+export async function listNotificationRulesStatus(
+  transport: Transport,
+  args: ListNotificationRulesArgs,
+): Promise<number> {
+  const input = validateArguments(operationSubject(OP), ListNotificationRulesArgs, args);
+  const request = pageRequest(input.deploymentId, input.filters, input.limit, input.cursor);
+  return (await transport.call({ ...request, statusOnly: true })).status;
 }
 
 /**
@@ -78,6 +92,21 @@ async function fetchPage(
   limit: number | undefined,
   cursor: string | undefined,
 ): Promise<{ page: NotificationRulesPage; result: CallResult }> {
+  const result = await transport.call(pageRequest(deploymentId, filters, limit, cursor));
+  const valid = validateResponse(NotificationRulesPageBody, result, OP);
+  const nextCursor = readNextCursor(result);
+  const page: NotificationRulesPage = { rules: valid.notification_rules };
+  if (nextCursor !== undefined) page.nextCursor = nextCursor;
+  return { page, result };
+}
+
+/** The request for one page. */
+function pageRequest(
+  deploymentId: string,
+  filters: NotificationRuleFilters | undefined,
+  limit: number | undefined,
+  cursor: string | undefined,
+): CallRequest {
   const options = {
     ...(limit === undefined ? {} : { optionalLimit: limit }),
     ...(cursor === undefined ? {} : { cursor: { token: cursor } }),
@@ -88,12 +117,7 @@ async function fetchPage(
     ...(Object.keys(options).length === 0 ? {} : { options }),
     ...(filters === undefined ? {} : { filters }),
   };
-  const result = await transport.call({ operation: OP, path: buildPath(OP, { deploymentId }), body });
-  const valid = validateResponse(NotificationRulesPageBody, result, OP);
-  const nextCursor = readNextCursor(result);
-  const page: NotificationRulesPage = { rules: valid.notification_rules };
-  if (nextCursor !== undefined) page.nextCursor = nextCursor;
-  return { page, result };
+  return { operation: OP, path: buildPath(OP, { deploymentId }), body };
 }
 
 /**

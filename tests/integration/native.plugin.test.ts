@@ -1219,17 +1219,41 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(writesOf(h)).to.deep.equal([]);
     });
 
+    /** The warnings the plugin logged, one string. */
+    const warningsOf = () =>
+      plugin()
+        .logs.map((l) => l.message)
+        .join("\n");
+    /** A token this process has not used yet: its client has confirmed no deployment. */
+    const freshConfig = async (h: ReturnType<typeof emulator>) => {
+      const { credential } = await h.control.mintCredential({
+        deploymentId: h.deploymentId,
+        userId: h.sample.userId,
+        kind: "apiToken",
+      });
+      return { baseUrl: h.baseUrl, token: secret(credential) };
+    };
+    const confirmations = (h: ReturnType<typeof emulator>) =>
+      h.control
+        .requests()
+        .filter((r) => r.operation === "listNotificationRules")
+        .map((r) => `${r.operation}:${r.status}`);
+
     for (const deploymentId of ["9999", "2002"]) {
-      it(`refuses the caller's own user in deployment ${deploymentId}, which the credentials (1001) do not reach, naming both`, async () => {
+      it(`refuses to import the caller's own role in deployment ${deploymentId}, which the platform does not confirm as the credentials', quoting its answer and both causes`, async () => {
         const h = emulator();
         await configure(plugin(), emulatorConfig(h));
         const error = await rejection(plugin().read(readRequest("UserRole", `${deploymentId}/501`)));
         expect(error.details).to.include(
-          `codesec:UserRole ${deploymentId}/501 cannot be looked up by id or imported`,
+          `codesec:UserRole ${deploymentId}/501 cannot be looked up by id or imported: the platform did not ` +
+            `confirm deployment ${deploymentId} as the credentials' own (listing its notification rules ` +
+            `answered 403 PERMISSION_DENIED: "this credential belongs to deployment 1001 and cannot access ` +
+            `deployment ${deploymentId}")`,
         );
+        expect(error.details).to.include(`the id names another deployment than the credentials'`);
+        expect(error.details).to.include(`<deploymentId>/501`);
         expect(error.details).to.include(
-          `it did not confirm deployment ${deploymentId} as theirs (a read there answered 403 PERMISSION_DENIED: ` +
-            `this credential belongs to deployment 1001 and cannot access deployment ${deploymentId})`,
+          `the credentials lack permission to list deployment ${deploymentId}'s notification rules`,
         );
         expect(error.details).not.to.include("ORG_ROLE_ADMIN");
         expect(error.details).not.to.match(/\n\s+at /);
@@ -1237,7 +1261,46 @@ describe("native plugin: the ResourceProvider service", () => {
       });
     }
 
-    it("refuses a deployment id written with leading zeros, naming the id the platform writes", async () => {
+    for (const status of [403, 404]) {
+      it(`an import whose confirmation answers ${status} in the credentials' own deployment is refused, naming the missing permission, and not remembered`, async () => {
+        const h = emulator();
+        await configure(plugin(), await freshConfig(h));
+        h.control.addFault({ operation: "listNotificationRules", status, count: 1 });
+        const error = await rejection(plugin().read(readRequest("UserRole", "1001/501")));
+        expect(error.details).to.include(
+          "codesec:UserRole 1001/501 cannot be looked up by id or imported: the platform did not confirm " +
+            `deployment 1001 as the credentials' own (listing its notification rules answered ${status}`,
+        );
+        expect(error.details).to.include(
+          "the credentials lack permission to list deployment 1001's notification rules",
+        );
+        expect(error.details).not.to.include("credentials of deployment 1001");
+        const imported = await plugin().read(readRequest("UserRole", "1001/501"));
+        expect(props(imported.getProperties()).values.role).to.equal("ORG_ROLE_ADMIN");
+        expect(confirmations(h)).to.deep.equal([
+          `listNotificationRules:${status}`,
+          "listNotificationRules:200",
+        ]);
+      });
+    }
+
+    it("a confirmation answered 200 with a rule missing a field confirms the deployment: the refresh reads the role back", async () => {
+      const h = emulator();
+      await configure(plugin(), await freshConfig(h));
+      h.control.addFault({
+        operation: "listNotificationRules",
+        phase: "after",
+        omitField: "notification_rules.0.config_error",
+        count: 1,
+      });
+      const state = { deploymentId: "1001", userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
+      const refreshed = await plugin().read(readRequest("UserRole", "1001/501", state));
+      expect(props(refreshed.getProperties()).values.role).to.equal("ORG_ROLE_ADMIN");
+      expect(confirmations(h)).to.deep.equal(["listNotificationRules:200"]);
+      expect(warningsOf()).to.equal("");
+    });
+
+    it("refuses to import a deployment id written with leading zeros or longer than 15 digits, saying why and what to do", async () => {
       const h = emulator();
       await configure(plugin(), emulatorConfig(h));
       const error = await rejection(plugin().read(readRequest("UserRole", "01001/501")));
@@ -1248,25 +1311,56 @@ describe("native plugin: the ResourceProvider service", () => {
       expect(error.details).to.include("Import it as 1001/501.");
       const long = await rejection(plugin().read(readRequest("UserRole", "1234567890123456/501")));
       expect(long.details).to.include(
-        "it did not confirm deployment 1234567890123456 as theirs (the read that confirms it carries at most 15 digits)",
+        "deployment 1234567890123456 has more than 15 digits, and listing notification rules, the read that " +
+          "confirms a deployment, carries the id as a JSON number of at most 15 digits",
       );
-      // No read under that deployment: only the caller's own user (operation 8), if not known yet.
+      expect(long.details).to.include("Declare the role in the program instead");
+      // No read under that deployment: only the caller's own user (get the current user), if not known yet.
       expect(h.control.requests().filter((r) => r.operation !== "getCurrentUser")).to.deep.equal([]);
     });
 
-    it("a refresh of the caller's own role in a deployment the credentials do not reach fails, naming both, and keeps nothing new", async () => {
+    for (const deploymentId of ["2002", "01001", "1234567890123456"]) {
+      it(`a refresh of the caller's own role in deployment ${deploymentId}, which the platform does not confirm, keeps the state and warns why`, async () => {
+        const h = emulator();
+        await configure(plugin(), emulatorConfig(h));
+        const state = { deploymentId, userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
+        const kept = await plugin().read(readRequest("UserRole", `${deploymentId}/501`, state));
+        expect(props(kept.getProperties()).values).to.deep.equal(state);
+        const warnings = warningsOf();
+        expect(warnings).to.include(
+          `codesec:UserRole ${deploymentId}/501: the caller's role was not checked, and the state was kept as it was`,
+        );
+        expect(warnings).to.include("pulumi state delete");
+        expect(warnings).not.to.match(/\n\s+at /);
+      });
+    }
+
+    it("a refresh whose confirmation answers 403 in the credentials' own deployment keeps the state, warns of the missing permission, and asks again next time", async () => {
       const h = emulator();
-      await configure(plugin(), emulatorConfig(h));
-      const state = { deploymentId: "2002", userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
-      const error = await rejection(plugin().read(readRequest("UserRole", "2002/501", state)));
-      expect(error.details).to.include("codesec:UserRole 2002/501 cannot be refreshed");
-      expect(error.details).to.include(
-        "this credential belongs to deployment 1001 and cannot access deployment 2002",
+      await configure(plugin(), await freshConfig(h));
+      h.control.addFault({ operation: "listNotificationRules", status: 403, count: 1 });
+      const state = { deploymentId: "1001", userId: "501", role: "ORG_ROLE_MEMBER", platform: h.baseUrl };
+      const kept = await plugin().read(readRequest("UserRole", "1001/501", state));
+      expect(props(kept.getProperties()).values).to.deep.equal(state);
+      expect(warningsOf()).to.include(
+        "the credentials lack permission to list deployment 1001's notification rules",
       );
-      expect(error.details).to.include("the state was left as it was");
+      const refreshed = await plugin().read(readRequest("UserRole", "1001/501", state));
+      expect(props(refreshed.getProperties()).values.role).to.equal("ORG_ROLE_ADMIN");
+      expect(confirmations(h)).to.deep.equal(["listNotificationRules:403", "listNotificationRules:200"]);
     });
 
-    it("a refresh of a UserRoles holding the caller in a deployment the credentials do not reach fails, naming both", async () => {
+    it("a refresh of a UserRole whose role read back equals its state asks for no confirmation", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const state = { deploymentId: "2002", userId: "501", role: "ORG_ROLE_ADMIN", platform: h.baseUrl };
+      const kept = await plugin().read(readRequest("UserRole", "2002/501", state));
+      expect(props(kept.getProperties()).values).to.deep.equal(state);
+      expect(confirmations(h)).to.deep.equal([]);
+      expect(warningsOf()).to.equal("");
+    });
+
+    it("a refresh of a UserRoles holding the caller in a deployment the platform does not confirm keeps the state and warns why", async () => {
       const h = emulator();
       await configure(plugin(), emulatorConfig(h));
       const state = {
@@ -1275,12 +1369,26 @@ describe("native plugin: the ResourceProvider service", () => {
         platform: h.baseUrl,
       };
       const id = "2002/userroles-5c1e0a9e-3f0b-4d7e-9a57-0d2b6f1c8e11";
-      const error = await rejection(plugin().read(readRequest("UserRoles", id, state)));
-      expect(error.details).to.include(`codesec:UserRoles ${id} cannot be refreshed`);
-      expect(error.details).to.include(
-        "this credential belongs to deployment 1001 and cannot access deployment 2002",
+      const kept = await plugin().read(readRequest("UserRoles", id, state));
+      expect(props(kept.getProperties()).values).to.deep.equal(state);
+      expect(warningsOf()).to.include(
+        `codesec:UserRoles ${id}: the caller's role was not checked, and the state was kept as it was`,
       );
-      expect(error.details).not.to.match(/\n\s+at /);
+    });
+
+    it("an unknown type token is quoted on one line, its control and bidirectional characters escaped", async () => {
+      const h = emulator();
+      await configure(plugin(), emulatorConfig(h));
+      const resource = await rejection(
+        plugin().read(readRequest("UserRole", "1001/501").setType("codesec:index:Bad\u202e\nerror: forged")),
+      );
+      expect(resource.details).to.equal(
+        'pulumi-codesec has no resource type "codesec:index:Bad\\u202e\\nerror: forged"',
+      );
+      const fn = await rejection(
+        plugin().invoke(new provider.InvokeRequest().setTok("codesec:index:bad\u2066\r").setArgs(struct({}))),
+      );
+      expect(fn.details).to.equal('pulumi-codesec has no function "codesec:index:bad\\u2066\\r"');
     });
 
     it("an id with control characters is refused before any call, shown with them escaped", async () => {
@@ -1322,7 +1430,11 @@ describe("native plugin: the ResourceProvider service", () => {
         await configure(plugin(), emulatorConfig(h));
         const error = await rejection(plugin().read(readRequest(kind, "1001/x")));
         expect(error.details).to.equal(
-          `codesec:${kind} 1001/x cannot be looked up by id or imported: ${why}`,
+          `codesec:${kind} "1001/x" cannot be looked up by id or imported: ${why}`,
+        );
+        const forged = await rejection(plugin().read(readRequest(kind, "1001/x\nerror: all good, forged\r")));
+        expect(forged.details).to.equal(
+          `codesec:${kind} "1001/x\\nerror: all good, forged\\r" cannot be looked up by id or imported: ${why}`,
         );
         expect(h.control.requests()).to.deep.equal([]);
       });

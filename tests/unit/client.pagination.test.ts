@@ -56,6 +56,26 @@ describe("CodeSecClient notification-rule paging", () => {
     });
   });
 
+  describe("one page's status", () => {
+    it("resolves with the status, whatever the body holds, sending the one-page request", async () => {
+      server.always({ status: 200, json: { notification_rules: [{ id: "r1" }] } });
+      expect(await client.listNotificationRulesStatus({ deploymentId: "42", limit: 1 })).to.equal(200);
+      server.always({ status: 200, text: "not json" });
+      expect(await client.listNotificationRulesStatus({ deploymentId: "42", limit: 1 })).to.equal(200);
+      expect(server.requests[0].path).to.equal("/api/agent/deployments/42/actions/list");
+      expect(server.requests[0].json).to.deep.equal({ deploymentId: 42, options: { optionalLimit: 1 } });
+    });
+
+    it("throws the platform's refusal as the client's error", async () => {
+      server.always({ status: 403, json: { code: "PERMISSION_DENIED", message: "no" } });
+      const error = await rejection(
+        client.listNotificationRulesStatus({ deploymentId: "42", limit: 1 }),
+        CodeSecApiError,
+      );
+      expect(error.status).to.equal(403);
+    });
+  });
+
   describe("all pages", () => {
     it("follows cursors until the last page, with pageSize as optionalLimit", async () => {
       server.respond((req) => {

@@ -3,7 +3,7 @@
  * an explicit Provider's inputs, or, for the default provider, none (the client's stack config words).
  */
 import { expect } from "chai";
-import { clientFor } from "../../provider/clients";
+import { clientFor, clientSettingsFrom } from "../../provider/clients";
 import {
   providerInputsOrigin,
   resolveConnection,
@@ -32,6 +32,24 @@ describe("provider clients: where a connection's settings are set, in the client
     const client = clientFor(resolveConnection(undefined, config, env), { retries: 0 });
     return (await rejection(client.getCurrentUser(), CodeSecApiError)).message;
   }
+
+  it("a malformed setting's value is quoted with its bidirectional and C1 controls escaped", () => {
+    const lookup = (values: Record<string, string>): ConfigLookup =>
+      Object.assign((key: string) => values[key], { origin: STACK_CONFIG });
+    expect(() => clientSettingsFrom(lookup({ "codesec:retries": "3\u202e" }))).to.throw('got "3\\u202e"');
+    expect(() => clientSettingsFrom(lookup({ "codesec:allowInsecureHttp": "yes\u0085" }))).to.throw(
+      'got "yes\\u0085"',
+    );
+  });
+
+  it("an explicit Provider's name and a connection's name are quoted on one line, every control and bidirectional character escaped", () => {
+    const origin = providerInputsOrigin("org\u202e2\n\u0085");
+    expect(origin.label).to.equal('provider "org\\u202e2\\n\\u0085" (codesec.Provider resource inputs)');
+    expect(origin.connectionSource("a\u2066b\r")).to.equal(
+      'connection "a\\u2066b\\r" in the connections input of provider "org\\u202e2\\n\\u0085"',
+    );
+    expect(STACK_CONFIG.connectionSource("a\u2066b")).to.include('connection "a\\u2066b"');
+  });
 
   it("an explicit Provider's inputs: the one input its token came from", async () => {
     const message = await unauthorized(providerInputsOrigin("org2"), {

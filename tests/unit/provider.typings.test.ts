@@ -162,7 +162,7 @@ describe("lookups by id (static get)", function () {
     expect(error).to.be.instanceOf(Error);
     expect((error as Error).message)
       .to.include("cannot be looked up by id")
-      .and.include("operation 8");
+      .and.include("get the current user");
   });
 
   it("state-only kinds refuse a lookup, saying the platform cannot read them back", async () => {

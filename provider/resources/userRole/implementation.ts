@@ -1,6 +1,6 @@
 /**
- * The calls behind `codesec.UserRole` (its definition: ./definition.ts): operation 1 sets the role,
- * operation 8 reads it back when the user is the caller, and destroy optionally demotes.
+ * The calls behind `codesec.UserRole` (its definition: ./definition.ts): setting a user's role, getting
+ * the current user to read it back when the user is the caller, and destroy optionally demotes.
  */
 import { quotedText } from "../../../api/messageText";
 import { checkerFor } from "../../../api/schemaIssues";
@@ -9,7 +9,7 @@ import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { requireCredentialsDeployment } from "../credentialsDeployment";
+import { credentialsDeploymentConfirmed } from "../credentialsDeployment";
 import {
   clientOf,
   connectionOf,
@@ -25,7 +25,7 @@ import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:UserRole";
 
-/** Operation 1. When the user may be the credentials' own, later reads of that user ask the platform again. */
+/** Sets a user's role. When the user may be the credentials' own, later reads of that user ask the platform again. */
 async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {
   const client = clientOf(ctx, inputs);
   try {
@@ -58,7 +58,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
 
   async update(_id, _olds, news, plan, ctx) {
     // roleOnDestroy alone is state: only a different role, new triggers (a re-assertion) or a move to
-    // another platform need operation 1.
+    // another platform need to set the role again.
     if (plan.reapply) await setRole(ctx, news, news.role);
     return news;
   },
@@ -73,10 +73,10 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
       if (state !== undefined) return { state };
       throw new CodeSecResourceError(
         `${TYPE} ${id} cannot be looked up by id or imported: the platform reads back only the role of the ` +
-          "credentials' own user (operation 8), " +
+          "credentials' own user (get the current user), " +
           `and user ${userId} is not that user (the credentials are user ${me.id}'s), so there is nothing ` +
           "to read it from. Declare the role in the program instead: creating the resource sets it " +
-          `(operation 1), whatever it was. Only the caller's own role imports (${deploymentId}/${me.id}).`,
+          `(set a user's role), whatever it was. Only the caller's own role imports (${deploymentId}/${me.id}).`,
       );
     }
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
@@ -87,15 +87,21 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
-    // name: it is recorded for this deployment only once the platform confirms the two are one.
-    await requireCredentialsDeployment(
+    // A refresh that would record nothing new asks nothing more (as UserRoles does for an unchanged entry).
+    if (state?.deploymentId === deploymentId && state.userId === userId && state.role === me.orgRole)
+      return { state };
+    // The role read back is the caller's in the credentials' own deployment, which getting the current
+    // user does not name: it is recorded for this deployment only once the platform confirms the two are
+    // one; a refresh it does not confirm keeps the state (credentialsDeployment.ts).
+    const confirmed = await credentialsDeploymentConfirmed(
+      ctx,
       client,
       connection,
       state === undefined
         ? { type: TYPE, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
         : { type: TYPE, id, deploymentId, step: "refresh" },
     );
+    if (!confirmed) return { state: state! };
     const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
     // The inputs too: with the role read back into the old inputs, the update that sets the declared role
     // again reads `~ role: "read" => "declared"` in `pulumi preview --diff`: what the platform has now,

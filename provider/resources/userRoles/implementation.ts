@@ -1,7 +1,7 @@
 /**
- * The calls behind `codesec.UserRoles` (its definition: ./definition.ts): operation 1 per entry that
- * changes, concurrently (the client's rate limiter paces them); operation 8 reads back the caller's own
- * entry. The state's `roles` is always what was applied: a partial failure records exactly the entries
+ * The calls behind `codesec.UserRoles` (its definition: ./definition.ts): setting a user's role per
+ * entry that changes, concurrently (the client's rate limiter paces them); getting the current user reads
+ * back the caller's own entry. The state's `roles` is always what was applied: a partial failure records exactly the entries
  * that were, so the next `pulumi up` writes only the rest.
  */
 import { randomUUID } from "node:crypto";
@@ -25,7 +25,7 @@ import { sameValue } from "../lifecycle";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { requireCredentialsDeployment } from "../credentialsDeployment";
+import { credentialsDeploymentConfirmed } from "../credentialsDeployment";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import type { UserRolesInputs, UserRolesState } from "./definition";
 
@@ -311,14 +311,16 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
           "may know this role; otherwise set the user's role to a known one on the platform.",
       );
     }
-    // The role read back is the caller's in the credentials' own deployment, which operation 8 does not
-    // name: it is recorded for this map's deployment only once the platform confirms the two are one.
-    await requireCredentialsDeployment(client, connection, {
+    // The role read back is the caller's in the credentials' own deployment, which getting the current
+    // user does not name: it is recorded for this map's deployment only once the platform confirms the
+    // two are one; a refresh it does not confirm keeps the state (credentialsDeployment.ts).
+    const confirmed = await credentialsDeploymentConfirmed(ctx, client, connection, {
       type: TYPE,
       id,
       deploymentId: recorded.deploymentId,
       step: "refresh",
     });
+    if (!confirmed) return { state: recorded };
     // The caller's own entry, read back: the plan then reads `~ roles["501"]: "read" => "declared"`.
     const refreshed = { ...recorded, roles: { ...recorded.roles, [me.id]: me.orgRole } };
     const { platform: _platform, ...inputs } = refreshed;

@@ -62,9 +62,9 @@ const EXPECTED_CALLS: Record<"up" | "preview" | "refresh" | "update" | "destroy"
     listJoinableOrganizations: 1,
     listNotificationRules: 4,
   },
-  // Only the kinds the platform can read back: the SCM app and the roles of the credentials' own users,
-  // each once its deployment is confirmed as the credentials' (globex's admin: one listNotificationRules).
-  refresh: { getCurrentUser: 2, getScmApp: 1, listNotificationRules: 1 },
+  // Only the kinds the platform can read back: the SCM app and the roles of the credentials' own users.
+  // Their roles read back equal the state, so no deployment needs confirming (no listNotificationRules).
+  refresh: { getCurrentUser: 2, getScmApp: 1 },
   update: {
     getBranch: 1,
     getCurrentUser: 4,
@@ -356,7 +356,7 @@ export function describeNativeProgram(scenario: NativeScenario): void {
           "this credential belongs to deployment 1001 and cannot access deployment 9999",
         );
         expect(output).to.include(
-          "codesec:WorkflowProvisioning 1001/provisioning cannot be looked up by id or imported",
+          'codesec:WorkflowProvisioning "1001/provisioning" cannot be looked up by id or imported',
         );
         // The id's escape sequences are shown, never sent to the terminal.
         expect(output).to.include('"1001/\\u001b[31mRED\\u001b[0m"');

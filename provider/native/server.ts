@@ -47,9 +47,9 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
  * the last answers to reach the engine. A connection can hold the graceful stop for ever: a stream whose
  * request never ends, or the engine's own connection when it closes it just before its SIGINT (grpc-js
  * then waits on a session whose socket is gone, and never returns). The engine gives a plugin 5 s from
- * its SIGINT, then kills it; and it stops its plugins one after another within one 5 s budget for their
- * Cancel calls, so a plugin that waits out its grace leaves the next one's Cancel unanswered, and the
- * engine reports that one as a provider that "exited prematurely" (an `error:` in a run that succeeded).
+ * its SIGINT, then kills it; a run whose plugin waited out that grace ended 5 s late, and the engine
+ * reported a provider that "exited prematurely" (an `error:` in a run that succeeded: it prints that when
+ * it closes a plugin whose Cancel it saw no answer to, whatever ended the plugin).
  */
 const ANSWERS_FLUSH_MS = 250;
 

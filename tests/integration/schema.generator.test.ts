@@ -98,7 +98,11 @@ describe("SDK generation from schema.json", function () {
   it("generates the Node.js, Python and Go SDKs, each asking for the plugin at the schema's version", () => {
     const dir = scratch("sdks");
     try {
-      const version = (JSON.parse(fs.readFileSync(schemaFile, "utf8")) as { version: string }).version;
+      const { version, pluginDownloadURL: server } = JSON.parse(fs.readFileSync(schemaFile, "utf8")) as {
+        version: string;
+        pluginDownloadURL: string;
+      };
+      expect(server, "the schema's pluginDownloadURL").to.match(/^github:\/\/api\.github\.com\//);
       for (const language of ["nodejs", "python", "go"]) {
         const result = runGenerator(schemaFile, language, path.join(dir, language));
         expect(result.stderr, language).to.equal("");
@@ -111,7 +115,7 @@ describe("SDK generation from schema.json", function () {
       };
       expect(nodePackage.name).to.equal("@pulumi-codesec/codesec");
       expect(nodePackage.version).to.equal(version);
-      expect(nodePackage.pulumi).to.deep.equal({ resource: true, name: "codesec", version });
+      expect(nodePackage.pulumi).to.deep.equal({ resource: true, name: "codesec", version, server });
       for (const pluginFile of [
         "python/pulumi_codesec/pulumi-plugin.json",
         "go/codesec/pulumi-plugin.json",
@@ -120,6 +124,7 @@ describe("SDK generation from schema.json", function () {
           resource: true,
           name: "codesec",
           version,
+          server,
         });
       }
       expect(fs.readFileSync(path.join(dir, "python/pulumi_codesec/user_role.py"), "utf8")).to.include(

@@ -35,10 +35,11 @@ export function visibleText(value: unknown, max: number = MAX_TEXT_CHARACTERS): 
 }
 
 // What GitHub turns into a link or a notification, broken by a zero-width space (which shows nothing
-// and matches no link or mention pattern): `@user`, `@org/team`, `a@b.c`, `http://`, `#12`; and `www.`.
+// and matches no link or mention pattern): `@user`, `@org/team`, `a@b.c`, `http://`, `#12`; and every
+// `www.`, since GitHub links one after `_` or a letter too.
 const ZERO_WIDTH_SPACE = "\u200b";
 const LINK_MARKS = /@|#(?=\d)|:(?=\/\/)/gu;
-const WWW = /\b(www)\./giu;
+const WWW = /(www)\./giu;
 
 // ASCII punctuation that Markdown reads inline (code, emphasis, links, images, strikethrough, table
 // cells, math, escapes), escaped with a backslash; `_` between letters or digits (`ORG_ROLE_ADMIN`)

@@ -1,6 +1,6 @@
 /**
  * One pull-request comment, kept up to date: the summary is posted once, then edited on each push, found
- * again by a hidden marker (an HTML comment naming the stack, as tfcmt and Atlantis do) among the comments
+ * again by a hidden marker (an HTML comment naming the organization, project and stack, as tfcmt and Atlantis do) among the comments
  * the workflow's own account wrote. GitHub's REST API (list, create, update issue comments), with the
  * workflow's token, sent only to the configured API address.
  */
@@ -23,10 +23,9 @@ export class CommentError extends Error {
 
 const TIMEOUT_MS = 30_000;
 
-/** The hidden first line of the summary's comment, one per stack. */
+/** The hidden first line of the summary's comment, one per stack (`organization/project/stack`). */
 export function commentMarker(stack: string): string {
-  const name = stack.replace(/[^A-Za-z0-9_./-]/g, "_");
-  return `<!-- codesec-review${name ? ` stack=${name}` : ""} -->`;
+  return `<!-- codesec-review stack=${stack} -->`;
 }
 
 interface IssueComment {

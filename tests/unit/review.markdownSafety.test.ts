@@ -80,6 +80,9 @@ const HOSTILE_NAMES = [
   "fixes #12",
   "~~~",
   "````",
+  "_www.evil.example/approve a_www.evil.example __www.evil.example",
+  "someone::admin",
+  "x::pulumi:pulumi:Stack::y",
 ];
 
 function userRole(name: string, userId: string, role: string, roleOnDestroy?: string): string {

@@ -5,21 +5,22 @@
  * comment), a code fence, a mention or an autolink, and characters that do not show (controls, bidi
  * overrides, zero-width characters, line breaks) are written out visibly (`\u202e`, `\n`).
  */
+import { escapeOf } from "../../api/messageText";
+
+// Characters that do not show as themselves: controls, format characters (bidi marks, embeddings,
+// overrides and isolates, zero-width characters, the soft hyphen, tags), line and paragraph separators,
+// every default-ignorable code point (variation selectors, Hangul fillers, the combining grapheme
+// joiner), and the Braille blank. Wider than api/messageText.ts's set, which leaves zero-width characters
+// for the SDK's redaction to drop (a secret split by them is then found whole).
+const INVISIBLE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/gu;
 
 /** Longest piece of untrusted text shown whole; a longer one is cut with a note of what was left out. */
 export const MAX_TEXT_CHARACTERS = 300;
 
-// Characters that act without showing: C0 and C1 controls, the soft hyphen, Arabic letter mark, the
-// Mongolian vowel separator, zero-width characters and direction marks, line and paragraph separators,
-// bidi embeddings, overrides and isolates, invisible operators, the byte order mark, interlinear marks.
-const INVISIBLE =
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/gu;
-
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function codeOf(char: string): string {
-  return NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return NAMED[char] ?? escapeOf(char);
 }
 
 /**
@@ -31,7 +32,7 @@ export function visibleText(value: unknown, max: number = MAX_TEXT_CHARACTERS): 
   const chars = text.length > max ? Array.from(text) : undefined;
   const kept = chars !== undefined && chars.length > max ? chars.slice(0, max).join("") : text;
   const cut = chars !== undefined && chars.length > max ? `… (${chars.length - max} more characters)` : "";
-  return kept.replace(INVISIBLE, codeOf) + cut;
+  return kept.replace(INVISIBLE_CHARACTERS, codeOf) + cut;
 }
 
 // What GitHub turns into a link or a notification, broken by a zero-width space (which shows nothing

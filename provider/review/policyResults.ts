@@ -35,6 +35,10 @@ function subject(violation: PolicyViolation): string {
     : `${typeName(typeOfUrn(violation.urn))} "${nameOfUrn(violation.urn)}"`;
 }
 
+// A SARIF message's text shows its invisible characters as in the summary, and makes no link: `[` and
+// `]` (which open an embedded link), and a `\` before them, are escaped with a backslash (SARIF 2.1.0).
+const sarifText = (text: string) => visibleText(text, 1000).replace(/\\(?=[[\]])|[[\]]/g, "\\$&");
+
 const levelOf = (violation: PolicyViolation) =>
   violation.enforcementLevel === "mandatory" ? "error" : "warning";
 
@@ -74,7 +78,7 @@ export function policySarif(output: EngineOutput, options: LocationOptions = {})
       ruleId: violation.policyName,
       ruleIndex: ruleIds.indexOf(violation.policyName),
       level: levelOf(violation),
-      message: { text: `${subject(violation)}: ${violation.message}` },
+      message: { text: sarifText(`${subject(violation)}: ${violation.message}`) },
       locations: [
         {
           physicalLocation: { artifactLocation: { uri: location.file }, region: region(location) },

@@ -5,6 +5,9 @@
  * workflow's token, sent only to the configured API address.
  */
 
+import { visibleText } from "./markdownText";
+import { withoutWorkflowCommands } from "./workflowCommands";
+
 export interface CommentTarget {
   /** The REST API's address (`GITHUB_API_URL`, default https://api.github.com). */
   readonly apiUrl: string;
@@ -42,6 +45,14 @@ const WHAT_FAILED_MEANS: Record<number, string> = {
   422: "GitHub refused the comment's body",
 };
 
+/**
+ * What an error answer says, for the command's error: the token redacted before the text is cut (so no
+ * piece of it is left), its hidden characters and line breaks written out, no workflow command.
+ */
+function shownAnswer(text: string, token: string): string {
+  return withoutWorkflowCommands(visibleText(text.replaceAll(token, "[token]"), 200));
+}
+
 async function call(target: CommentTarget, what: string, url: URL, method: string, body?: unknown) {
   // The token goes to the configured API only, whatever a response's links say.
   if (url.origin !== new URL(target.apiUrl).origin) {
@@ -59,6 +70,8 @@ async function call(target: CommentTarget, what: string, url: URL, method: strin
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      // A redirect would take the token to wherever it points.
+      redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
@@ -66,24 +79,34 @@ async function call(target: CommentTarget, what: string, url: URL, method: strin
       error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : "";
     throw new CommentError(`${what}: no answer from ${url.origin} (${cause})`);
   }
-  const text = await response.text();
-  if (!response.ok) {
-    let said = "";
-    try {
-      const message = (JSON.parse(text) as { message?: unknown }).message;
-      said = typeof message === "string" ? message : "";
-    } catch {
-      said = text.slice(0, 200);
-    }
-    const advice = WHAT_FAILED_MEANS[response.status];
+  if (response.status >= 300 && response.status < 400) {
     throw new CommentError(
-      `${what}: HTTP ${response.status}${said ? ` (GitHub: ${said.replaceAll(target.token, "[token]")})` : ""}${advice ? `: ${advice}` : ""}`,
+      `${what}: HTTP ${response.status}, a redirect, not followed with the token: check GITHUB_API_URL`,
     );
   }
-  return {
-    json: text === "" ? undefined : (JSON.parse(text) as unknown),
-    link: response.headers.get("link"),
-  };
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    if (response.ok) {
+      throw new CommentError(
+        `${what}: HTTP ${response.status}, but the answer is not JSON: check that GITHUB_API_URL is GitHub's REST API`,
+      );
+    }
+  }
+  if (!response.ok) {
+    const message = (json as { message?: unknown } | undefined)?.message;
+    const said = shownAnswer(
+      typeof message === "string" ? message : json === undefined ? text : "",
+      target.token,
+    );
+    const advice = WHAT_FAILED_MEANS[response.status];
+    throw new CommentError(
+      `${what}: HTTP ${response.status}${said ? ` (GitHub: ${said})` : ""}${advice ? `: ${advice}` : ""}`,
+    );
+  }
+  return { json, link: response.headers.get("link") };
 }
 
 function nextPage(link: string | null): URL | undefined {

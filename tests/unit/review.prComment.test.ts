@@ -223,6 +223,39 @@ describe("codesec-review --post-comment: one pull-request comment, kept up to da
     expect(explicit.code, explicit.stderr).to.equal(0);
   });
 
+  it("a redirect is not followed with the token: exit 1, saying what to check", async () => {
+    github.answers.set("list", {
+      status: 302,
+      body: "",
+      headers: { location: `${github.apiUrl}/elsewhere` },
+    });
+    const posted = await run([...POST], log(1), env);
+    expect([posted.code, posted.stderr]).to.deep.equal([
+      1,
+      "codesec-review: could not post the summary: list the pull request's comments: HTTP 302, a redirect, not followed with the token: check GITHUB_API_URL\n",
+    ]);
+    expect(github.requests).to.have.length(1);
+  });
+
+  it("an answer that is not JSON is an error that prints none of it", async () => {
+    github.answers.set("list", { status: 200, body: "<html>internal page ghs_other</html>" });
+    const posted = await run([...POST], log(1), env);
+    expect([posted.code, posted.stderr]).to.deep.equal([
+      1,
+      "codesec-review: could not post the summary: list the pull request's comments: HTTP 200, but the answer is not JSON: check that GITHUB_API_URL is GitHub's REST API\n",
+    ]);
+  });
+
+  it("an error body cut to its first 200 characters never leaves a piece of the token, nor a line of its own", async () => {
+    for (const at of [150, 190, 195, 199]) {
+      github.answers.set("list", { status: 500, body: `${"x".repeat(at)}${TOKEN} after\n::error::forged` });
+      const posted = await run([...POST], log(1), env);
+      expect(posted.code).to.equal(1);
+      expect(posted.stderr, String(at)).not.to.include(TOKEN.slice(0, 4));
+      expect(posted.stderr.trimEnd().split("\n")).to.have.length(1);
+    }
+  });
+
   it("a link to another host is not followed with the token", async () => {
     github.pageSize = 1;
     github.add("someone", "one");

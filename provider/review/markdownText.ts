@@ -83,12 +83,16 @@ export function markdownCode(value: unknown, max: number = MAX_TEXT_CHARACTERS):
     : `<code>${markdownText(value, max)}</code>`;
 }
 
+/** Longest line of a code block shown whole: a longer one (a huge value) is cut, not left out with all after it. */
+export const MAX_LINE_CHARACTERS = 1000;
+
 /**
  * Plain-text lines as a fenced code block: each line made visible (so no line of the content starts or
- * ends the block), inside a fence longer than any run of backticks they hold.
+ * ends the block) and cut to {@link MAX_LINE_CHARACTERS}, inside a fence longer than any run of backticks
+ * they hold.
  */
 export function fencedBlock(info: string, lines: readonly string[]): string[] {
-  const shown = lines.map((line) => visibleText(line, Number.MAX_SAFE_INTEGER));
+  const shown = lines.map((line) => visibleText(line, MAX_LINE_CHARACTERS));
   let longest = 0;
   for (const line of shown)
     for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);

@@ -11,8 +11,11 @@
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escapeOf(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+/** A character's `\uXXXX` escape: one per UTF-16 unit (a surrogate pair beyond U+FFFF, as JSON writes it). */
+export function escapeOf(char: string): string {
+  let escaped = "";
+  for (let i = 0; i < char.length; i++) escaped += `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return escaped;
 }
 
 /** `text` with every character listed in the module comment written as its `\uXXXX` escape. */

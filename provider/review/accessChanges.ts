@@ -6,7 +6,7 @@
  */
 import type { OrgRole } from "../../api/schemas/common";
 import type { Step } from "./engineOutput";
-import { nameOfUrn } from "./engineOutput";
+import { nameOfUrn } from "./urn";
 import { viewOf } from "./kindView";
 import { grantKey, roleGrantsOf, type RoleGrant } from "./roleGrants";
 

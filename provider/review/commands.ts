@@ -6,12 +6,14 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
-import { EngineOutputError, parseEngineOutput, stackOfUrn, type EngineOutput } from "./engineOutput";
+import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
 import { COMMENT_LIMIT } from "./markdownBudget";
 import { policyAnnotations, policySarif } from "./policyResults";
 import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
 import { reviewSummary } from "./reviewSummary";
 import { sourcePositionsOfState } from "./sourceLocations";
+import { parseUrn } from "./urn";
+import { jsonWithoutWorkflowCommands, withoutWorkflowCommands } from "./workflowCommands";
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -34,6 +36,8 @@ const REVIEW_USAGE = `usage: codesec-review [PREVIEW_JSON] [--events EVENT_LOG] 
   --post-comment post the summary as the pull request's comment, or update the one posted before (found
                  by a hidden marker among --comment-author's comments, default github-actions[bot]), with
                  GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL and the pull request of GITHUB_EVENT_PATH
+  --stack        the stack as organization/project/stack (what \`pulumi stack --show-name
+                 --fully-qualify-stack-names\` prints): needed by --post-comment, whose marker names it
   --pr           the pull request's number, for --post-comment outside a pull_request event
 Exit codes: 0 summary written (a preview that failed, did not run or did not finish included: the
 summary's headline says so), 1 the input could not be read or the comment could not be posted.
@@ -91,6 +95,7 @@ const REVIEW_OPTIONS = {
   "project-dir": { type: "string", default: "." },
   "post-comment": { type: "boolean" },
   pr: { type: "string" },
+  stack: { type: "string" },
   "comment-author": { type: "string", default: "github-actions[bot]" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -131,6 +136,42 @@ function commentTarget(pr: string | undefined, author: string, env: NodeJS.Proce
   };
 }
 
+// Organization, project and stack names: letters, digits, `-`, `_` and `.`.
+const STACK_PATH = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+/**
+ * The stack whose comment `--post-comment` keeps: `--stack` as organization/project/stack, known even
+ * when the preview did not run; a preview of another project or stack is refused, since its summary
+ * would replace that stack's comment.
+ */
+function commentStack(stack: string | undefined, output: EngineOutput): string {
+  if (stack === undefined) {
+    throw new TypeError(
+      "--post-comment needs the stack as --stack organization/project/stack (what `pulumi stack --show-name --fully-qualify-stack-names` prints): the comment is found again by it",
+    );
+  }
+  if (!STACK_PATH.test(stack)) {
+    throw new TypeError(
+      `--stack must be organization/project/stack (letters, digits, "-", "_" and "."), got ${JSON.stringify(stack)}`,
+    );
+  }
+  const [, project, name] = stack.split("/");
+  const urns = [
+    ...output.steps.map((step) => step.urn),
+    ...output.refreshed.map((step) => step.urn),
+    ...output.violations.map((violation) => violation.urn),
+  ];
+  const other = urns
+    .map(parseUrn)
+    .find((urn) => urn !== undefined && (urn.project !== project || urn.stack !== name));
+  if (other !== undefined) {
+    throw new TypeError(
+      `--stack ${stack}: the preview is of another project or stack; give the stack that was previewed`,
+    );
+  }
+  return stack;
+}
+
 function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv): Review {
   const { values, positionals } = parseArgs({
     args: [...args],
@@ -152,10 +193,11 @@ function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv):
     positionals.length > 0 || events === undefined ? parseEngineOutput(read(positionals[0], io)) : undefined;
   const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
   if (format === "markdown") {
-    if (target === undefined) return { text: reviewSummary(output) };
-    const marker = commentMarker(stackOfUrn(output.steps[0]?.urn ?? ""));
+    if (target === undefined) return { text: withoutWorkflowCommands(reviewSummary(output)) };
+    const marker = commentMarker(commentStack(values.stack, output));
+    const summary = withoutWorkflowCommands(reviewSummary(output, COMMENT_LIMIT - marker.length - 1));
     return {
-      text: `${marker}\n${reviewSummary(output, COMMENT_LIMIT - marker.length - 1)}`,
+      text: `${marker}\n${summary}`,
       comment: { target, marker },
     };
   }
@@ -170,7 +212,12 @@ function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv):
       ? { positions: sourcePositionsOfState(readFileSync(values.state, "utf8")) }
       : {}),
   };
-  return { text: format === "sarif" ? policySarif(output, locations) : policyAnnotations(output, locations) };
+  return {
+    text:
+      format === "sarif"
+        ? jsonWithoutWorkflowCommands(policySarif(output, locations))
+        : policyAnnotations(output, locations),
+  };
 }
 
 /**
@@ -240,7 +287,11 @@ export function driftCommand(args: readonly string[], io: CommandIo): number {
       );
     }
     const report = driftReport(output);
-    io.stdout(values.format === "json" ? driftJson(report) : driftMarkdown(report));
+    io.stdout(
+      values.format === "json"
+        ? jsonWithoutWorkflowCommands(driftJson(report))
+        : withoutWorkflowCommands(driftMarkdown(report)),
+    );
     return report.exitCode;
   } catch (error) {
     return failure(error, DRIFT_USAGE, io);

@@ -4,7 +4,8 @@
  * ones left the platform, and what the platform cannot show at all (docs/drift.md), as Markdown for a CI
  * job summary or JSON for tools.
  */
-import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
+import { type EngineOutput, type Step } from "./engineOutput";
+import { nameOfUrn, stackOfUrn } from "./urn";
 import { kindOfType } from "./kindView";
 import { fittedMarkdown, type Section } from "./markdownBudget";
 import { markdownCode, markdownText as text } from "./markdownText";

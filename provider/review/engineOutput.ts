@@ -267,14 +267,3 @@ export function parseEngineOutput(text: string): EngineOutput {
     "the input is JSON but neither `pulumi preview --json` output nor an event log",
   );
 }
-
-/** `max` from `urn:pulumi:stack::project::type::max`. */
-export function nameOfUrn(urn: string): string {
-  return urn.slice(urn.lastIndexOf("::") + 2);
-}
-
-/** `prod` from `urn:pulumi:prod::project::...`. */
-export function stackOfUrn(urn: string): string {
-  const match = /^urn:pulumi:([^:]+)::/.exec(urn);
-  return match ? match[1] : "";
-}

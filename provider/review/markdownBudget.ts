@@ -5,6 +5,8 @@
  * section cut says how many of its rows were left out.
  */
 
+import { withoutWorkflowCommands } from "./workflowCommands";
+
 /** The most characters GitHub takes in a comment's body. */
 export const COMMENT_LIMIT = 65_536;
 
@@ -31,8 +33,18 @@ function note(left: number, total: number, rowsAre: string): string {
   return `_✂️ ${all} ${rowsAre} left out: a comment holds at most ${COMMENT_LIMIT.toLocaleString("en-US")} characters._`;
 }
 
-/** The sections as Markdown (lines joined, one final newline) of at most `limit` characters. */
-export function fittedMarkdown(sections: readonly Section[], limit: number = COMMENT_LIMIT): string {
+/**
+ * The sections as Markdown (lines joined, one final newline) of at most `limit` characters, workflow
+ * commands broken (./workflowCommands.ts) before they are measured.
+ */
+export function fittedMarkdown(given: readonly Section[], limit: number = COMMENT_LIMIT): string {
+  const inert = (lines: readonly string[] | undefined) => lines?.map(withoutWorkflowCommands);
+  const sections: Section[] = given.map((section) => ({
+    ...section,
+    head: inert(section.head)!,
+    ...(section.rows ? { rows: inert(section.rows) } : {}),
+    ...(section.foot ? { foot: inert(section.foot) } : {}),
+  }));
   const whole = sections.flatMap((section) => [
     ...section.head,
     ...(section.rows ?? []),

@@ -5,21 +5,22 @@
  * comment), a code fence, a mention or an autolink, and characters that do not show (controls, bidi
  * overrides, zero-width characters, line breaks) are written out visibly (`\u202e`, `\n`).
  */
+import { escapeOf } from "../../api/messageText";
+
+// Characters that do not show as themselves: controls, format characters (bidi marks, embeddings,
+// overrides and isolates, zero-width characters, the soft hyphen, tags), line and paragraph separators,
+// every default-ignorable code point (variation selectors, Hangul fillers, the combining grapheme
+// joiner), and the Braille blank. Wider than api/messageText.ts's set, which leaves zero-width characters
+// for the SDK's redaction to drop (a secret split by them is then found whole).
+const INVISIBLE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/gu;
 
 /** Longest piece of untrusted text shown whole; a longer one is cut with a note of what was left out. */
 export const MAX_TEXT_CHARACTERS = 300;
 
-// Characters that act without showing: C0 and C1 controls, the soft hyphen, Arabic letter mark, the
-// Mongolian vowel separator, zero-width characters and direction marks, line and paragraph separators,
-// bidi embeddings, overrides and isolates, invisible operators, the byte order mark, interlinear marks.
-const INVISIBLE =
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/gu;
-
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function codeOf(char: string): string {
-  return NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return NAMED[char] ?? escapeOf(char);
 }
 
 /**
@@ -31,14 +32,15 @@ export function visibleText(value: unknown, max: number = MAX_TEXT_CHARACTERS): 
   const chars = text.length > max ? Array.from(text) : undefined;
   const kept = chars !== undefined && chars.length > max ? chars.slice(0, max).join("") : text;
   const cut = chars !== undefined && chars.length > max ? `… (${chars.length - max} more characters)` : "";
-  return kept.replace(INVISIBLE, codeOf) + cut;
+  return kept.replace(INVISIBLE_CHARACTERS, codeOf) + cut;
 }
 
 // What GitHub turns into a link or a notification, broken by a zero-width space (which shows nothing
-// and matches no link or mention pattern): `@user`, `@org/team`, `a@b.c`, `http://`, `#12`; and `www.`.
+// and matches no link or mention pattern): `@user`, `@org/team`, `a@b.c`, `http://`, `#12`; and every
+// `www.`, since GitHub links one after `_` or a letter too.
 const ZERO_WIDTH_SPACE = "\u200b";
 const LINK_MARKS = /@|#(?=\d)|:(?=\/\/)/gu;
-const WWW = /\b(www)\./giu;
+const WWW = /(www)\./giu;
 
 // ASCII punctuation that Markdown reads inline (code, emphasis, links, images, strikethrough, table
 // cells, math, escapes), escaped with a backslash; `_` between letters or digits (`ORG_ROLE_ADMIN`)
@@ -81,12 +83,16 @@ export function markdownCode(value: unknown, max: number = MAX_TEXT_CHARACTERS):
     : `<code>${markdownText(value, max)}</code>`;
 }
 
+/** Longest line of a code block shown whole: a longer one (a huge value) is cut, not left out with all after it. */
+export const MAX_LINE_CHARACTERS = 1000;
+
 /**
  * Plain-text lines as a fenced code block: each line made visible (so no line of the content starts or
- * ends the block), inside a fence longer than any run of backticks they hold.
+ * ends the block) and cut to {@link MAX_LINE_CHARACTERS}, inside a fence longer than any run of backticks
+ * they hold.
  */
 export function fencedBlock(info: string, lines: readonly string[]): string[] {
-  const shown = lines.map((line) => visibleText(line, Number.MAX_SAFE_INTEGER));
+  const shown = lines.map((line) => visibleText(line, MAX_LINE_CHARACTERS));
   let longest = 0;
   for (const line of shown)
     for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);

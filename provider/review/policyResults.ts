@@ -5,9 +5,11 @@
  * checked (no policy pack, a run that failed or did not finish) says so, and claims no clean result.
  */
 import { createHash } from "node:crypto";
-import { nameOfUrn, type EngineOutput, type PolicyViolation } from "./engineOutput";
+import { type EngineOutput, type PolicyViolation } from "./engineOutput";
 import { typeName } from "./kindView";
 import { visibleText } from "./markdownText";
+import { withoutWorkflowCommands } from "./workflowCommands";
+import { isStackWide, nameOfUrn, typeOfUrn } from "./urn";
 import { locationOf, type LocationOptions, type SourceLocation } from "./sourceLocations";
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -28,10 +30,14 @@ export function policyGap(output: EngineOutput): string | undefined {
 }
 
 function subject(violation: PolicyViolation): string {
-  return violation.urn.includes("::pulumi:pulumi:Stack::") || violation.urn === ""
+  return isStackWide(violation.urn)
     ? "stack"
-    : `${typeName(violation.urn.split("::")[2] ?? "")} "${nameOfUrn(violation.urn)}"`;
+    : `${typeName(typeOfUrn(violation.urn))} "${nameOfUrn(violation.urn)}"`;
 }
+
+// A SARIF message's text shows its invisible characters as in the summary, and makes no link: `[` and
+// `]` (which open an embedded link), and a `\` before them, are escaped with a backslash (SARIF 2.1.0).
+const sarifText = (text: string) => visibleText(text, 1000).replace(/\\(?=[[\]])|[[\]]/g, "\\$&");
 
 const levelOf = (violation: PolicyViolation) =>
   violation.enforcementLevel === "mandatory" ? "error" : "warning";
@@ -72,7 +78,7 @@ export function policySarif(output: EngineOutput, options: LocationOptions = {})
       ruleId: violation.policyName,
       ruleIndex: ruleIds.indexOf(violation.policyName),
       level: levelOf(violation),
-      message: { text: `${subject(violation)}: ${violation.message}` },
+      message: { text: sarifText(`${subject(violation)}: ${violation.message}`) },
       locations: [
         {
           physicalLocation: { artifactLocation: { uri: location.file }, region: region(location) },
@@ -119,9 +125,13 @@ export function policySarif(output: EngineOutput, options: LocationOptions = {})
 }
 
 // A workflow command's data ends at a line break (which would let the rest run as a command of its own);
-// its properties also end at `,` and `:`. Control and bidi characters are written out, as in the summary.
+// its properties also end at `,` and `:`. Control and bidi characters are written out, as in the summary,
+// and `##[` is broken (the runner would take it as a command of its own).
 const escapeData = (text: string) =>
-  visibleText(text, 1000).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  withoutWorkflowCommands(visibleText(text, 1000))
+    .replace(/%/g, "%25")
+    .replace(/\r/g, "%0D")
+    .replace(/\n/g, "%0A");
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub workflow commands, one line each: an error per mandatory violation, a warning per advisory one. */

@@ -1,9 +1,12 @@
 /**
  * One pull-request comment, kept up to date: the summary is posted once, then edited on each push, found
- * again by a hidden marker (an HTML comment naming the stack, as tfcmt and Atlantis do) among the comments
+ * again by a hidden marker (an HTML comment naming the organization, project and stack, as tfcmt and Atlantis do) among the comments
  * the workflow's own account wrote. GitHub's REST API (list, create, update issue comments), with the
  * workflow's token, sent only to the configured API address.
  */
+
+import { visibleText } from "./markdownText";
+import { withoutWorkflowCommands } from "./workflowCommands";
 
 export interface CommentTarget {
   /** The REST API's address (`GITHUB_API_URL`, default https://api.github.com). */
@@ -23,10 +26,9 @@ export class CommentError extends Error {
 
 const TIMEOUT_MS = 30_000;
 
-/** The hidden first line of the summary's comment, one per stack. */
+/** The hidden first line of the summary's comment, one per stack (`organization/project/stack`). */
 export function commentMarker(stack: string): string {
-  const name = stack.replace(/[^A-Za-z0-9_./-]/g, "_");
-  return `<!-- codesec-review${name ? ` stack=${name}` : ""} -->`;
+  return `<!-- codesec-review stack=${stack} -->`;
 }
 
 interface IssueComment {
@@ -42,6 +44,14 @@ const WHAT_FAILED_MEANS: Record<number, string> = {
   404: "no such repository or pull request for this token (check GITHUB_REPOSITORY and the pull request's number)",
   422: "GitHub refused the comment's body",
 };
+
+/**
+ * What an error answer says, for the command's error: the token redacted before the text is cut (so no
+ * piece of it is left), its hidden characters and line breaks written out, no workflow command.
+ */
+function shownAnswer(text: string, token: string): string {
+  return withoutWorkflowCommands(visibleText(text.replaceAll(token, "[token]"), 200));
+}
 
 async function call(target: CommentTarget, what: string, url: URL, method: string, body?: unknown) {
   // The token goes to the configured API only, whatever a response's links say.
@@ -60,6 +70,8 @@ async function call(target: CommentTarget, what: string, url: URL, method: strin
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      // A redirect would take the token to wherever it points.
+      redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
@@ -67,24 +79,34 @@ async function call(target: CommentTarget, what: string, url: URL, method: strin
       error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : "";
     throw new CommentError(`${what}: no answer from ${url.origin} (${cause})`);
   }
-  const text = await response.text();
-  if (!response.ok) {
-    let said = "";
-    try {
-      const message = (JSON.parse(text) as { message?: unknown }).message;
-      said = typeof message === "string" ? message : "";
-    } catch {
-      said = text.slice(0, 200);
-    }
-    const advice = WHAT_FAILED_MEANS[response.status];
+  if (response.status >= 300 && response.status < 400) {
     throw new CommentError(
-      `${what}: HTTP ${response.status}${said ? ` (GitHub: ${said.replaceAll(target.token, "[token]")})` : ""}${advice ? `: ${advice}` : ""}`,
+      `${what}: HTTP ${response.status}, a redirect, not followed with the token: check GITHUB_API_URL`,
     );
   }
-  return {
-    json: text === "" ? undefined : (JSON.parse(text) as unknown),
-    link: response.headers.get("link"),
-  };
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    if (response.ok) {
+      throw new CommentError(
+        `${what}: HTTP ${response.status}, but the answer is not JSON: check that GITHUB_API_URL is GitHub's REST API`,
+      );
+    }
+  }
+  if (!response.ok) {
+    const message = (json as { message?: unknown } | undefined)?.message;
+    const said = shownAnswer(
+      typeof message === "string" ? message : json === undefined ? text : "",
+      target.token,
+    );
+    const advice = WHAT_FAILED_MEANS[response.status];
+    throw new CommentError(
+      `${what}: HTTP ${response.status}${said ? ` (GitHub: ${said})` : ""}${advice ? `: ${advice}` : ""}`,
+    );
+  }
+  return { json, link: response.headers.get("link") };
 }
 
 function nextPage(link: string | null): URL | undefined {

@@ -5,7 +5,8 @@
  * secret value is ever printed (./shownValues.ts).
  */
 import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges";
-import { nameOfUrn, stackOfUrn, type EngineOutput, type Step } from "./engineOutput";
+import { type EngineOutput, type Step } from "./engineOutput";
+import { isStackWide, nameOfUrn, stackOfUrn, typeOfUrn } from "./urn";
 import { kindOfType, typeName } from "./kindView";
 import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
@@ -255,9 +256,9 @@ function policySection(output: EngineOutput): Section[] {
     )
     .map((violation) => {
       const icon = violation.enforcementLevel === "mandatory" ? "❌" : "⚠️";
-      const where = violation.urn.includes("::pulumi:pulumi:Stack::")
+      const where = isStackWide(violation.urn)
         ? "stack"
-        : text(`${typeName(violation.urn.split("::")[2] ?? "")} "${nameOfUrn(violation.urn)}"`);
+        : text(`${typeName(typeOfUrn(violation.urn))} "${nameOfUrn(violation.urn)}"`);
       return `- ${icon} ${text(violation.enforcementLevel)} ${markdownCode(violation.policyName)} (${where}): ${text(violation.message.replace(/\s*\n\s*/g, " "), 1000)}`;
     });
   return [

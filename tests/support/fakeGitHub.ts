@@ -1,7 +1,7 @@
 /**
  * The part of GitHub's REST API that `codesec-review --post-comment` uses, on 127.0.0.1: list a pull
  * request's comments (paged, with `Link` headers), create one, update one; with the token check and the
- * error answers GitHub gives (401, 403, 404, 422). Failures can be forced per operation.
+ * error answers GitHub gives (401, 403, 404, 422). Failures, or any raw answer, can be forced per operation.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +19,8 @@ export class FakeGitHub {
   readonly requests: { method: string; url: string; authorization?: string }[] = [];
   /** Status (and message) to answer for an operation instead of doing it. */
   readonly failures = new Map<Operation, { status: number; message: string }>();
+  /** A raw answer (any status, body and headers) for an operation instead of doing it. */
+  readonly answers = new Map<Operation, { status: number; body: string; headers?: Record<string, string> }>();
   pageSize = 100;
   #nextId = 1;
 
@@ -78,6 +80,11 @@ export class FakeGitHub {
             ? "update"
             : undefined;
     if (operation === undefined) return send(404, { message: "Not Found" });
+    const answer = this.answers.get(operation);
+    if (answer) {
+      response.writeHead(answer.status, answer.headers ?? {});
+      return void response.end(answer.body);
+    }
     const failure = this.failures.get(operation);
     if (failure) return send(failure.status, { message: failure.message });
     const html = (id: number) =>

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { driftCommand, reviewCommand, type CommandIo } from "../../provider/review/commands";
 import { COMMENT_LIMIT } from "../../provider/review/markdownBudget";
 import { nestedObjects } from "../support/deepValues";
-import { renderGfm, tableRows } from "../support/gfm";
+import { renderGfm, tableRows, textOf } from "../support/gfm";
 
 const TYPE = "pulumi-nodejs:dynamic/codesec:UserRole";
 const urnOf = (name: string) => `urn:pulumi:prod::org::${TYPE}::${name}`;
@@ -196,5 +196,38 @@ describe("review and drift reports: input at its limits", () => {
     expect(drift.stdout).to.include(
       `_✂️ ${(5_000 - rows).toLocaleString("en-US")} of 5,000 drifted fields left out: a comment holds at most 65,536 characters._`,
     );
+  });
+
+  it("one raw-diff line longer than a comment is cut, and the lines after it stay", () => {
+    const log =
+      POLICY_LOAD +
+      create("a-long", {
+        deploymentId: "1001",
+        userId: "501",
+        role: "ORG_ROLE_MEMBER",
+        note: "n".repeat(70_000),
+      }) +
+      create("b-after", { deploymentId: "1001", userId: "502", role: "ORG_ROLE_MEMBER" }) +
+      SUMMARY;
+    const review = run(reviewCommand, [], log);
+    expect(review.code, review.stderr).to.equal(0);
+    expect(review.stdout.length).to.be.at.most(COMMENT_LIMIT);
+    const diff = textOf(/<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/.exec(renderGfm(review.stdout))![1]).split(
+      "\n",
+    );
+    expect(diff.filter((text) => !text.startsWith("    note:"))).to.deep.equal([
+      '+ UserRole "a-long" (create)',
+      '    deploymentId: "1001"',
+      '    role: "ORG_ROLE_MEMBER"',
+      '    userId: "501"',
+      '+ UserRole "b-after" (create)',
+      '    deploymentId: "1001"',
+      '    role: "ORG_ROLE_MEMBER"',
+      '    userId: "502"',
+      "",
+    ]);
+    const note = diff.find((text) => text.startsWith("    note:"))!;
+    expect(note).to.match(/^ {4}note: "n+… \(\d+ more characters\)$/);
+    expect(note.length).to.be.at.most(1_100);
   });
 });

@@ -51,11 +51,13 @@ const seen = (html: string) => textOf(html).replace(/\u200b/g, "");
 /** How the reports show a name's invisible characters. */
 const visible = (text: string) =>
   text.replace(
-    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
+    // eslint-disable-next-line no-control-regex, no-misleading-character-class -- invisible characters are what it looks for
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\u034f\u115f\u1160\u2800\u3164\ufe00-\ufe0f\uffa0\u{e0000}-\u{e007f}]/gu,
     (char) =>
       ({ "\n": "\\n", "\r": "\\r", "\t": "\\t" })[char] ??
-      `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      [...Array(char.length).keys()]
+        .map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`)
+        .join(""),
   );
 
 // Names that once rewrote the comment, or would: each must read back as itself.
@@ -80,6 +82,10 @@ const HOSTILE_NAMES = [
   "fixes #12",
   "~~~",
   "````",
+  "_www.evil.example/approve a_www.evil.example __www.evil.example",
+  "someone::admin",
+  "x::pulumi:pulumi:Stack::y",
+  "admin\u{e0041}\u{e0042} ok\ufe0f \u3164\u115f\u1160\uffa0 a\u034fb \u2800 lee",
 ];
 
 function userRole(name: string, userId: string, role: string, roleOnDestroy?: string): string {

@@ -181,6 +181,44 @@ describe("codesec-review: policy violations as SARIF and workflow annotations", 
     ]);
   });
 
+  it("SARIF and annotations: a name holding `::` is that resource's name, never another type nor the stack; a message shows its hidden characters and makes no link", () => {
+    const names = ["x::pulumi:pulumi:Stack::y", "someone::admin"];
+    const log =
+      POLICY_LOAD +
+      names.map((name) => create(name, "project:///index.ts#7")).join("") +
+      names
+        .map((name) =>
+          violation(urnOf(name), "p", "mandatory", "invoice\u202egnp.exe [approve](https://evil.example)"),
+        )
+        .join("") +
+      SUMMARY;
+    const sarif = JSON.parse(run(["--format", "sarif"], log).stdout) as {
+      runs: { results: (SarifResult & { locations: { logicalLocations: { name: string }[] }[] })[] }[];
+    };
+    expect(
+      sarif.runs[0].results.map((r) => [
+        r.message.text,
+        r.locations[0].physicalLocation.artifactLocation.uri,
+        r.locations[0].logicalLocations[0].name,
+      ]),
+    ).to.deep.equal([
+      [
+        'UserRole "someone::admin": invoice\\u202egnp.exe \\[approve\\](https://evil.example)',
+        "index.ts",
+        "someone::admin",
+      ],
+      [
+        'UserRole "x::pulumi:pulumi:Stack::y": invoice\\u202egnp.exe \\[approve\\](https://evil.example)',
+        "index.ts",
+        "x::pulumi:pulumi:Stack::y",
+      ],
+    ]);
+    const annotations = run(["--format", "annotations"], log).stdout.split("\n");
+    expect(annotations[1]).to.equal(
+      '::error file=index.ts,line=7,title=mandatory policy p::UserRole "x::pulumi:pulumi:Stack::y": invoice\\u202egnp.exe [approve](https://evil.example)',
+    );
+  });
+
   it("positions outside the repository, or of another form, fall back to the project file", () => {
     const outside = run(
       ["--format", "annotations"],

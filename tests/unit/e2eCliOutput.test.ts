@@ -103,7 +103,8 @@ describe("e2e harness: what a CLI command's output must not show", () => {
   });
 
   it("the CLI's own error and the diff display's diagnostics start a line: they fail it too", () => {
-    const locked = "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end\n";
+    const locked =
+      "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end\n";
     expect(unexpectedErrorLines({ command: "pulumi up", code: 0, output: locked })).to.have.length(1);
   });
 
@@ -124,14 +125,16 @@ describe("e2e harness: what a CLI command's output must not show", () => {
       expect(() => assertNoUnexpectedErrors({ command: "pulumi up", code: 0, output })).not.to.throw();
     }
     // The same words out of the sections whose form they have: a single output named error, a count line.
-    const outputs = "Outputs:\n    error: \"none\"\n\nResources:\n    2 unchanged\n";
+    const outputs = 'Outputs:\n    error: "none"\n\nResources:\n    2 unchanged\n';
     expect(unexpectedErrorLines({ command: "pulumi up", code: 0, output: outputs })).to.deep.equal([]);
     const message = "Diagnostics:\n  pulumi:pulumi:Stack (x):\n    3 errored\n";
     expect(unexpectedErrorLines({ command: "pulumi up", code: 0, output: message })).to.deep.equal([]);
   });
 
   it("a test that expects an error may have one in a command that exited 0, but not a provider's crash", () => {
-    expect(unexpectedErrorLines({ command: "pulumi up", code: 0, output: FAILED_UP }, true)).to.deep.equal([]);
+    expect(unexpectedErrorLines({ command: "pulumi up", code: 0, output: FAILED_UP }, true)).to.deep.equal(
+      [],
+    );
     expect(
       unexpectedErrorLines({ command: "pulumi up", code: 0, output: PREMATURE_EXIT }, true),
     ).to.deep.equal([
@@ -141,7 +144,11 @@ describe("e2e harness: what a CLI command's output must not show", () => {
 
   it("a command that failed is its test's to judge, except a provider's crash", () => {
     expect(unexpectedErrorLines({ command: "pulumi up", code: 255, output: FAILED_UP })).to.deep.equal([]);
-    expect(unexpectedErrorLines({ command: "pulumi up", code: 255, output: PREMATURE_EXIT })).to.have.length(1);
-    expect(unexpectedErrorLines({ command: "pulumi up", code: null, output: PREMATURE_EXIT })).to.have.length(1);
+    expect(unexpectedErrorLines({ command: "pulumi up", code: 255, output: PREMATURE_EXIT })).to.have.length(
+      1,
+    );
+    expect(unexpectedErrorLines({ command: "pulumi up", code: null, output: PREMATURE_EXIT })).to.have.length(
+      1,
+    );
   });
 });

@@ -258,7 +258,10 @@ async function checkedPulumiCommand(): Promise<PulumiCommand> {
       // A failed command: the Automation API's CommandError carries what it printed.
       const failed = (error as { commandResult?: Awaited<ReturnType<RunCommand>> }).commandResult;
       if (failed)
-        assertNoUnexpectedErrors({ command, code: failed.code, output: failed.stdout + failed.stderr }, expected);
+        assertNoUnexpectedErrors(
+          { command, code: failed.code, output: failed.stdout + failed.stderr },
+          expected,
+        );
       throw error;
     }
     assertNoUnexpectedErrors({ command, code: result.code, output: result.stdout + result.stderr }, expected);

@@ -3,10 +3,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { defaultFixtures } from "../../emulator/index";
+import { assertNoUnexpectedErrors } from "./support/cliOutput";
 import { repoRoot, requirePulumiCli, timeLimitFor } from "./support/harness";
 
 /** The demo waits for four CLI commands: up, a preview with refresh, destroy, and the stack's removal. */
 const DEMO_LIMIT_MS = timeLimitFor(4);
+
+/** The demo's drift check, up to the next heading: the CLI fails it on purpose, and the demo quotes it. */
+const DRIFT_CHECK = /^== Drift check.*\n[\s\S]*?(?=^== )/m;
 
 describe("npm run demo (the main job)", () => {
   it("applies the org configuration, summarizes it, detects drift, and cleans up", () => {
@@ -19,6 +23,13 @@ describe("npm run demo (the main job)", () => {
     });
     const output = `${result.stdout}\n${result.stderr}`;
     expect(result.status, output.slice(-3000)).to.equal(0);
+    expect(output).to.match(DRIFT_CHECK);
+    // What the demo shows of its other CLI commands (the engine's progress, its own `pulumi version`).
+    assertNoUnexpectedErrors({
+      command: "npm run demo",
+      code: result.status,
+      output: output.replace(DRIFT_CHECK, ""),
+    });
     expect(output).to.include("Resources created: 7");
     expect(output).to.match(/Current user: +ada-admin \(ORG_ROLE_ADMIN\)/);
     expect(output).to.match(/Latest scan: +#3001 .*SCAN_STATUS_COMPLETED/);

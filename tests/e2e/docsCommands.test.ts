@@ -4,7 +4,8 @@
  * .tools linked from this checkout), with a home folder of its own, a user's PATH (without the project's
  * tools, which the READMEs must put there themselves) and the emulator standing in for the platform.
  * Each command must exit 0, except the ones the page says fail (`# fails` after them), and each page's
- * key output lines must appear. A block that cannot run in CI says why in a `<!-- not run: ... -->`
+ * key output lines must appear; no command's output may show an error, unless the page says it fails
+ * (support/cliOutput.ts). A block that cannot run in CI says why in a `<!-- not run: ... -->`
  * comment; a block of servers (`<!-- each line runs until stopped -->`) has each line started, checked
  * to serve, and stopped. The only stand-in for the user is PULUMI_SKIP_CONFIRMATIONS, the answer to the
  * CLI's "Do you want to perform this update?".
@@ -29,6 +30,7 @@ import {
   shellBlocks,
   type ShellBlock,
 } from "../support/markdownShell";
+import { assertNoUnexpectedErrors } from "./support/cliOutput";
 import { repoRoot, requirePulumiCli, scratchDir, timeLimitFor } from "./support/harness";
 
 const PAGES = [
@@ -64,22 +66,40 @@ function shellWord(text: string): string {
 }
 
 /**
- * The block as one bash script: each command as written, then a check of its exit status (background
- * commands aside), each announced by a `### <page>:<line> $ <command>` line.
+ * The block as one bash script: each command as written, announced by a `### <page>:<line> $ <command>`
+ * line, then (background commands aside) its exit status, `### <page>:<line> exited <status>`, and a check
+ * of it. Its stderr goes to its stdout, so that each command's output lies between its two lines.
  */
 function scriptOf(block: ShellBlock): string {
-  const out = ["#!/usr/bin/env bash", `# ${block.file}:${block.line}, as written`];
+  const out = ["#!/usr/bin/env bash", `# ${block.file}:${block.line}, as written`, "exec 2>&1"];
   for (const { line, text } of commandLines(block)) {
     const where = `${block.file}:${line}`;
     out.push(`printf '\\n### %s $ %s\\n' ${shellWord(where)} ${shellWord(text.trim())}`, text);
     if (inBackground(text)) continue;
+    out.push(`status=$?; printf '\\n### %s exited %s\\n' ${shellWord(where)} "$status"`);
     out.push(
       expectedToFail(text)
-        ? `if [ $? -eq 0 ]; then echo "### ${where} succeeded; the page says it fails"; exit 98; fi`
-        : `status=$?; if [ $status -ne 0 ]; then echo "### ${where} exited $status"; exit 97; fi`,
+        ? `if [ $status -eq 0 ]; then echo "### ${where} succeeded; the page says it fails"; exit 98; fi`
+        : `if [ $status -ne 0 ]; then exit 97; fi`,
     );
   }
   return `${out.join("\n")}\n`;
+}
+
+/** Each foreground command's output in a run of scriptOf: the lines between its two `###` lines. */
+function commandOutputs(output: string): { command: string; code: number; output: string }[] {
+  const found: { command: string; code: number; output: string }[] = [];
+  let current: { command: string; lines: string[] } | undefined;
+  for (const line of output.split("\n")) {
+    const started = /^### \S+ \$ (.*)$/.exec(line);
+    const exited = /^### \S+ exited (\d+)$/.exec(line);
+    if (started) current = { command: started[1], lines: [] };
+    else if (exited && current) {
+      found.push({ command: current.command, code: Number(exited[1]), output: current.lines.join("\n") });
+      current = undefined;
+    } else current?.lines.push(line);
+  }
+  return found;
 }
 
 /** Pulumi CLI commands in a block (each one is a wait the test is bounded by). */
@@ -209,6 +229,9 @@ describe("the shell commands of README.md and the examples' READMEs, run as writ
         await run.stop(); // the emulator the block started in the background
         const output = run.output();
         expect(code, tail(output)).to.equal(0);
+        for (const command of commandOutputs(output)) {
+          assertNoUnexpectedErrors(command, expectedToFail(command.command));
+        }
         for (const line of KEY_OUTPUT[block.file] ?? []) expect(output, tail(output)).to.match(line);
       }).timeout(timeLimitFor(cliCommands(block) + 1));
     }

@@ -192,4 +192,34 @@ describe("the example workflows' runner", () => {
       expect(String(thrown)).to.match(message);
     }
   });
+
+  it("throws when a step that exits 0 shows an error the test did not name, and runs it when named", async () => {
+    const workflow = {
+      jobs: {
+        job: {
+          steps: [
+            { name: "records the preview's failure", run: "echo 'error: preview failed' >&2; exit 0" },
+            { name: "fails", run: "echo 'error: preview failed' >&2; exit 1" },
+          ],
+        },
+      },
+    };
+    let thrown: unknown;
+    try {
+      await runJob(workflow, "job", options(makeTempDir("runner-errors")));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(String(thrown))
+      .to.include('`step "records the preview\'s failure"` exited 0')
+      .and.include("error: preview failed");
+    const job = await runJob(workflow, "job", {
+      ...options(makeTempDir("runner-errors-expected")),
+      expectErrors: ["records the preview's failure"],
+    });
+    expect(job.steps.map((s) => [s.name, s.outcome])).to.deep.equal([
+      ["records the preview's failure", "success"],
+      ["fails", "failure"],
+    ]);
+  });
 });

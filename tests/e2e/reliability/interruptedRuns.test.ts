@@ -20,6 +20,7 @@ import {
   type FixtureSet,
 } from "../../../emulator/index";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
+import { assertNoUnexpectedErrors } from "../support/cliOutput";
 import {
   createStack,
   exportStackAsStored,
@@ -172,7 +173,8 @@ function unreadableMetadata(stack: Stack): string[] {
 
 /**
  * Runs the documented repair of an unreadable checkpoint as a user runs it: the block's commands in a
- * shell, in the program's folder, with the stack's environment. Returns what the shell printed.
+ * shell, in the program's folder, with the stack's environment, its output checked (cliOutput.ts).
+ * Returns what the shell printed.
  */
 function repairUnreadableCheckpoint(stack: Stack): string {
   const workspace = stack.workspace as LocalWorkspace;
@@ -183,6 +185,7 @@ function repairUnreadableCheckpoint(stack: Stack): string {
   });
   const output = `${result.stdout}${result.stderr}`;
   expect(result.status, `the documented repair:\n${output}`).to.equal(0);
+  assertNoUnexpectedErrors({ command: "the documented repair", code: result.status, output });
   return output;
 }
 

@@ -9,12 +9,17 @@
  * folder is swept: what other tests or programs leave elsewhere is not this run's doing.
  */
 import { expect } from "chai";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../../emulator/index";
 import { markdownTable, writeReportSection } from "../../support/reliabilityReport";
-import { exportStackAsStored, requirePulumiCli, scratchDir, timeLimitFor } from "../support/harness";
+import {
+  exportStackAsStored,
+  pulumiSync,
+  requirePulumiCli,
+  scratchDir,
+  timeLimitFor,
+} from "../support/harness";
 import { credentialStack, mintToken, type CredentialStack } from "./credentialStack";
 
 /** The forms a secret could take on its way somewhere: as is, base64, base64url, URL-encoded. */
@@ -109,15 +114,7 @@ describe("secrets sweep through the real CLI", function () {
     await stack.preview({ onOutput, onError: onOutput, diff: true });
     await stack.refresh({ onOutput, onError: onOutput });
     collect("state as stored", exportStackAsStored(stack));
-    const workspace = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
-    collect(
-      "stack outputs",
-      execFileSync("pulumi", ["stack", "output", "--json", "--stack", stack.name], {
-        cwd: workspace.workDir,
-        env: { ...process.env, ...workspace.envVars },
-        encoding: "utf8",
-      }),
-    );
+    collect("stack outputs", pulumiSync(stack, ["stack", "output", "--json", "--stack", stack.name]));
     // Failures: a bad code on a new app, and a token the platform refuses.
     const saved = await stack.getConfig("codesec:token");
     await stack.setConfig("codesec:token", { value: "cst_1001_refused_token_value", secret: true });

@@ -6,6 +6,7 @@
  * error unless its test expects one (expectErrors), and none shows a provider's crash.
  */
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
   cpSync,
@@ -228,22 +229,28 @@ type RunCommand = (
   ...more: unknown[]
 ) => Promise<{ stdout: string; stderr: string; code: number }>;
 
-/** The CLI of a stack made here: the Automation API's, with every command's output checked. */
-interface CheckedPulumiCommand {
-  /** How many expectErrors scopes are open for the stack. */
-  errorsExpected: number;
-}
-
 let pulumiCommand: Promise<PulumiCommand> | undefined;
+
+/** The CLIs of the stacks made here (createStack), whose every command's output is checked. */
+const checkedCommands = new WeakSet<PulumiCommand>();
+
+/**
+ * The CLIs whose commands the running code expects to show an error (expectErrors): the async context's,
+ * so that a command of the same stack run concurrently outside the scope is checked in full. A command
+ * reads it when it starts.
+ */
+const expectingErrors = new AsyncLocalStorage<ReadonlySet<PulumiCommand>>();
 
 /** A CLI for one stack whose every command's output is checked (assertNoUnexpectedErrors). */
 async function checkedPulumiCommand(): Promise<PulumiCommand> {
   pulumiCommand ??= PulumiCommand.get();
   const real = await pulumiCommand;
   const run = (real as unknown as { run: RunCommand }).run.bind(real);
-  const checked = Object.create(real) as PulumiCommand & CheckedPulumiCommand & { run: RunCommand };
-  checked.errorsExpected = 0;
+  const checked = Object.create(real) as PulumiCommand & { run: RunCommand };
+  checkedCommands.add(checked);
   checked.run = async (args, ...rest) => {
+    const command = `pulumi ${args.join(" ")}`;
+    const expected = expectingErrors.getStore()?.has(checked) ?? false;
     let result: Awaited<ReturnType<RunCommand>>;
     try {
       result = await run(args, ...rest);
@@ -251,45 +258,39 @@ async function checkedPulumiCommand(): Promise<PulumiCommand> {
       // A failed command: the Automation API's CommandError carries what it printed.
       const failed = (error as { commandResult?: Awaited<ReturnType<RunCommand>> }).commandResult;
       if (failed)
-        assertNoUnexpectedErrors({ args, code: failed.code, output: failed.stdout + failed.stderr });
+        assertNoUnexpectedErrors(
+          { command, code: failed.code, output: failed.stdout + failed.stderr },
+          expected,
+        );
       throw error;
     }
-    assertNoUnexpectedErrors(
-      { args, code: result.code, output: result.stdout + result.stderr },
-      checked.errorsExpected > 0,
-    );
+    assertNoUnexpectedErrors({ command, code: result.code, output: result.stdout + result.stderr }, expected);
     return result;
   };
   return checked;
 }
 
 /** The checked CLI of a stack made by createStack. */
-function checkedCommandOf(stack: Stack): CheckedPulumiCommand {
-  const command = (stack.workspace as LocalWorkspace)
-    .pulumiCommand as unknown as Partial<CheckedPulumiCommand>;
-  if (typeof command.errorsExpected !== "number") {
+function checkedCommandOf(stack: Stack): PulumiCommand {
+  const command = (stack.workspace as LocalWorkspace).pulumiCommand;
+  if (!checkedCommands.has(command)) {
     throw new Error(`stack ${stack.name} was not made by createStack: its commands are not checked`);
   }
-  return command as CheckedPulumiCommand;
+  return command;
 }
 
-/** Whether the test running a command of `stack` expects an error in it (expectErrors). */
+/** Whether the code starting a command of `stack` expects an error in it (expectErrors). */
 function errorsExpected(stack: Stack): boolean {
-  return checkedCommandOf(stack).errorsExpected > 0;
+  return expectingErrors.getStore()?.has(checkedCommandOf(stack)) ?? false;
 }
 
 /**
- * Runs `commands` (any of `stack`'s: the Automation API's, runPulumi, spawnPulumi) for a test that expects
- * an error in a command that exits 0: its `error:` diagnostics are the test's to assert.
+ * Runs `commands` (any of `stack`'s started in it: the Automation API's, runPulumi, spawnPulumi) for a
+ * test that expects an error in a command that exits 0: its `error:` diagnostics are the test's to assert.
  */
 export async function expectErrors<T>(stack: Stack, commands: () => Promise<T>): Promise<T> {
-  const command = checkedCommandOf(stack);
-  command.errorsExpected++;
-  try {
-    return await commands();
-  } finally {
-    command.errorsExpected--;
-  }
+  const expecting = new Set(expectingErrors.getStore()).add(checkedCommandOf(stack));
+  return expectingErrors.run(expecting, commands);
 }
 
 /** Selects (creating if needed) a stack of the program in `workDir` and sets its config. */
@@ -359,8 +360,11 @@ export function exportStackAsStored(stack: Stack): string {
   return pulumiSync(stack, ["stack", "export", "--stack", stack.name]);
 }
 
-/** Runs `pulumi <args>` for `stack` (its folder and environment) to its end; returns its stdout. */
-function pulumiSync(stack: Stack, args: string[]): string {
+/**
+ * Runs `pulumi <args>` for `stack` (its folder and environment) to its end, its output checked; returns its
+ * stdout. Throws when it exits non-zero.
+ */
+export function pulumiSync(stack: Stack, args: string[]): string {
   const workspace = stack.workspace as LocalWorkspace;
   const run = spawnSync("pulumi", args, {
     cwd: workspace.workDir,
@@ -371,7 +375,7 @@ function pulumiSync(stack: Stack, args: string[]): string {
   });
   if (run.error) throw run.error;
   assertNoUnexpectedErrors(
-    { args, code: run.status, output: run.stdout + run.stderr },
+    { command: `pulumi ${args.join(" ")}`, code: run.status, output: run.stdout + run.stderr },
     errorsExpected(stack),
   );
   if (run.status !== 0) throw new Error(`\`pulumi ${args.join(" ")}\` exited ${run.status}:\n${run.stderr}`);
@@ -429,16 +433,21 @@ exports.engineEntry = function (kind, implementation) {
   return npmPack(pkgDir, scratchDir("variant-pack"));
 }
 
-/** Asserts the CLI this suite drives is there: an e2e run without it must fail, never skip. */
+/** Asserts the CLI this suite drives is there (an e2e run without it must fail, never skip); its version. */
 export function requirePulumiCli(): string {
-  try {
-    return run("pulumi", ["version"], repoRoot).trim();
-  } catch {
+  const version = spawnSync("pulumi", ["version"], { cwd: repoRoot, encoding: "utf8" });
+  if (version.error || version.status !== 0) {
     throw new Error(
       "The end-to-end suite needs the Pulumi CLI on PATH: run `npm run setup` (it builds or finds one), " +
         "then run the tests through `npm test`.",
     );
   }
+  assertNoUnexpectedErrors({
+    command: "pulumi version",
+    code: version.status,
+    output: version.stdout + version.stderr,
+  });
+  return version.stdout.trim();
 }
 
 export { existsSync };
@@ -532,7 +541,10 @@ export function spawnPulumi(stack: Stack, args: string[], tag: string): PulumiPr
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) => {
-      const failure = unexpectedErrorsFailure({ args, code, output: chunks.join("") }, expected);
+      const failure = unexpectedErrorsFailure(
+        { command: `pulumi ${args.join(" ")}`, code, output: chunks.join("") },
+        expected,
+      );
       if (failure) reject(failure);
       else resolve({ code, signal });
     });

@@ -17,10 +17,14 @@
  * processes at the job's end; no step here starts one a later step needs) or when its time is up:
  * `timeout-minutes` of the step (a failed step, as on GitHub), of the job, or the test's `stepTimeoutMs`
  * (either of these throws: the job is cut short, which the test must not read as a result).
+ *
+ * A `run:` step's output goes through the e2e suite's check (cliOutput.ts): one that exits 0 showing an
+ * error the test did not name in `expectErrors`, or any that shows a provider's crash, throws.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { assertNoUnexpectedErrors } from "./cliOutput";
 
 // js-yaml (a devDependency; also what @pulumi/pulumi parses YAML with) ships no typings of its own.
 const yaml = require("js-yaml") as { load(text: string): unknown };
@@ -94,6 +98,8 @@ export interface RunnerOptions {
   extraEnv?: Record<string, string>;
   /** The longest a step may take here, whatever the workflow allows (default: 10 minutes). */
   stepTimeoutMs?: number;
+  /** Names of the `run:` steps whose output may show an error although they exit 0 (the test asserts it). */
+  expectErrors?: string[];
 }
 
 export interface StepResult {
@@ -565,6 +571,10 @@ export async function runJob(
           `${name}: killed after ${limit} (this runner does not model a job cut short)\n${run.stdout}${run.stderr}`,
         );
       }
+      assertNoUnexpectedErrors(
+        { command: `step "${name}"`, code: run.code, output: run.stdout + run.stderr },
+        options.expectErrors?.includes(name),
+      );
       for (const unsupported of ["GITHUB_ENV", "GITHUB_PATH"] as const) {
         if (readFileSync(files[unsupported], "utf8") !== "") {
           throw new Error(`${name}: writes ${unsupported}, which this runner does not implement`);

@@ -18,7 +18,7 @@ export type PathParamKind = "numeric" | "opaque";
  *   timeout, a cut-off answer) is retried;
  * - `idempotentWrite`: sets a state that a second identical request leaves as the first did, so it is
  *   retried like a read;
- * - `once`: a second request is not harmless (operation 3 spends a one-time code), so it is repeated
+ * - `once`: a second request is not harmless (completing an SCM app request spends a one-time code), so it is repeated
  *   only when the first provably never reached the platform (connection refused, name not resolved, or
  *   an explicit 429 refusal); any other failure after sending is an outcome-unknown error.
  */
@@ -27,6 +27,11 @@ export type RetryClass = "read" | "idempotentWrite" | "once";
 export interface OperationSpec {
   /** Number of the operation in the spec (1-10). */
   readonly number: number;
+  /**
+   * What it does, as user-facing text names it ("set a user's role"): a phrase that fits after "to" or
+   * "could not", in lower case.
+   */
+  readonly summary: string;
   /** The platform's operation name where the spec gives one, else a descriptive one. */
   readonly operationName: string;
   readonly method: HttpMethod;
@@ -49,6 +54,7 @@ const both: readonly AuthScheme[] = ["apiToken", "jwt"];
 export const OPERATIONS = {
   updateUserRole: {
     number: 1,
+    summary: "set a user's role",
     operationName: "DeploymentService_PatchDeploymentUser",
     method: "PATCH",
     path: "/api/agent/deployments/{deploymentId}/users/{userId}/roles",
@@ -59,6 +65,7 @@ export const OPERATIONS = {
   },
   provisionWorkflows: {
     number: 2,
+    summary: "provision CI workflows",
     operationName: "ProvisionCiWorkflow",
     method: "POST",
     path: "/api/agent/deployments/{deploymentId}/repos/_provision",
@@ -69,6 +76,7 @@ export const OPERATIONS = {
   },
   completeScmAppRequest: {
     number: 3,
+    summary: "complete an SCM app request",
     operationName: "CompleteScmAppRequest",
     method: "PUT",
     path: "/api/scm/app_request_complete",
@@ -79,6 +87,7 @@ export const OPERATIONS = {
   },
   getScmApp: {
     number: 4,
+    summary: "read an SCM app",
     operationName: "GetScmApp",
     method: "GET",
     path: "/api/scm/deployments/{deploymentId}/scm_apps/{requestId}",
@@ -89,6 +98,7 @@ export const OPERATIONS = {
   },
   subscribeScmWebhook: {
     number: 5,
+    summary: "subscribe an SCM configuration to webhooks",
     operationName: "SubscribeScmWebhook",
     method: "PUT",
     path: "/api/scm/deployments/{deploymentId}/subscriptions/{configId}",
@@ -99,6 +109,7 @@ export const OPERATIONS = {
   },
   getScan: {
     number: 6,
+    summary: "read a scan",
     operationName: "GetScan",
     method: "GET",
     path: "/api/v2/deployments/{deploymentId}/scans/{scanId}",
@@ -109,6 +120,7 @@ export const OPERATIONS = {
   },
   getBranch: {
     number: 7,
+    summary: "read a branch",
     operationName: "GetBranch",
     method: "GET",
     path: "/api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}",
@@ -119,6 +131,7 @@ export const OPERATIONS = {
   },
   getCurrentUser: {
     number: 8,
+    summary: "read the current user",
     operationName: "GetCurrentUser",
     method: "GET",
     path: "/api/auth/users/current",
@@ -129,6 +142,7 @@ export const OPERATIONS = {
   },
   listJoinableOrganizations: {
     number: 9,
+    summary: "list the joinable organizations",
     operationName: "ListJoinableOrganizations",
     method: "GET",
     path: "/api/auth/users/current/deployments/joinable",
@@ -139,6 +153,7 @@ export const OPERATIONS = {
   },
   listNotificationRules: {
     number: 10,
+    summary: "list notification rules",
     operationName: "ListNotificationRules",
     method: "POST",
     path: "/api/agent/deployments/{deploymentId}/actions/list",
@@ -150,6 +165,24 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationKey = keyof typeof OPERATIONS;
+
+/**
+ * The request line of an operation, `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`: how
+ * messages and docs name an operation. `path` is the path actually requested, when there is one.
+ */
+export function requestLine(operation: OperationKey, path: string = OPERATIONS[operation].path): string {
+  const spec: OperationSpec = OPERATIONS[operation];
+  return `${spec.method} ${path}`;
+}
+
+/**
+ * An operation as the reference docs and hover docs name it: what it does, its request and its maturity,
+ * "set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental)".
+ */
+export function describeOperation(operation: OperationKey): string {
+  const spec: OperationSpec = OPERATIONS[operation];
+  return `${spec.summary} (\`${requestLine(operation)}\`, ${spec.maturity})`;
+}
 
 /**
  * Largest request body the platform accepts, in bytes (the spec leaves it open; docs/api-behaviour.md

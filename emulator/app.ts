@@ -130,7 +130,7 @@ export function createEmulatorApp(
     report(`${entry.method} ${entry.path} -> ${outcome}${entry.fault ? ` (fault: ${entry.fault})` : ""}`);
   }
 
-  // JSON only. An empty body is "no body" (operation 5 has none); anything unparsable answers 400.
+  // JSON only. An empty body is "no body" (`subscribeScmWebhook` has none); anything unparsable answers 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
     const source = String(text);

@@ -162,13 +162,13 @@ export async function authenticate(
   return caller;
 }
 
-/** Throws 403 when the operation does not accept the caller's scheme (operation 9 takes only a JWT). */
+/** Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes only a JWT). */
 export function requireScheme(caller: Caller, operation: OperationSpec): void {
   if (operation.schemes.includes(caller.scheme)) return;
   const accepted = operation.schemes.map((s) => (s === "jwt" ? "a user JWT" : "an API token")).join(" or ");
   throw apiError(
     "PERMISSION_DENIED",
-    `operation ${operation.number} (${operation.operationName}) requires ${accepted}; ` +
+    `${operation.operationName} (${operation.method} ${operation.path}) requires ${accepted}; ` +
       `${caller.scheme === "jwt" ? "user JWTs" : "API tokens"} are not accepted`,
   );
 }

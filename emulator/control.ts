@@ -194,7 +194,7 @@ export class EmulatorControl {
   /**
    * Adds `count` generated notification rules (1 to 100,000; channels slack, email, webhook and jira in turn,
    * every fifth one disabled) to a deployment, with ids after the highest rule id, in one change (saved
-   * once with `--state`): the way to give the emulator a large store, e.g. for benchmarks of operation 10
+   * once with `--state`): the way to give the emulator a large store, e.g. for benchmarks of `listNotificationRules`
    * or of writes against a large state. `reset()` removes them.
    */
   addNotificationRules(generation: NotificationRulesGeneration): GeneratedNotificationRules {
@@ -205,7 +205,7 @@ export class EmulatorControl {
     return { deploymentId: generation.deploymentId, added: generation.count, ...ids };
   }
 
-  /** Changes fields of the SCM app behind `requestId`, as the platform's UI would (drift for operation 4). */
+  /** Changes fields of the SCM app behind `requestId`, as the platform's UI would (drift for `getScmApp`). */
   editScmApp(requestId: string, edit: ScmAppEdit): ScmApp {
     checkArgument(ScmAppEdit, edit, "edit");
     if (!this.store.scmAppRequest(requestId)) throw apiError("NOT_FOUND", `no SCM app request ${requestId}`);

@@ -152,7 +152,7 @@ export const controlRoutes: FastifyPluginAsync<
       ...changes,
       schema: { params: RequestIdParams, body: ScmAppEdit },
       config: {
-        summary: "edit an SCM app out of band, as the platform's UI would (drift seen by operation 4)",
+        summary: "edit an SCM app out of band, as the platform's UI would (drift seen by `getScmApp`)",
       },
     },
     async (request) => ({ app: control.editScmApp(request.params.requestId, request.body) }),

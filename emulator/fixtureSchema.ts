@@ -19,13 +19,13 @@ import {
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
-/** A deployment (organization) and what operation 9 reports about it. */
+/** A deployment (organization) and what `listJoinableOrganizations` reports about it. */
 export const FixtureDeployment = Type.Composite(
   [
     Type.Omit(JoinableOrganization, ["id"]),
     Type.Object({
       id: NumericId,
-      /** Users who may join this deployment (operation 9 lists it for them while they are not members). */
+      /** Users who may join this deployment (`listJoinableOrganizations` lists it for them while they are not members). */
       joinableUserIds: Type.Array(Id),
     }),
   ],
@@ -68,7 +68,7 @@ export const FixtureApiToken = Type.Object(
 );
 export type FixtureApiToken = Static<typeof FixtureApiToken>;
 
-/** The CI workflow file that operation 2 wrote into a project's repository. */
+/** The CI workflow file that `provisionWorkflows` wrote into a project's repository. */
 export const ProvisionedWorkflow = Type.Object(
   { fileUrl: Type.String(), provisionedAt: DateTime, ghaOptions: GhaOptions },
   { additionalProperties: false },
@@ -104,7 +104,7 @@ export const FixtureBranch = Type.Object(
 );
 export type FixtureBranch = Static<typeof FixtureBranch>;
 
-/** An SCM configuration of a deployment (the target of operation 5). */
+/** An SCM configuration of a deployment (the target of `subscribeScmWebhook`). */
 export const FixtureScmConfiguration = Type.Object(
   {
     configId: Id,
@@ -122,8 +122,8 @@ export const ScmAppDetails = Type.Omit(ScmApp, ["requestId"]);
 export type ScmAppDetails = Static<typeof ScmAppDetails>;
 
 /**
- * An SCM app request: pending until operation 3 presents its one-time `code` (a secret), then completed,
- * when `app` becomes readable through operation 4.
+ * An SCM app request: pending until `completeScmAppRequest` presents its one-time `code` (a secret), then completed,
+ * when `app` becomes readable through `getScmApp`.
  */
 export const FixtureScmAppRequest = Type.Object(
   {

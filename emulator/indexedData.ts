@@ -28,9 +28,9 @@ export interface IndexedData {
   scmConfigurations: Table<FixtureScmConfiguration, "deploymentAndConfigId", "deploymentId">;
   scmAppRequests: Table<FixtureScmAppRequest, "requestId">;
   notificationRules: Table<FixtureNotificationRule, "id">;
-  /** Each deployment's rules by ascending id (operation 10 pages through them by id). */
+  /** Each deployment's rules by ascending id (`listNotificationRules` pages through them by id). */
   rulesByDeployment: Map<string, FixtureNotificationRule[]>;
-  /** How many admins each deployment has (operation 1's last-admin rule asks on every demotion). */
+  /** How many admins each deployment has (`updateUserRole`'s last-admin rule asks on every demotion). */
   adminCounts: Map<string, number>;
   sample: FixtureSample | undefined;
 }

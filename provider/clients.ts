@@ -189,7 +189,7 @@ interface CurrentUserRead {
 const currentUsers = new WeakMap<CodeSecClient, CurrentUserRead>();
 
 /**
- * The credentials' own user (operation 8), read once per client per process and shared by every caller,
+ * The credentials' own user (`getCurrentUser`), read once per client per process and shared by every caller,
  * concurrent ones included: the credential check and the refresh of every UserRole of a connection make
  * one call between them. A failed read is shared by the callers waiting for it, not by later ones. A write
  * of the caller's own role through the client forgets it ({@link forgetCurrentUserAfterRoleWrite}), so a
@@ -216,7 +216,7 @@ export function currentUserOf(client: CodeSecClient): Promise<CurrentUser> {
 }
 
 /**
- * After a write (operation 1) of user `userId`'s role through the client: when that user may be the
+ * After a write (`updateUserRole`) of user `userId`'s role through the client: when that user may be the
  * credentials' own, the next read asks the platform again, as the write may have changed the caller's role.
  * Only an answer already in hand that names another user is kept; while the caller is not known yet (no
  * answer, or a read still in flight that may predate the write), it is forgotten.
@@ -230,7 +230,7 @@ export function forgetCurrentUserAfterRoleWrite(client: CodeSecClient, userId: s
 const checks = new WeakMap<CodeSecClient, Promise<void>>();
 
 /**
- * Proves a connection works with one cheap read (operation 8, the current user), once per client per
+ * Proves a connection works with one cheap read (`getCurrentUser`, the current user), once per client per
  * process however many resources use it: a wrong token, a wrong base URL or an unreachable platform
  * then fails `pulumi preview` instead of `pulumi up`. Never a mutating call.
  */

@@ -24,7 +24,8 @@ function enumObject<const V extends string, const Prefix extends string>(
 }
 
 /**
- * The organization roles a user can hold in a deployment. **Experimental** (operation 1).
+ * The organization roles a user can hold in a deployment. **Experimental** (set with
+ * `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`).
  *
  * Inputs typed `OrgRole` accept any string too (`pulumi.Input<string | OrgRole>`), as generated SDKs
  * do, so a role read from stack config compiles; `pulumi preview` refuses a value outside these four,

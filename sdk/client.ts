@@ -133,9 +133,9 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * Retries follow each operation's retry class (`OPERATIONS[op].retryClass`; docs/api-behaviour.md,
  * "Retry classes"), at most `retries` extra attempts with backoff from 200 ms (equal jitter, doubled
  * per attempt, capped by `maxRetryDelayMs`):
- * - reads (operations 4, 6-10) and idempotent writes (1, 2, 5): on 429, 502, 503, 504, a connection
+ * - reads and idempotent writes (`updateUserRole`, `provisionWorkflows`, `subscribeScmWebhook`): on 429, 502, 503, 504, a connection
  *   failure, a timeout or a cut-off answer;
- * - operation 3 (`completeScmAppRequest`, a one-time code): only when the request provably never
+ * - `completeScmAppRequest` (a one-time code): only when the request provably never
  *   reached the platform (the connection was never established) or on 429. Any other failure after
  *   it may have arrived throws {@link CodeSecOutcomeUnknownError} without a repeat.
  * Never: other 4xx, 500, a malformed, mis-shaped or oversized 2xx answer. A `Retry-After` (seconds or
@@ -192,7 +192,7 @@ export class CodeSecClient {
   /**
    * Changes a user's organization role in a deployment.
    *
-   * Operation 1, `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`
+   * Request: `PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`
    * (DeploymentService_PatchDeploymentUser). Maturity: experimental. Retry class `idempotentWrite`.
    * The body's `deploymentId` and `userId` are filled from the path arguments.
    *
@@ -207,7 +207,7 @@ export class CodeSecClient {
    * Adds the platform's CI workflow to the repositories of the projects matching the filters.
    * Partial failures come back in `errors` (the call itself succeeds).
    *
-   * Operation 2, `POST /api/agent/deployments/{deploymentId}/repos/_provision`. Maturity: experimental.
+   * Request: `POST /api/agent/deployments/{deploymentId}/repos/_provision`. Maturity: experimental.
    * Retry class `idempotentWrite`.
    *
    * @example
@@ -225,7 +225,7 @@ export class CodeSecClient {
    * Completes an SCM app request with its one-time `code` and returns the app (`response.app`).
    * The code is never echoed in errors.
    *
-   * Operation 3, `PUT /api/scm/app_request_complete`. Maturity: experimental. Retry class `once`: a
+   * Request: `PUT /api/scm/app_request_complete`. Maturity: experimental. Retry class `once`: a
    * failure after the request may have arrived throws {@link CodeSecOutcomeUnknownError} (read the
    * app with {@link CodeSecClient.getScmApp} to learn whether it was completed).
    *
@@ -239,7 +239,7 @@ export class CodeSecClient {
   /**
    * Reads an SCM app by its request id (`response.app`).
    *
-   * Operation 4, `GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`. Maturity: experimental.
+   * Request: `GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`. Maturity: experimental.
    *
    * @example
    * const app = await client.getScmApp({ deploymentId: "42", requestId: "req-1" });
@@ -251,7 +251,7 @@ export class CodeSecClient {
   /**
    * Subscribes a deployment's SCM configuration to SCM webhook events.
    *
-   * Operation 5, `PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}` (no body).
+   * Request: `PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}` (no body).
    * Maturity: experimental. Retry class `idempotentWrite`.
    *
    * @example
@@ -264,7 +264,7 @@ export class CodeSecClient {
   /**
    * Reads one scan (`response.scan`). Both ids are numeric strings.
    *
-   * Operation 6, `GET /api/v2/deployments/{deploymentId}/scans/{scanId}`. Maturity: beta.
+   * Request: `GET /api/v2/deployments/{deploymentId}/scans/{scanId}`. Maturity: beta.
    *
    * @example
    * const scan = await client.getScan({ deploymentId: "42", scanId: "1001" });
@@ -277,7 +277,7 @@ export class CodeSecClient {
   /**
    * Reads one branch of a project (`response.branch`). All ids are numeric strings.
    *
-   * Operation 7, `GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`.
+   * Request: `GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`.
    * Maturity: experimental.
    *
    * @example
@@ -291,7 +291,7 @@ export class CodeSecClient {
   /**
    * Reads the user the token belongs to (`response.user`): role, e-mail, authentication details.
    *
-   * Operation 8, `GET /api/auth/users/current`. Maturity: experimental.
+   * Request: `GET /api/auth/users/current`. Maturity: experimental.
    *
    * @example
    * const me = await client.getCurrentUser();
@@ -304,7 +304,7 @@ export class CodeSecClient {
    * Lists the organizations (deployments) the caller can join. Accepts only a user JWT (an API token
    * gets 403), and `userId`, when given, must be the caller's own id (sent as the `userId` query parameter).
    *
-   * Operation 9, `GET /api/auth/users/current/deployments/joinable`. Maturity: experimental.
+   * Request: `GET /api/auth/users/current/deployments/joinable`. Maturity: experimental.
    *
    * @example
    * const me = await client.getCurrentUser();
@@ -321,7 +321,7 @@ export class CodeSecClient {
    * `limit` as `options.optionalLimit` (an integer 1..100, checked before sending); pass the
    * returned `nextCursor` as `cursor` for the next page. Retry class `read` (a POST that changes nothing).
    *
-   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   * Request: `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
    *
    * @example
    * const first = await client.listNotificationRules({ deploymentId: "42", limit: 50 });
@@ -341,7 +341,7 @@ export class CodeSecClient {
    * the platform answers with a field missing does not make it fail. For a caller that needs to know only
    * whether the platform lists the deployment's rules for these credentials.
    *
-   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   * Request: `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
    *
    * @example
    * const listed = (await client.listNotificationRulesStatus({ deploymentId: "42", limit: 1 })) === 200;
@@ -351,11 +351,11 @@ export class CodeSecClient {
   }
 
   /**
-   * Lists every notification rule by following cursors (operation 10, repeated). Fails with
+   * Lists every notification rule by following cursors (`listNotificationRules`, repeated). Fails with
    * {@link CodeSecResponseError} if the platform repeats a cursor (which would never end) or more
    * than `maxPages` (default 1000) pages arrive; `pageSize` defaults to 100.
    *
-   * Operation 10, `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
+   * Request: `POST /api/agent/deployments/{deploymentId}/actions/list`. Maturity: experimental.
    *
    * @example
    * const rules = await client.listAllNotificationRules({ deploymentId: "42", filters: { is_enabled: true } });

@@ -4,7 +4,7 @@
  * (settingNames.ts: by default the stack config keys that set them), nothing else of Pulumi: the provider
  * adds its own advice.
  */
-import { OPERATIONS, type OperationKey } from "../api/operations";
+import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
 import type { SettingWords } from "./settingNames";
 
 export interface HintContext {
@@ -57,7 +57,7 @@ export function hintFor(ctx: HintContext): string {
 function forbiddenHint(operation: OperationKey): string {
   if (operation === "listJoinableOrganizations") {
     return (
-      "listJoinableOrganizations (operation 9) accepts only a user JWT, not an API token, and userId must be " +
+      "listJoinableOrganizations accepts only a user JWT, not an API token, and userId must be " +
       "the caller's own user id (omit it or pass the id that getCurrentUser returns)."
     );
   }
@@ -94,7 +94,7 @@ function conflictHint(operation: OperationKey): string {
     case "completeScmAppRequest":
       return (
         "The SCM app request is already completed: its one-time code cannot be used again; read the app with " +
-        "getScmApp (operation 4)."
+        `getScmApp (${requestLine("getScmApp")}).`
       );
     default:
       return "The request conflicts with the current state on the platform; its message says which state to change first.";
@@ -109,11 +109,10 @@ export interface OutcomeAdvice {
 
 export function outcomeUnknownAdvice(operation: OperationKey): OutcomeAdvice {
   if (operation === "completeScmAppRequest") {
-    const read = OPERATIONS.getScmApp;
     return {
       whyNotRepeated: "a second request with the same one-time code would be refused",
       howToCheck:
-        `To find out, read the app with getScmApp (operation ${read.number}, ${read.method} ${read.path}): ` +
+        `To find out, read the app with getScmApp (${requestLine("getScmApp")}): ` +
         "if it returns the app, the request was completed; if it answers 404, it was not, and running again " +
         "with the same code is safe.",
     };

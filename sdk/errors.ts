@@ -174,7 +174,7 @@ export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
 export type OutcomeUnknownFailure = "timeout" | "network" | "truncated" | "status";
 
 /**
- * An operation that must not be repeated blindly (retry class `once`: operation 3 spends a one-time
+ * An operation that must not be repeated blindly (retry class `once`: `completeScmAppRequest` spends a one-time
  * code) failed after its request may have reached the platform, so it was not sent again and whether
  * the platform acted is unknown. The message says how to find out.
  */

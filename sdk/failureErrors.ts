@@ -16,7 +16,7 @@ import {
   type OutcomeUnknownFailure,
 } from "./errors";
 import type { AnswerHeaders, HttpOutcome } from "./http";
-import { OPERATIONS, type OperationKey } from "../api/operations";
+import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
 import { responseError } from "./responseValidation";
 import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 import { settingWords, type SettingNames } from "./settingNames";
@@ -307,8 +307,7 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
 }
 
 function labelOf(ctx: FailureContext): string {
-  const spec = OPERATIONS[ctx.operation];
-  return `CodeSec ${ctx.operation} (operation ${spec.number}, ${spec.method} ${ctx.path})`;
+  return `CodeSec ${ctx.operation} (${requestLine(ctx.operation, ctx.path)})`;
 }
 
 function afterAttempts(ctx: FailureContext): string {

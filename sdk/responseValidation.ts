@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CodeSecResponseError } from "./errors";
-import { OPERATIONS, type OperationKey } from "../api/operations";
+import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
 import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
@@ -50,7 +50,7 @@ export function responseError(
   const spec = OPERATIONS[operation];
   const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
   const message =
-    `CodeSec ${operation} (operation ${spec.number}, ${spec.method} ${result.path}): the platform answered ` +
+    `CodeSec ${operation} (${requestLine(operation, result.path)}): the platform answered ` +
     `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
     `changed, or the base URL points at something other than the platform API; report this with the request id.`;
   return new CodeSecResponseError(message, {

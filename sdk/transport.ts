@@ -52,7 +52,7 @@ export interface CallRequest {
   body?: unknown;
   /** Request-specific secrets (e.g. the SCM app code) to redact from anything echoed back. */
   secrets?: readonly string[];
-  /** Accept an empty 2xx body as `{}` (operation 1 answers an empty object). */
+  /** Accept an empty 2xx body as `{}` (`updateUserRole` answers an empty object). */
   allowEmptyBody?: boolean;
   /** Resolve with the 2xx status alone: the body is neither parsed nor required (`body` stays undefined). */
   statusOnly?: boolean;

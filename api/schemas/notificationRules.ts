@@ -1,5 +1,5 @@
 /**
- * Notification rules: operation 10. These bodies use snake_case field names, as the spec says; the Pulumi
+ * Notification rules: `listNotificationRules`. These bodies use snake_case field names, as the spec says; the Pulumi
  * schema names them in camelCase (provider/schemaNames.ts).
  */
 import type { Static } from "@sinclair/typebox";
@@ -44,7 +44,7 @@ export const NotificationRuleFilters = Type.Object(
 export type NotificationRuleFilters = Static<typeof NotificationRuleFilters>;
 
 /**
- * A deployment id that operation 10 can carry as a JSON integer: at most 15 digits, so that it stays
+ * A deployment id that `listNotificationRules` can carry as a JSON integer: at most 15 digits, so that it stays
  * exact in every JSON parser (above 2^53 integers lose precision).
  */
 export const IntegerDeploymentId = Type.String({
@@ -52,10 +52,10 @@ export const IntegerDeploymentId = Type.String({
   description: "a numeric id of at most 15 digits (sent as an integer)",
 });
 
-/** Page size of operation 10 (options.optionalLimit). */
+/** Page size of `listNotificationRules` (options.optionalLimit). */
 export const NotificationPageSize = Type.Integer({ minimum: 1, maximum: NOTIFICATION_LIMIT_MAX });
 
-/** Arguments of `listNotificationRules` (operation 10, one page). */
+/** Arguments of `listNotificationRules` (one page). */
 export const ListNotificationRulesArgs = Type.Object(
   {
     deploymentId: IntegerDeploymentId,
@@ -72,7 +72,7 @@ export type ListNotificationRulesArgs = Static<typeof ListNotificationRulesArgs>
 /** Upper bound on the pages `listAllNotificationRules` follows unless told otherwise. */
 export const DEFAULT_MAX_PAGES = 1000;
 
-/** Arguments of `listAllNotificationRules` (operation 10, every page from `cursor` on). */
+/** Arguments of `listAllNotificationRules` (`listNotificationRules`, every page from `cursor` on). */
 export const ListAllNotificationRulesArgs = Type.Object(
   {
     deploymentId: IntegerDeploymentId,
@@ -130,7 +130,7 @@ export const GetNotificationRulesResult = Type.Object({
 });
 export type GetNotificationRulesResult = Static<typeof GetNotificationRulesResult>;
 
-/** Body of operation 10 (POST .../actions/list). `deploymentId` is an integer here. */
+/** Body of `listNotificationRules` (POST .../actions/list). `deploymentId` is an integer here. */
 export const ListNotificationRulesBody = Type.Object(
   {
     deploymentId: Type.Integer({ minimum: 0 }),

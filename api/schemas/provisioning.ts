@@ -1,4 +1,4 @@
-/** CI workflow provisioning: operation 2. */
+/** CI workflow provisioning: `provisionWorkflows`. */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
@@ -75,7 +75,7 @@ export const GhaOptions = Type.Object(
 );
 export type GhaOptions = Static<typeof GhaOptions>;
 
-/** Body of operation 2 (POST .../repos/_provision). */
+/** Body of `provisionWorkflows` (POST .../repos/_provision). */
 export const ProvisionBody = Type.Object(
   {
     deploymentId: NumericId,
@@ -87,7 +87,7 @@ export const ProvisionBody = Type.Object(
 );
 export type ProvisionBody = Static<typeof ProvisionBody>;
 
-/** Arguments of `provisionWorkflows` (operation 2): the body without the repeated deploymentId. */
+/** Arguments of `provisionWorkflows`: the body without the repeated deploymentId. */
 export const ProvisionWorkflowsArgs = Type.Object(
   {
     /** Numeric deployment id, as a string. */

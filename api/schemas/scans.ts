@@ -1,10 +1,10 @@
-/** Scans and branches: operations 6 and 7. */
+/** Scans and branches: `getScan` and `getBranch`. */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
 import { DateTime, NumericId } from "./common";
 
-/** Arguments of `getScan` (operation 6). */
+/** Arguments of `getScan`. */
 export const GetScanArgs = Type.Object(
   {
     deploymentId: described(NumericId, "Deployment (organization) id."),
@@ -14,7 +14,7 @@ export const GetScanArgs = Type.Object(
 );
 export type GetScanArgs = Static<typeof GetScanArgs>;
 
-/** Arguments of `getBranch` (operation 7). */
+/** Arguments of `getBranch`. */
 export const GetBranchArgs = Type.Object(
   {
     deploymentId: described(NumericId, "Deployment (organization) id."),

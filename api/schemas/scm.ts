@@ -1,4 +1,4 @@
-/** Source code management: operations 3, 4 and 5. */
+/** Source code management: `completeScmAppRequest`, `getScmApp` and `subscribeScmWebhook`. */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
 import { described, secretValue } from "../schemaIssues";
@@ -36,7 +36,7 @@ export const OneTimeCode = secretValue(
   }),
 );
 
-/** Arguments of `getScmApp` (operation 4). */
+/** Arguments of `getScmApp`. */
 export const GetScmAppArgs = Type.Object(
   {
     deploymentId: described(NumericId, "Deployment (organization) id."),
@@ -46,7 +46,7 @@ export const GetScmAppArgs = Type.Object(
 );
 export type GetScmAppArgs = Static<typeof GetScmAppArgs>;
 
-/** Arguments of `subscribeScmWebhook` (operation 5). */
+/** Arguments of `subscribeScmWebhook`. */
 export const SubscribeScmWebhookArgs = Type.Object(
   {
     deploymentId: NumericId,
@@ -57,14 +57,14 @@ export const SubscribeScmWebhookArgs = Type.Object(
 );
 export type SubscribeScmWebhookArgs = Static<typeof SubscribeScmWebhookArgs>;
 
-/** Body of operation 3 (PUT /api/scm/app_request_complete). `code` is a one-time secret. */
+/** Body of `completeScmAppRequest` (PUT /api/scm/app_request_complete). `code` is a one-time secret. */
 export const CompleteScmAppRequestBody = Type.Object(
   { requestId: OpaqueId, code: OneTimeCode },
   { additionalProperties: false },
 );
 export type CompleteScmAppRequestBody = Static<typeof CompleteScmAppRequestBody>;
 
-/** Arguments of `completeScmAppRequest` (operation 3): its body, as the method sends it. */
+/** Arguments of `completeScmAppRequest`: its body, as the method sends it. */
 export const CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
 export type CompleteScmAppRequestArgs = CompleteScmAppRequestBody;
 

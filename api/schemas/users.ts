@@ -1,10 +1,10 @@
-/** Users, roles and organizations: operations 1, 8 and 9. */
+/** Users, roles and organizations: `updateUserRole`, `getCurrentUser` and `listJoinableOrganizations`. */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
 import { described } from "../schemaIssues";
 import { DateTime, NumericId, OpaqueId, OrgRole } from "./common";
 
-/** Arguments of `updateUserRole` (operation 1). */
+/** Arguments of `updateUserRole`. */
 export const UpdateUserRoleArgs = Type.Object(
   {
     /** Numeric deployment id, as a string. */
@@ -17,7 +17,7 @@ export const UpdateUserRoleArgs = Type.Object(
 );
 export type UpdateUserRoleArgs = Static<typeof UpdateUserRoleArgs>;
 
-/** Arguments of `listJoinableOrganizations` (operation 9); all optional. */
+/** Arguments of `listJoinableOrganizations`; all optional. */
 export const ListJoinableOrganizationsArgs = Type.Object(
   {
     // Omitted from the query when undefined.
@@ -30,14 +30,14 @@ export const ListJoinableOrganizationsArgs = Type.Object(
 );
 export type ListJoinableOrganizationsArgs = Static<typeof ListJoinableOrganizationsArgs>;
 
-/** Body of operation 1 (PATCH .../users/{userId}/roles). */
+/** Body of `updateUserRole` (PATCH .../users/{userId}/roles). */
 export const UpdateUserRoleBody = Type.Object(
   { deploymentId: NumericId, userId: OpaqueId, newRole: OrgRole },
   { additionalProperties: false },
 );
 export type UpdateUserRoleBody = Static<typeof UpdateUserRoleBody>;
 
-/** Operation 1 answers an empty object. */
+/** `updateUserRole` answers an empty object. */
 export const UpdateUserRoleResponse = Type.Object({});
 export type UpdateUserRoleResponse = Static<typeof UpdateUserRoleResponse>;
 
@@ -124,7 +124,7 @@ export const JoinableOrganizationsResponse = Type.Object({
 });
 export type JoinableOrganizationsResponse = Static<typeof JoinableOrganizationsResponse>;
 
-/** Query of operation 9. `userId` may be left out (it defaults to the caller); when given it must be the caller. */
+/** Query of `listJoinableOrganizations`. `userId` may be left out (it defaults to the caller); when given it must be the caller. */
 export const JoinableOrganizationsQuery = Type.Object(
   { userId: Type.Optional(OpaqueId) },
   { additionalProperties: false },

@@ -1,4 +1,4 @@
-/** Notification rules: operation 10 (list, with a limit and an opaque cursor). */
+/** Notification rules: `listNotificationRules` (list, with a limit and an opaque cursor). */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import {
   ListNotificationRulesBody,

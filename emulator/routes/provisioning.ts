@@ -1,4 +1,4 @@
-/** CI workflow provisioning: operation 2. */
+/** CI workflow provisioning: `provisionWorkflows`. */
 import { isDeepStrictEqual } from "node:util";
 import {
   ProvisionBody,

@@ -1,4 +1,4 @@
-/** Scans and branches: operations 6 (get scan) and 7 (get branch). */
+/** Scans and branches: `getScan` and `getBranch`. */
 import { BranchResponse, ScanResponse } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
 import { apiError } from "../errors";

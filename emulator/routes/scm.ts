@@ -1,10 +1,11 @@
-/** Source code management: operations 3 (complete app request), 4 (get app) and 5 (subscribe webhook). */
+/** Source code management: `completeScmAppRequest`, `getScmApp` and `subscribeScmWebhook`. */
 import { timingSafeEqual } from "node:crypto";
 import {
   CompleteScmAppRequestBody,
   ScmAppResponse,
   SubscribeScmWebhookResponse,
   type ScmApp,
+  requestLine,
   type ScmWebhookSubscription,
 } from "pulumi-codesec/api";
 import { requireRole } from "../auth";
@@ -60,7 +61,7 @@ export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): v
         throw apiError(
           "FAILED_PRECONDITION",
           `SCM app request ${body.requestId} is already completed; its one-time code cannot be used again ` +
-            `(read the app with operation 4: GET /api/scm/deployments/${request.deploymentId}/scm_apps/${body.requestId})`,
+            `(read the app: ${requestLine("getScmApp", `/api/scm/deployments/${request.deploymentId}/scm_apps/${body.requestId}`)})`,
         );
       }
       if (!sameSecret(body.code, request.code)) {
@@ -85,7 +86,7 @@ export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): v
     if (request.state !== "completed") {
       throw apiError(
         "NOT_FOUND",
-        `SCM app request ${requestId} is still pending: no app exists until operation 3 completes it`,
+        `SCM app request ${requestId} is still pending: no app exists until ${requestLine("completeScmAppRequest")} completes it`,
       );
     }
     return { app: scmAppOf(request) };
@@ -105,7 +106,10 @@ export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): v
         body !== undefined &&
         !(typeof body === "object" && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)
       ) {
-        throw apiError("INVALID_ARGUMENT", "operation 5 takes no request body (send none, or {})");
+        throw apiError(
+          "INVALID_ARGUMENT",
+          `${requestLine("subscribeScmWebhook")} takes no request body (send none, or {})`,
+        );
       }
       requireRole(ctx.store, caller, deploymentId, "admin");
       const config = ctx.store.scmConfiguration(deploymentId, configId);

@@ -1,4 +1,4 @@
-/** Users and organizations: operation 1 (update role), 8 (current user) and 9 (joinable organizations). */
+/** Users and organizations: setting a role (`updateUserRole`), the current user (`getCurrentUser`) and the joinable organizations (`listJoinableOrganizations`). */
 import {
   CurrentUserResponse,
   JoinableOrganizationsQuery,

@@ -3,6 +3,7 @@
  * Everything else about a function (its Promise and Output forms, the plugin's Invoke, the schema, the
  * docs) is derived from these.
  */
+import { describeOperation } from "../../api/operations";
 import { Type } from "../../api/typeBuilder";
 import { Branch, GetBranchArgs, GetScanArgs, Scan } from "../../api/schemas/scans";
 import { GetScmAppArgs, ScmApp } from "../../api/schemas/scm";
@@ -24,7 +25,7 @@ export const NoArguments = Type.Object({}, { additionalProperties: false });
 export const getScanDefinition = defineFunction({
   name: "getScan",
   description: "Reads one scan: its status, commit, timing and numbers of findings.",
-  operations: "operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta)",
+  operations: describeOperation("getScan"),
   maturity: "beta",
   args: GetScanArgs,
   argsOptional: false,
@@ -38,8 +39,7 @@ console.log(scan.status, scan.findingsCounts.total);`,
 export const getBranchDefinition = defineFunction({
   name: "getBranch",
   description: "Reads one branch of a project.",
-  operations:
-    "operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental)",
+  operations: describeOperation("getBranch"),
   maturity: "experimental",
   args: GetBranchArgs,
   argsOptional: false,
@@ -53,7 +53,7 @@ console.log(branch.name); // refs/heads/main`,
 export const getScmAppDefinition = defineFunction({
   name: "getScmApp",
   description: "Reads an SCM app by the request id it was connected with.",
-  operations: "operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental)",
+  operations: describeOperation("getScmApp"),
   maturity: "experimental",
   args: GetScmAppArgs,
   argsOptional: false,
@@ -71,7 +71,7 @@ export const getCurrentUserDefinition = defineFunction({
   description:
     "The user behind the credentials: role, e-mail, authentication details. With an API token this is the " +
     "token's owner.",
-  operations: "operation 8 (`GET /api/auth/users/current`, experimental)",
+  operations: describeOperation("getCurrentUser"),
   maturity: "experimental",
   args: NoArguments,
   argsOptional: true,
@@ -87,7 +87,7 @@ export const getJoinableOrganizationsDefinition = defineFunction({
   description:
     "Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API " +
     "token it answers 403, and the error says so.",
-  operations: "operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental)",
+  operations: describeOperation("listJoinableOrganizations"),
   maturity: "experimental",
   args: ListJoinableOrganizationsArgs,
   argsOptional: true,
@@ -103,7 +103,7 @@ export const getNotificationRulesDefinition = defineFunction({
   description:
     "Notification rules of a deployment, following further pages when the platform returns a cursor, with " +
     "the rules that need attention (a configuration error, or disabled) listed apart.",
-  operations: "operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental)",
+  operations: describeOperation("listNotificationRules"),
   maturity: "experimental",
   args: GetNotificationRulesArgs,
   argsOptional: false,

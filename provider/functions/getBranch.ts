@@ -41,7 +41,7 @@ export interface GetBranchResult {
 /**
  * Reads one branch of a project.
  *
- * Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`,
+ * Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`,
  * experimental). **Experimental**.
  *
  * @example

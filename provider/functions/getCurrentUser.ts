@@ -57,7 +57,7 @@ export interface GetCurrentUserResult {
  * The user behind the credentials: role, e-mail, authentication details. With an API token this is the
  * token's owner.
  *
- * Platform: operation 8 (`GET /api/auth/users/current`, experimental). **Experimental**.
+ * Platform: read the current user (`GET /api/auth/users/current`, experimental). **Experimental**.
  *
  * @example
  * ```ts

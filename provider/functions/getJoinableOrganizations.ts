@@ -78,7 +78,8 @@ export interface GetJoinableOrganizationsResult {
  * Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token
  * it answers 403, and the error says so.
  *
- * Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental). **Experimental**.
+ * Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`,
+ * experimental). **Experimental**.
  *
  * @example
  * ```ts

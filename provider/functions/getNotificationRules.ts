@@ -106,8 +106,8 @@ export interface GetNotificationRulesResult {
  * Notification rules of a deployment, following further pages when the platform returns a cursor, with the
  * rules that need attention (a configuration error, or disabled) listed apart.
  *
- * Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
- * **Experimental**.
+ * Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`,
+ * experimental). **Experimental**.
  *
  * @example
  * ```ts

@@ -71,7 +71,7 @@ export interface GetScanResult {
 /**
  * Reads one scan: its status, commit, timing and numbers of findings.
  *
- * Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta). **Beta**.
+ * Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta). **Beta**.
  *
  * @example
  * ```ts

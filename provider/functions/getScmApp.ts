@@ -51,7 +51,7 @@ export interface GetScmAppResult {
 /**
  * Reads an SCM app by the request id it was connected with.
  *
- * Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+ * Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  * **Experimental**.
  *
  * @example

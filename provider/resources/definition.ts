@@ -66,7 +66,7 @@ export interface ResourceDefinition<
   readonly name: string;
   /** What the resource is, for the class's TSDoc, the schema and the docs (Markdown). */
   readonly description: string;
-  /** The platform operations it uses and their maturity, e.g. `operation 1 (experimental)`. */
+  /** The platform operations it uses and their maturity, each named as the catalogue's `describeOperation` names it. */
   readonly operations: string;
   /**
    * A program that declares one, against the emulator's default fixtures (TypeScript, as in a Pulumi

@@ -7,7 +7,7 @@ import * as utilities from "./utilities";
 /**
  * Reads one branch of a project.
  *
- * Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
+ * Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
  */
 export function getBranch(args: GetBranchArgs, opts?: pulumi.InvokeOptions): Promise<GetBranchResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -46,7 +46,7 @@ export interface GetBranchResult {
 /**
  * Reads one branch of a project.
  *
- * Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
+ * Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
  */
 export function getBranchOutput(args: GetBranchOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBranchResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

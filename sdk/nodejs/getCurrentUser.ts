@@ -10,7 +10,7 @@ import * as utilities from "./utilities";
 /**
  * The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
  *
- * Platform: operation 8 (`GET /api/auth/users/current`, experimental).
+ * Platform: read the current user (`GET /api/auth/users/current`, experimental).
  */
 export function getCurrentUser(opts?: pulumi.InvokeOptions): Promise<GetCurrentUserResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -51,7 +51,7 @@ export interface GetCurrentUserResult {
 /**
  * The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
  *
- * Platform: operation 8 (`GET /api/auth/users/current`, experimental).
+ * Platform: read the current user (`GET /api/auth/users/current`, experimental).
  */
 export function getCurrentUserOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCurrentUserResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -10,7 +10,7 @@ import * as utilities from "./utilities";
 /**
  * Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
  *
- * Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
+ * Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`, experimental).
  */
 export function getJoinableOrganizations(args?: GetJoinableOrganizationsArgs, opts?: pulumi.InvokeOptions): Promise<GetJoinableOrganizationsResult> {
     args = args || {};
@@ -40,7 +40,7 @@ export interface GetJoinableOrganizationsResult {
 /**
  * Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
  *
- * Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
+ * Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`, experimental).
  */
 export function getJoinableOrganizationsOutput(args?: GetJoinableOrganizationsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetJoinableOrganizationsResult> {
     args = args || {};

@@ -10,7 +10,7 @@ import * as utilities from "./utilities";
 /**
  * Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
  *
- * Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
+ * Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
  */
 export function getNotificationRules(args: GetNotificationRulesArgs, opts?: pulumi.InvokeOptions): Promise<GetNotificationRulesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -63,7 +63,7 @@ export interface GetNotificationRulesResult {
 /**
  * Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
  *
- * Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
+ * Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
  */
 export function getNotificationRulesOutput(args: GetNotificationRulesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNotificationRulesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -10,7 +10,7 @@ import * as utilities from "./utilities";
 /**
  * Reads one scan: its status, commit, timing and numbers of findings.
  *
- * Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
+ * Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
  */
 export function getScan(args: GetScanArgs, opts?: pulumi.InvokeOptions): Promise<GetScanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -88,7 +88,7 @@ export interface GetScanResult {
 /**
  * Reads one scan: its status, commit, timing and numbers of findings.
  *
- * Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
+ * Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
  */
 export function getScanOutput(args: GetScanOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetScanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,7 +7,7 @@ import * as utilities from "./utilities";
 /**
  * Reads an SCM app by the request id it was connected with.
  *
- * Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+ * Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  */
 export function getScmApp(args: GetScmAppArgs, opts?: pulumi.InvokeOptions): Promise<GetScmAppResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -69,7 +69,7 @@ export interface GetScmAppResult {
 /**
  * Reads an SCM app by the request id it was connected with.
  *
- * Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+ * Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
  */
 export function getScmAppOutput(args: GetScmAppOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetScmAppResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,9 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
+ * Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
  *
- * Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
+ * Platform: subscribe an SCM configuration to webhooks (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
  */
 export class ScmWebhookSubscription extends pulumi.CustomResource {
     /**
@@ -65,7 +65,7 @@ export class ScmWebhookSubscription extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly scmUrl: pulumi.Output<string>;
     /**
-     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
 
@@ -143,7 +143,7 @@ export interface ScmWebhookSubscriptionState {
      */
     scmUrl?: pulumi.Input<string | undefined>;
     /**
-     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }
@@ -165,7 +165,7 @@ export interface ScmWebhookSubscriptionArgs {
      */
     deploymentId: pulumi.Input<string>;
     /**
-     * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }

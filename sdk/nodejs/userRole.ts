@@ -8,9 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+ * The organization role of one user in a deployment. Create and update set it; refresh reads it back only when the user is the credentials' own (the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (by listing its notification rules); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
  *
- * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+ * Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
  */
 export class UserRole extends pulumi.CustomResource {
     /**
@@ -53,7 +53,7 @@ export class UserRole extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly platform: pulumi.Output<string>;
     /**
-     * The organization role the user holds (set with operation 1).
+     * The organization role the user holds; create and update set it on the platform.
      */
     declare public readonly role: pulumi.Output<enums.OrgRole>;
     /**
@@ -134,7 +134,7 @@ export interface UserRoleState {
      */
     platform?: pulumi.Input<string | undefined>;
     /**
-     * The organization role the user holds (set with operation 1).
+     * The organization role the user holds; create and update set it on the platform.
      */
     role?: pulumi.Input<enums.OrgRole | undefined>;
     /**
@@ -164,7 +164,7 @@ export interface UserRoleArgs {
      */
     deploymentId: pulumi.Input<string>;
     /**
-     * The organization role the user holds (set with operation 1).
+     * The organization role the user holds; create and update set it on the platform.
      */
     role: pulumi.Input<enums.OrgRole>;
     /**

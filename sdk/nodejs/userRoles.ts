@@ -8,9 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (operation 1 each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
+ * The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (one write each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
  *
- * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+ * Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
  */
 export class UserRoles extends pulumi.CustomResource {
     /**
@@ -57,7 +57,7 @@ export class UserRoles extends pulumi.CustomResource {
      */
     declare public readonly roleOnDestroy: pulumi.Output<enums.OrgRole | undefined>;
     /**
-     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
      */
     declare public readonly roles: pulumi.Output<{[key: string]: enums.OrgRole}>;
     /**
@@ -65,7 +65,7 @@ export class UserRoles extends pulumi.CustomResource {
      */
     declare public readonly rolesOnDestroy: pulumi.Output<{[key: string]: enums.OrgRole} | undefined>;
     /**
-     * Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
 
@@ -135,7 +135,7 @@ export interface UserRolesState {
      */
     roleOnDestroy?: pulumi.Input<enums.OrgRole | undefined>;
     /**
-     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
      */
     roles?: pulumi.Input<{[key: string]: pulumi.Input<enums.OrgRole>} | undefined>;
     /**
@@ -143,7 +143,7 @@ export interface UserRolesState {
      */
     rolesOnDestroy?: pulumi.Input<{[key: string]: pulumi.Input<enums.OrgRole>} | undefined>;
     /**
-     * Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }
@@ -165,7 +165,7 @@ export interface UserRolesArgs {
      */
     roleOnDestroy?: pulumi.Input<enums.OrgRole | undefined>;
     /**
-     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+     * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
      */
     roles: pulumi.Input<{[key: string]: pulumi.Input<enums.OrgRole>}>;
     /**
@@ -173,7 +173,7 @@ export interface UserRolesArgs {
      */
     rolesOnDestroy?: pulumi.Input<{[key: string]: pulumi.Input<enums.OrgRole>} | undefined>;
     /**
-     * Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }

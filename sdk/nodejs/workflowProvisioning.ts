@@ -8,9 +8,9 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
+ * Adds the platform's CI workflow to the repositories of the projects that match `filters`. A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
  *
- * Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
+ * Platform: provision CI workflows (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
  */
 export class WorkflowProvisioning extends pulumi.CustomResource {
     /**
@@ -77,7 +77,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly repoFileUrls: pulumi.Output<{[key: string]: string}>;
     /**
-     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
      */
     declare public readonly triggers: pulumi.Output<any | undefined>;
 
@@ -170,7 +170,7 @@ export interface WorkflowProvisioningState {
      */
     repoFileUrls?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }
@@ -204,7 +204,7 @@ export interface WorkflowProvisioningArgs {
      */
     ghaOptions?: pulumi.Input<inputs.GhaOptionsArgs | undefined>;
     /**
-     * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+     * Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
      */
     triggers?: any | undefined;
 }

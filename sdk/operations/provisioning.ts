@@ -1,11 +1,11 @@
-/** CI workflow provisioning: operation 2 (provisionWorkflows). */
+/** CI workflow provisioning: `provisionWorkflows`. */
 import { ProvisionResult, ProvisionWorkflowsArgs, type ProvisionBody } from "../../api/schemas/provisioning";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";
 import type { Transport } from "../transport";
 
-/** The body of operation 2 for validated arguments: the arguments, with absent options left out. */
+/** The body of `provisionWorkflows` for validated arguments: the arguments, with absent options left out. */
 export function provisionBody(args: ProvisionWorkflowsArgs): ProvisionBody {
   const { deploymentId, filters, excludeIds, ghaOptions } = args;
   return {

@@ -1,4 +1,4 @@
-/** Scans and branches: operations 6 (getScan) and 7 (getBranch). */
+/** Scans and branches: `getScan` and `getBranch`. */
 import {
   BranchResponse,
   GetBranchArgs,

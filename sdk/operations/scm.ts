@@ -1,4 +1,4 @@
-/** Source code management: operations 3 (completeScmAppRequest), 4 (getScmApp), 5 (subscribeScmWebhook). */
+/** Source code management: `completeScmAppRequest`, `getScmApp` and `subscribeScmWebhook`. */
 import {
   CompleteScmAppRequestArgs,
   GetScmAppArgs,

@@ -1,4 +1,4 @@
-/** Users, roles and organizations: operations 1 (updateUserRole), 8 (getCurrentUser), 9 (listJoinableOrganizations). */
+/** Users, roles and organizations: `updateUserRole`, `getCurrentUser` and `listJoinableOrganizations`. */
 import {
   CurrentUserResponse,
   JoinableOrganizationsResponse,

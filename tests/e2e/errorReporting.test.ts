@@ -195,7 +195,7 @@ describe("errors through the Pulumi CLI", function () {
       expect(result.code, result.output).to.not.equal(0);
       const refused =
         "pulumi-codesec could not use the credentials from stack config (codesec:baseUrl and codesec:token) " +
-        `at ${emulator.baseUrl}: CodeSec getCurrentUser (operation 8, GET /api/auth/users/current) failed: ` +
+        `at ${emulator.baseUrl}: CodeSec getCurrentUser (GET /api/auth/users/current) failed: ` +
         "HTTP 401 UNAUTHENTICATED";
       expectPrintedOnceWithoutFrames(result.output, refused);
       expect(diagnostics(result.output)).to.include(`error: ${refused}`);
@@ -206,7 +206,7 @@ describe("errors through the Pulumi CLI", function () {
       const stack = await createStack(programDir, "errors-write", resourceConfig(emulator.apiToken));
       const { deploymentId, sample } = emulator;
       const refused =
-        `CodeSec updateUserRole (operation 1, PATCH /api/agent/deployments/${deploymentId}/users/` +
+        `CodeSec updateUserRole (PATCH /api/agent/deployments/${deploymentId}/users/` +
         `${sample.memberUserId}/roles) failed: HTTP 403 PERMISSION_DENIED`;
 
       emulator.control.addFault({ operation: "updateUserRole", status: 403 });

@@ -114,7 +114,7 @@ describe("lifecycle through the real Pulumi CLI", function () {
     expect(writes(emulator)).to.deep.equal([]);
   });
 
-  it("a role change is an update of exactly that resource, with one call to operation 1", async () => {
+  it("a role change is an update of exactly that resource, with one call to `updateUserRole`", async () => {
     await stack.setConfig("e2e:memberRole", { value: "ORG_ROLE_ADMIN" });
     emulator.control.clearRequests();
     const preview = await stack.preview({ onOutput, diff: true });

@@ -79,7 +79,7 @@ describe("the packed package in a program written the pulumi-github way", functi
     expect(roleOf(emulator, s.memberUserId)).to.equal(expectedRole);
     // The function that depended on the member's role ran after it, inside the component.
     expect(out.seenBy).to.equal(caller.login);
-    // UserRole.get read the caller's own role back (operation 8).
+    // UserRole.get read the caller's own role back (`getCurrentUser`).
     expect(out.selfUserId).to.equal(s.userId);
     expect(out.selfRole).to.equal(caller.roles[emulator.deploymentId]);
     expect(out.scanStatus).to.be.a("string");

@@ -2,7 +2,7 @@
  * An organization-scale stack through the real Pulumi CLI: 1,000 UserRoles against an emulator that
  * enforces 50 requests per second per credential, with the client limited to the same rate in stack
  * config. The up converges with no failed resource and at most 1% of requests refused (429); a preview
- * without changes calls the platform once (the credential check); a refresh reads operation 8 once for
+ * without changes calls the platform once (the credential check); a refresh reads `getCurrentUser` once for
  * all 1,000 roles; an up that changes k roles writes k times. Calls are counted with the emulator's cumulative counters (its request log keeps only
  * the last 1,000).
  */
@@ -80,7 +80,7 @@ describe(`an organization-scale stack: ${COUNT} UserRoles against a platform lim
     expect(callsSinceLastLook()).to.deep.equal({ "getCurrentUser:200": 1 });
   }).timeout(timeLimitFor(1, COUNT));
 
-  it("a refresh reads operation 8 once for all the roles", async () => {
+  it("a refresh reads `getCurrentUser` once for all the roles", async () => {
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).to.deep.equal({ same: COUNT + 1 });
     expect(callsSinceLastLook()).to.deep.equal({ "getCurrentUser:200": 1 });

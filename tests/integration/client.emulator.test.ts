@@ -71,7 +71,7 @@ describe("CodeSecClient against the emulator", function () {
   }
 
   describe("every operation", () => {
-    it("operation 1: updateUserRole changes the member's role (body ids filled from the path)", async () => {
+    it("updateUserRole changes the member's role (body ids filled from the path)", async () => {
       const e = emulator();
       const member = e.sample.memberUserId;
       await client().updateUserRole({
@@ -86,7 +86,7 @@ describe("CodeSecClient against the emulator", function () {
       expect((await memberClient.getCurrentUser()).orgRole).to.equal("ORG_ROLE_READONLY");
     });
 
-    it("operation 2: provisionWorkflows returns the file URLs and the partial errors", async () => {
+    it("provisionWorkflows returns the file URLs and the partial errors", async () => {
       const e = emulator();
       const result = await client().provisionWorkflows({
         deploymentId: e.deploymentId,
@@ -110,7 +110,7 @@ describe("CodeSecClient against the emulator", function () {
       }
     });
 
-    it("operations 3 and 4: completeScmAppRequest returns the app, then getScmApp reads it back", async () => {
+    it("completeScmAppRequest returns the app, then getScmApp reads it back", async () => {
       const e = emulator();
       const fixture = FIXTURES.scmAppRequests.find((r) => r.requestId === e.sample.scmAppRequestId)!;
       const expected: ScmApp = { ...fixture.app, requestId: fixture.requestId };
@@ -136,7 +136,7 @@ describe("CodeSecClient against the emulator", function () {
       assertNoSecret(again, e.sample.scmAppCode);
     });
 
-    it("operation 5: subscribeScmWebhook returns the subscription", async () => {
+    it("subscribeScmWebhook returns the subscription", async () => {
       const e = emulator();
       const config = FIXTURES.scmConfigurations.find((c) => c.configId === e.sample.scmConfigId)!;
       const result = await client().subscribeScmWebhook({
@@ -153,7 +153,7 @@ describe("CodeSecClient against the emulator", function () {
       });
     });
 
-    it("operation 6: getScan returns every field of a completed and a running scan", async () => {
+    it("getScan returns every field of a completed and a running scan", async () => {
       const e = emulator();
       for (const fixture of FIXTURES.scans.filter((s) => s.deploymentId === e.deploymentId)) {
         const scan = await client().getScan({ deploymentId: e.deploymentId, scanId: fixture.id });
@@ -161,7 +161,7 @@ describe("CodeSecClient against the emulator", function () {
       }
     });
 
-    it("operation 7: getBranch returns the branch", async () => {
+    it("getBranch returns the branch", async () => {
       const e = emulator();
       const fixture = FIXTURES.branches.find((b) => String(b.id) === e.sample.branchId)!;
       const branch = await client().getBranch({
@@ -172,7 +172,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(branch).to.deep.equal({ id: fixture.id, name: fixture.name });
     });
 
-    it("operation 8: getCurrentUser returns the token's user with its role", async () => {
+    it("getCurrentUser returns the token's user with its role", async () => {
       const e = emulator();
       const fixture = FIXTURES.users.find((u) => u.id === e.sample.userId)!;
       const { roles: _roles, ...fields } = fixture;
@@ -182,7 +182,7 @@ describe("CodeSecClient against the emulator", function () {
       }
     });
 
-    it("operation 9: listJoinableOrganizations with a user JWT", async () => {
+    it("listJoinableOrganizations with a user JWT", async () => {
       const e = emulator();
       const expected = FIXTURES.deployments
         .filter((d) => d.joinableUserIds.includes(e.sample.userId))
@@ -199,7 +199,7 @@ describe("CodeSecClient against the emulator", function () {
       });
     });
 
-    it("operation 10: listNotificationRules pages with limit and cursor", async () => {
+    it("listNotificationRules pages with limit and cursor", async () => {
       const e = emulator();
       const all = FIXTURES.notificationRules.filter((r) => r.deploymentId === e.deploymentId).map(apiRule);
       const first = await client().listNotificationRules({ deploymentId: e.deploymentId, limit: 3 });
@@ -213,7 +213,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(second.rules).to.deep.equal(all.slice(3, 6));
     });
 
-    it("operation 10: listAllNotificationRules follows every cursor, with filters", async () => {
+    it("listAllNotificationRules follows every cursor, with filters", async () => {
       const e = emulator();
       const all = FIXTURES.notificationRules.filter((r) => r.deploymentId === e.deploymentId).map(apiRule);
       expect(
@@ -289,7 +289,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(error.message).to.include("Web API permission");
     });
 
-    it("403 on operation 9 with an API token: it needs a user JWT", async () => {
+    it("403 on `listJoinableOrganizations` with an API token: it needs a user JWT", async () => {
       const e = emulator();
       const error = await rejection(
         client().listJoinableOrganizations({ userId: e.sample.userId }),
@@ -299,7 +299,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(error.message).to.include("only a user JWT, not an API token");
     });
 
-    it("403 on operation 9 for another user's id", async () => {
+    it("403 on `listJoinableOrganizations` for another user's id", async () => {
       const e = emulator();
       const error = await rejection(
         client({ token: e.jwt }).listJoinableOrganizations({ userId: e.sample.memberUserId }),
@@ -452,7 +452,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(requests()).to.have.length(3);
     });
 
-    it("retries a dropped connection of an idempotent write (operation 5)", async () => {
+    it("retries a dropped connection of an idempotent write (`subscribeScmWebhook`)", async () => {
       const e = emulator();
       e.control.addFault({ operation: "subscribeScmWebhook", drop: true });
       const result = await client().subscribeScmWebhook({
@@ -502,7 +502,7 @@ describe("CodeSecClient against the emulator", function () {
       assertNoSecret(error, e.apiToken);
     });
 
-    it("retries an idempotent write (operation 1) after a dropped connection, and sets the role", async () => {
+    it("retries an idempotent write (`updateUserRole`) after a dropped connection, and sets the role", async () => {
       const e = emulator();
       e.control.addFault({ operation: "updateUserRole", drop: true });
       await client().updateUserRole({
@@ -513,7 +513,7 @@ describe("CodeSecClient against the emulator", function () {
       expect(requests().map((r) => r.status)).to.deep.equal([0, 200]);
     });
 
-    it("never repeats operation 3 after a dropped connection; getScmApp then tells whether it was completed", async () => {
+    it("never repeats `completeScmAppRequest` after a dropped connection; getScmApp then tells whether it was completed", async () => {
       const e = emulator();
       const args = { requestId: e.sample.scmAppRequestId, code: e.sample.scmAppCode };
       e.control.addFault({ operation: "completeScmAppRequest", drop: true });
@@ -530,7 +530,7 @@ describe("CodeSecClient against the emulator", function () {
       expect((await client().getScmApp(read)).id).to.equal(app.id);
     });
 
-    it("never repeats operation 3 after a 503", async () => {
+    it("never repeats `completeScmAppRequest` after a 503", async () => {
       const e = emulator();
       e.control.addFault({ operation: "completeScmAppRequest", status: 503, count: 3 });
       const error = await rejection(

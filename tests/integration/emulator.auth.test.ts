@@ -86,10 +86,12 @@ describe("emulator authentication over HTTP", () => {
     );
   });
 
-  it("operation 9 refuses API tokens and another user's id", async () => {
+  it("`listJoinableOrganizations` refuses API tokens and another user's id", async () => {
     const withToken = await callApi(emulator(), "GET", "/api/auth/users/current/deployments/joinable");
     expect(withToken.status).to.equal(403);
-    expect(errorOf(withToken).message).to.match(/operation 9 .*requires a user JWT/);
+    expect(errorOf(withToken).message).to.match(
+      /ListJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
+    );
     const other = await callApi(
       emulator(),
       "GET",

@@ -130,7 +130,7 @@ describe("emulator control surface", () => {
   });
 
   describe("out-of-band edits", () => {
-    it("an edited SCM app is what operation 4 reads", async () => {
+    it("an edited SCM app is what `getScmApp` reads", async () => {
       const edit = await control("PATCH", "/scm-apps/apprq-1001-done", {
         slug: "renamed-in-ui",
         codeAccess: false,
@@ -145,7 +145,7 @@ describe("emulator control surface", () => {
       expect((await control("PATCH", "/scm-apps/apprq-1001-done", { requestId: "x" })).status).to.equal(400);
     });
 
-    it("a role set in the UI is what operation 8 reports", async () => {
+    it("a role set in the UI is what `getCurrentUser` reports", async () => {
       const res = await control("PUT", "/users/501/role", {
         deploymentId: "1001",
         role: "ORG_ROLE_READONLY",

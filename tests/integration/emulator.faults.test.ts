@@ -154,7 +154,7 @@ describe("emulator faults of phase after", () => {
       expect(lastEntry(emulator())).not.to.have.property("abandoned");
     });
 
-    it("still cuts the smallest answers: {} of operation 1 and the small object of operation 5", async () => {
+    it("still cuts the smallest answers: {} of `updateUserRole` and the small object of `subscribeScmWebhook`", async () => {
       arm({ operation: "updateUserRole", phase: "after", truncate: true });
       const role = await send(emulator(), "PATCH", ROLE_PATH, ROLE_BODY);
       expect(role.headers["content-length"]).to.equal("2");

@@ -220,7 +220,10 @@ describe("emulator operations over HTTP", () => {
         again,
         409,
         "FAILED_PRECONDITION",
-        /already completed; its one-time code cannot be used again/,
+        new RegExp(
+          "already completed; its one-time code cannot be used again \\(read the app: " +
+            `GET /api/scm/deployments/${D}/scm_apps/${scmAppRequestId}\\)`,
+        ),
       );
     });
 
@@ -273,7 +276,12 @@ describe("emulator operations over HTTP", () => {
     });
 
     it("404 while pending, for an unknown id, and for another deployment's request", async () => {
-      expectError(await callApi(emulator(), "GET", path("apprq-1001-a")), 404, "NOT_FOUND", /still pending/);
+      expectError(
+        await callApi(emulator(), "GET", path("apprq-1001-a")),
+        404,
+        "NOT_FOUND",
+        /still pending: no app exists until PUT \/api\/scm\/app_request_complete completes it/,
+      );
       expectError(await callApi(emulator(), "GET", path("apprq-unknown")), 404, "NOT_FOUND");
       expectError(await callApi(emulator(), "GET", path("apprq-2002-a")), 404, "NOT_FOUND");
     });
@@ -319,7 +327,7 @@ describe("emulator operations over HTTP", () => {
         await callApi(emulator(), "PUT", path("scmcfg-1001-a"), { body: { events: ["push"] } }),
         400,
         "INVALID_ARGUMENT",
-        /takes no request body/,
+        /^PUT \/api\/scm\/deployments\/\{deploymentId\}\/subscriptions\/\{configId\} takes no request body/,
       );
     });
   });

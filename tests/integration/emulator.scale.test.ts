@@ -40,7 +40,7 @@ describe("emulator with a large store", () => {
   const control = (method: string, path: string, body?: unknown) =>
     callControl(emulator(), method, path, body);
 
-  it("generates notification rules through the control surface; operation 10 lists every one", async () => {
+  it("generates notification rules through the control surface; `listNotificationRules` lists every one", async () => {
     const added = await control("POST", "/notification-rules", { deploymentId: "1001", count: RULES });
     expect(added.status).to.equal(201);
     expect(added.json).to.deep.equal({ deploymentId: "1001", added: RULES, firstId: 9, lastId: RULES + 8 });

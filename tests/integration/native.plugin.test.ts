@@ -752,7 +752,7 @@ describe("native plugin: the ResourceProvider service", () => {
     });
 
     /**
-     * The client's own advice on a failure of the credential check (operation 8), each with the settings
+     * The client's own advice on a failure of the credential check (`getCurrentUser`), each with the settings
      * that produce it, and the words naming where to change them: an explicit Provider's inputs, or the
      * default provider's stack config keys. Faults come before authentication, so the token only needs a
      * good shape; each case has its own (one check per connection per process).
@@ -1522,7 +1522,7 @@ describe("native plugin: the ResourceProvider service", () => {
     for (const [name, argsOf] of Object.entries(ARGS)) {
       it(`codesec:index:${name} answers what the function's definition reads, with no write`, async () => {
         const h = emulator();
-        // Operation 9 accepts only the user's JWT.
+        // listJoinableOrganizations accepts only the user's JWT.
         const token = name === "getJoinableOrganizations" ? h.jwt : h.apiToken;
         await configure(plugin(), { baseUrl: h.baseUrl, token: secret(token) });
         const args = argsOf(h);

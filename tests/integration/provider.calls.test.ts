@@ -191,7 +191,7 @@ describe("one client-side rate limiter per platform for the whole process", () =
   });
 
   it("connections to the same platform share the in-flight cap (codesec:maxInFlight)", async () => {
-    // A platform that answers operation 8 after a pause, counting the requests it holds at once.
+    // A platform that answers `getCurrentUser` after a pause, counting the requests it holds at once.
     let open = 0;
     let most = 0;
     const server = http.createServer((req, res) => {

@@ -291,7 +291,7 @@ describe("UserRole triggers: a re-assertion of a role the platform cannot read b
     await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
   });
 
-  it("new triggers are an update that sets the declared role again (operation 1), same triggers none", async () => {
+  it("new triggers are an update that sets the declared role again (`updateUserRole`), same triggers none", async () => {
     const inputs = {
       deploymentId: h.deploymentId,
       userId: h.sample.memberUserId,

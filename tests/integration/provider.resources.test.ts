@@ -31,7 +31,7 @@ describe("dynamic providers against the emulator", () => {
   });
 
   describe("UserRole", () => {
-    it("create sets the role with one call to operation 1 and returns deploymentId/userId", async () => {
+    it("create sets the role with one call to `updateUserRole` and returns deploymentId/userId", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
       const result = await userRoleProvider.create({
@@ -50,7 +50,7 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
     });
 
-    it("update calls operation 1 once for a new role and not at all for roleOnDestroy alone", async () => {
+    it("update calls `updateUserRole` once for a new role and not at all for roleOnDestroy alone", async () => {
       const h = emulator();
       const olds = {
         deploymentId: h.deploymentId,
@@ -65,7 +65,7 @@ describe("dynamic providers against the emulator", () => {
       expect(calls(h)).to.deep.equal(["updateUserRole:200"]);
     });
 
-    it("read refreshes the caller's own role (operation 8), showing drift", async () => {
+    it("read refreshes the caller's own role (`getCurrentUser`), showing drift", async () => {
       const h = emulator();
       const member = h.sample.memberUserId;
       const { credential } = await h.control.mintCredential({
@@ -297,7 +297,7 @@ describe("dynamic providers against the emulator", () => {
   });
 
   describe("ScmWebhookSubscription", () => {
-    it("create subscribes (operation 5) and records scmUrl and events", async () => {
+    it("create subscribes (`subscribeScmWebhook`) and records scmUrl and events", async () => {
       const h = emulator();
       const result = await scmWebhookSubscriptionProvider.create({
         deploymentId: h.deploymentId,

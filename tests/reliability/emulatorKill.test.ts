@@ -208,7 +208,7 @@ describe("reliability: kill -9 of the emulator with --state", function () {
       title: "kill -9 of the emulator with --state",
       markdown: [
         `The emulator command runs with \`--state FILE\` while ${WRITERS} clients send role changes at once ` +
-          `(operation 1, each for a distinct member user and a role other than its previous one). Once ` +
+          `(updateUserRole, each for a distinct member user and a role other than its previous one). Once ` +
           `${KILL_AFTER_ACKS} were acknowledged, with others in flight, the process gets SIGKILL; it is started ` +
           "again on the same file and the state is read back. An acknowledged write is one answered with a " +
           "complete 200: the emulator appends the change to the state file's journal and fsyncs it before it " +

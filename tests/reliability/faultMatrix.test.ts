@@ -45,7 +45,7 @@ const FAULTS: readonly Fault[] = [
   { name: "platform unreachable", unreachable: true },
 ];
 
-/** The field each operation's answer can lose (operation 1 answers `{}`: nothing to omit). */
+/** The field each operation's answer can lose (`updateUserRole` answers `{}`: nothing to omit). */
 const OMITTABLE: Record<OperationKey, string | undefined> = {
   updateUserRole: undefined,
   provisionWorkflows: "repoFileUrls",
@@ -204,7 +204,7 @@ describe("fault matrix: ten operations x every fault", function () {
     expect(user.roles[deploymentId]).to.equal("ORG_ROLE_READONLY");
   });
 
-  it("operation 3 whose answer was lost is completed once, and its error says how to check", async () => {
+  it("`completeScmAppRequest` whose answer was lost is completed once, and its error says how to check", async () => {
     emulator.control.reset();
     const { requestId, code } = emulator.control.createScmAppRequest({ deploymentId: emulator.deploymentId });
     emulator.control.addFault({ operation: "completeScmAppRequest", phase: "after", drop: true });
@@ -233,7 +233,7 @@ describe("fault matrix: ten operations x every fault", function () {
           `(client settings: timeoutMs ${SETTINGS.timeoutMs}, deadlineMs ${SETTINGS.deadlineMs}, retries ` +
           `${SETTINGS.retries}, maxRetryDelayMs ${SETTINGS.maxRetryDelayMs}). A cell gives the outcome and the ` +
           "attempts the platform received (for the unreachable platform, the attempts made). Reads and " +
-          "idempotent writes are retried through transient failures; operation 3 (retry class once) is " +
+          "idempotent writes are retried through transient failures; `completeScmAppRequest` (retry class once) is " +
           "never sent again once its request may have arrived, and fails with an outcome-unknown error that " +
           "says how to check.",
         "",

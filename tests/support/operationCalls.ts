@@ -6,10 +6,10 @@
 import type { CodeSecClient, OperationKey } from "../../sdk";
 import { SAMPLES } from "./fakeServer";
 
-/** The one-time code operation 3 sends (a secret: redacted from anything echoed back). */
+/** The one-time code `completeScmAppRequest` sends (a secret: redacted from anything echoed back). */
 export const SCM_APP_CODE = "otc-1001-b-Kx4Vm1Rc";
 
-/** Calls `operation` with valid arguments; operation 3 sends `code`. */
+/** Calls `operation` with valid arguments; `completeScmAppRequest` sends `code`. */
 export type OperationCall = (client: CodeSecClient, code?: string) => Promise<unknown>;
 
 export const OPERATION_CALLS: Readonly<Record<OperationKey, OperationCall>> = {

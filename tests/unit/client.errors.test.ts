@@ -40,7 +40,9 @@ describe("CodeSecClient errors", () => {
       expect(error.message).to.include(
         "Set a valid API token or user JWT where this connection's token is set (",
       );
-      expect(error.message).to.include("getScan").and.include("operation 6").and.include("HTTP 401");
+      expect(error.message)
+        .to.include("CodeSec getScan (GET /api/v2/deployments/42/scans/1001) failed")
+        .and.include("HTTP 401");
     });
 
     it("403 on an operation with a deploymentId names the deployment first, then the role, then the token", async () => {
@@ -79,7 +81,7 @@ describe("CodeSecClient errors", () => {
       expect(error.message).not.to.include("deploymentId");
     });
 
-    it("403 on operation 9 says it needs a user JWT and the caller's own userId", async () => {
+    it("403 on `listJoinableOrganizations` says it needs a user JWT and the caller's own userId", async () => {
       server.always({ status: 403, json: { error: { code: "PERMISSION_DENIED", message: "jwt required" } } });
       const error = await rejection(
         server.client().listJoinableOrganizations({ userId: "u-1" }),
@@ -111,7 +113,7 @@ describe("CodeSecClient errors", () => {
 
     const conflicts: [string, (client: CodeSecClient) => Promise<unknown>, string[]][] = [
       [
-        "operation 1 says what blocks the change (the last admin)",
+        "`updateUserRole` says what blocks the change (the last admin)",
         (client) => client.updateUserRole({ deploymentId: "42", userId: "u-1", newRole: "ORG_ROLE_MEMBER" }),
         [
           "refused the change in the deployment's current state",
@@ -120,12 +122,12 @@ describe("CodeSecClient errors", () => {
         ],
       ],
       [
-        "operation 3 says the one-time code is spent and how to read the app",
+        "`completeScmAppRequest` says the one-time code is spent and how to read the app",
         (client) => client.completeScmAppRequest({ requestId: "req-1", code: "c0de" }),
         ["already completed", "one-time code cannot be used again", "getScmApp"],
       ],
       [
-        "operation 5 points at the platform's message",
+        "`subscribeScmWebhook` points at the platform's message",
         (client) => client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" }),
         ["message says which state to change first"],
       ],

@@ -28,7 +28,7 @@ describe("CodeSecClient operations", () => {
     expect(server.requests[1].headers["user-agent"]).to.equal("pulumi-codesec/1.0");
   });
 
-  describe("operation 1: updateUserRole", () => {
+  describe("updateUserRole", () => {
     it("PATCHes the roles path with body ids filled from the path arguments", async () => {
       server.always({ status: 200, json: {} });
       const result = await client.updateUserRole({
@@ -60,7 +60,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 2: provisionWorkflows", () => {
+  describe("provisionWorkflows", () => {
     it("POSTs filters, excludeIds and ghaOptions and returns the result with partial errors", async () => {
       server.always({ status: 200, json: { ...SAMPLES.provision, extra: 1 } });
       const args = {
@@ -94,7 +94,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 3: completeScmAppRequest", () => {
+  describe("completeScmAppRequest", () => {
     it("PUTs requestId and code, returning response.app", async () => {
       server.always({ status: 200, json: { app: SAMPLES.app } });
       const app = await client.completeScmAppRequest({ requestId: "req-1", code: "secret-code" });
@@ -106,7 +106,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 4: getScmApp", () => {
+  describe("getScmApp", () => {
     it("GETs the app by request id and keeps unknown fields", async () => {
       server.always({ status: 200, json: { app: { ...SAMPLES.app, newField: { nested: true } } } });
       const app = await client.getScmApp({ deploymentId: "42", requestId: "req-1" });
@@ -133,7 +133,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 5: subscribeScmWebhook", () => {
+  describe("subscribeScmWebhook", () => {
     it("PUTs with no body and returns the subscription", async () => {
       server.always({ status: 200, json: SAMPLES.subscription });
       const result = await client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" });
@@ -146,7 +146,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 6: getScan", () => {
+  describe("getScan", () => {
     it("GETs the scan and returns response.scan with extra fields kept", async () => {
       server.always({ status: 200, json: { scan: { ...SAMPLES.scan, riskScore: 7 }, meta: "x" } });
       const scan = await client.getScan({ deploymentId: "42", scanId: "1001" });
@@ -217,7 +217,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 7: getBranch", () => {
+  describe("getBranch", () => {
     it("GETs the branch and returns response.branch", async () => {
       server.always({ status: 200, json: { branch: SAMPLES.branch } });
       const branch = await client.getBranch({ deploymentId: "42", projectId: "7", branchId: "3" });
@@ -235,7 +235,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 8: getCurrentUser", () => {
+  describe("getCurrentUser", () => {
     it("GETs the current user and returns response.user", async () => {
       server.always({ status: 200, json: { user: SAMPLES.user } });
       expect(await client.getCurrentUser()).to.deep.equal(SAMPLES.user);
@@ -252,7 +252,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 9: listJoinableOrganizations", () => {
+  describe("listJoinableOrganizations", () => {
     it("GETs with the userId query parameter", async () => {
       server.always({ status: 200, json: SAMPLES.orgs });
       const result = await client.listJoinableOrganizations({ userId: "u 1&x=y" });
@@ -281,7 +281,7 @@ describe("CodeSecClient operations", () => {
     });
   });
 
-  describe("operation 10: listNotificationRules", () => {
+  describe("listNotificationRules", () => {
     it("POSTs deploymentId and options.optionalLimit as integers", async () => {
       server.always({ status: 200, json: { notification_rules: [SAMPLES.rule(1)] } });
       const page = await client.listNotificationRules({

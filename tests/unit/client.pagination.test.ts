@@ -1,4 +1,4 @@
-/** Operation 10's cursors: reading them tolerantly and following them safely. */
+/** The cursors of `listNotificationRules`: reading them tolerantly and following them safely. */
 import { expect } from "chai";
 import { CodeSecApiError, CodeSecResponseError, type CodeSecClient } from "../../sdk";
 import { FakeServer, SAMPLES, rejection, type RecordedRequest } from "../support/fakeServer";

@@ -191,7 +191,7 @@ describe("CodeSecClient argument validation", () => {
       );
     });
 
-    it("rejects a deployment id too large to send as an integer in operation 10", async () => {
+    it("rejects a deployment id too large to send as an integer in `listNotificationRules`", async () => {
       await rejectsInput(
         () => client.listNotificationRules({ deploymentId: "9999999999999999" }),
         "deploymentId",
@@ -245,7 +245,7 @@ describe("CodeSecClient argument validation", () => {
       await rejectsInput(() => client.completeScmAppRequest({ requestId: "r" } as never), "code");
     });
 
-    it("validates the optional userId of operation 9", async () => {
+    it("validates the optional userId of `listJoinableOrganizations`", async () => {
       await rejectsInput(() => client.listJoinableOrganizations({ userId: 7 as never }), "userId");
       await rejectsInput(() => client.listJoinableOrganizations({ userId: "" }), "userId");
     });

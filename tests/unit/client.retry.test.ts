@@ -1,5 +1,5 @@
 /**
- * Retries, timeouts, the deadline and connection failures of a read (operation 6), against a local
+ * Retries, timeouts, the deadline and connection failures of a read (`getScan`), against a local
  * fake server. The retry classes of writes are in client.retryClasses.test.ts.
  */
 import { expect } from "chai";

@@ -63,7 +63,7 @@ async function failure(call: Promise<unknown>): Promise<Error> {
 
 function expectTyped(error: Error, operation: OperationKey): asserts error is CodeSecError {
   expect(error, `${error.name}: ${error.message}`).to.be.instanceOf(CodeSecError);
-  expect(error.message).to.include(`CodeSec ${operation} (operation ${OPERATIONS[operation].number}`);
+  expect(error.message).to.include(`CodeSec ${operation} (${OPERATIONS[operation].method} /api/`);
 }
 
 describe("CodeSecClient and every Retry-After value", () => {
@@ -80,7 +80,7 @@ describe("CodeSecClient and every Retry-After value", () => {
 
   for (const operation of OPERATION_KEYS) {
     const call = OPERATION_CALLS[operation];
-    describe(`operation ${OPERATIONS[operation].number} (${operation})`, () => {
+    describe(operation, () => {
       it("a wait above the cap fails at once with a valid date to come back, for 429 and 503", async () => {
         for (const value of ABOVE_CAP) {
           for (const retries of [0, 3]) {

@@ -1,6 +1,6 @@
 /**
- * Retry classes of the writes: operation 3 (`once`, a one-time code) is never sent again once its
- * request may have arrived; idempotent writes (operations 1, 2, 5) are retried like reads. The fake
+ * Retry classes of the writes: `completeScmAppRequest` (`once`, a one-time code) is never sent again once its
+ * request may have arrived; idempotent writes (updateUserRole, provisionWorkflows, subscribeScmWebhook) are retried like reads. The fake
  * server counts the requests that reached it.
  */
 import { expect } from "chai";
@@ -46,17 +46,28 @@ describe("CodeSecClient retry classes", () => {
   });
   afterEach(async () => server.close());
 
-  it("the catalogue: operation 3 is `once`, operations 1, 2 and 5 idempotent writes, the rest reads", () => {
+  it("the catalogue: completeScmAppRequest is `once`; updateUserRole, provisionWorkflows and subscribeScmWebhook idempotent writes; the rest reads", () => {
     const byClass = (retryClass: string) =>
-      Object.values(OPERATIONS)
-        .filter((spec) => spec.retryClass === retryClass)
-        .map((spec) => spec.number);
-    expect(byClass("once")).to.deep.equal([3]);
-    expect(byClass("idempotentWrite")).to.deep.equal([1, 2, 5]);
-    expect(byClass("read")).to.deep.equal([4, 6, 7, 8, 9, 10]);
+      Object.entries(OPERATIONS)
+        .filter(([, spec]) => spec.retryClass === retryClass)
+        .map(([operation]) => operation);
+    expect(byClass("once")).to.deep.equal(["completeScmAppRequest"]);
+    expect(byClass("idempotentWrite")).to.deep.equal([
+      "updateUserRole",
+      "provisionWorkflows",
+      "subscribeScmWebhook",
+    ]);
+    expect(byClass("read")).to.deep.equal([
+      "getScmApp",
+      "getScan",
+      "getBranch",
+      "getCurrentUser",
+      "listJoinableOrganizations",
+      "listNotificationRules",
+    ]);
   });
 
-  describe("operation 3 (completeScmAppRequest, a one-time code)", () => {
+  describe("completeScmAppRequest (a one-time code)", () => {
     const client = (): CodeSecClient => server.client({ timeoutMs: 300, retries: 3 });
 
     for (const failure of AFTER_ARRIVAL) {
@@ -78,9 +89,7 @@ describe("CodeSecClient retry classes", () => {
         expect(error.message)
           .to.include("the outcome is unknown")
           .and.include("a second request with the same one-time code would be refused")
-          .and.include(
-            "getScmApp (operation 4, GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId})",
-          )
+          .and.include("getScmApp (GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId})")
           .and.include("if it returns the app, the request was completed");
         assertNoSecret(error);
         assertNoSecret(error, CODE);
@@ -149,18 +158,18 @@ describe("CodeSecClient retry classes", () => {
   describe("idempotent writes are retried like reads", () => {
     const writes: { name: string; call: (client: CodeSecClient) => Promise<unknown>; ok: FakeResponse }[] = [
       {
-        name: "operation 1 (updateUserRole)",
+        name: "`updateUserRole`",
         call: (client) =>
           client.updateUserRole({ deploymentId: "42", userId: "u-2", newRole: "ORG_ROLE_MEMBER" }),
         ok: { status: 200, json: {} },
       },
       {
-        name: "operation 2 (provisionWorkflows)",
+        name: "`provisionWorkflows`",
         call: (client) => client.provisionWorkflows({ deploymentId: "42", filters: { ids: ["101"] } }),
         ok: { status: 200, json: SAMPLES.provision },
       },
       {
-        name: "operation 5 (subscribeScmWebhook)",
+        name: "`subscribeScmWebhook`",
         call: (client) => client.subscribeScmWebhook({ deploymentId: "42", configId: "cfg-1" }),
         ok: { status: 200, json: SAMPLES.subscription },
       },

@@ -3,18 +3,12 @@
  * encoded text, at each byte alignment), hex in either case, percent-encoded, form-encoded, escaped in a
  * JSON string. Echoed in an error body, in its message and code fields, in headers (x-request-id,
  * Location, Content-Type, Content-Encoding) and in 2xx bodies, by each of the ten operations, for an API
- * token, a JWT, a token with characters every encoding changes, and the one-time code of operation 3: no
+ * token, a JWT, a token with characters every encoding changes, and the one-time code of `completeScmAppRequest`: no
  * form of any secret survives in the error's message, toJSON(), String() or util.inspect().
  */
 import { expect } from "chai";
 import * as util from "util";
-import {
-  CodeSecError,
-  CodeSecResponseError,
-  OPERATIONS,
-  type CodeSecClient,
-  type OperationKey,
-} from "../../sdk";
+import { CodeSecError, CodeSecResponseError, type CodeSecClient, type OperationKey } from "../../sdk";
 import { redact } from "../../sdk/redaction";
 import { FakeServer, TOKEN, type FakeResponse } from "../support/fakeServer";
 import { OPERATION_CALLS, OPERATION_KEYS } from "../support/operationCalls";
@@ -118,7 +112,7 @@ function echoingAnswers(echo: string, operation: OperationKey): [string, FakeRes
       },
     ],
     [
-      // Operation 3 (retry class once): an unknown outcome, quoting what the platform said.
+      // completeScmAppRequest (retry class once): an unknown outcome, quoting what the platform said.
       "500 with the echo in the body's message",
       { status: 500, json: { message: echo } },
     ],
@@ -164,7 +158,7 @@ describe("CodeSecClient: no encoded echo of a secret reaches an error", function
   const client = (token: string): CodeSecClient => server.client({ token, retries: 0 });
 
   for (const operation of OPERATION_KEYS) {
-    it(`operation ${OPERATIONS[operation].number} (${operation})`, async () => {
+    it(operation, async () => {
       const call = OPERATION_CALLS[operation];
       const echoed: [string, string][] = Object.entries(TOKENS);
       if (operation === "completeScmAppRequest") echoed.push(["the one-time code", ODD_CODE]);

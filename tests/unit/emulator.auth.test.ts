@@ -185,10 +185,12 @@ describe("emulator auth", () => {
     };
     const readonlyUser: Caller = { scheme: "jwt", userId: "503", deploymentId: "1001" };
 
-    it("operation 9 accepts only a user JWT", async () => {
+    it("`listJoinableOrganizations` accepts only a user JWT", async () => {
       const error = await apiErrorOf(() => requireScheme(admin, OPERATIONS.listJoinableOrganizations));
       expect(error.status).to.equal(403);
-      expect(error.message).to.match(/operation 9 .*requires a user JWT/);
+      expect(error.message).to.match(
+        /ListJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
+      );
       expect(() => requireScheme(readonlyUser, OPERATIONS.listJoinableOrganizations)).not.to.throw();
       expect(() => requireScheme(admin, OPERATIONS.getScan)).not.to.throw();
     });

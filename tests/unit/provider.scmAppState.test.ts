@@ -3,7 +3,7 @@ import { scmAppProvider } from "../support/dynamicProviders";
 import type { ScmApp } from "../../api/schemas/scm";
 import { configureStack } from "../support/stackConfig";
 
-/** An app as operation 4 returns it, from the emulator's default fixtures (deployment 1001). */
+/** An app as `getScmApp` returns it, from the emulator's default fixtures (deployment 1001). */
 const APP: ScmApp = {
   id: "scmapp-1001-a",
   slug: "codesec-acme",

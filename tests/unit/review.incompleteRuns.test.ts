@@ -206,7 +206,7 @@ describe("review and drift reports of a run that failed or did not finish", () =
     // A 401's text quotes up to 300 characters of the platform's message: only advice in a label the
     // provider writes (stack config, an explicit Provider's inputs) is advice; the rest is the error's.
     const platform =
-      "getCurrentUser (operation 8) failed: HTTP 401 UNAUTHENTICATED: token revoked. If the token was " +
+      "getCurrentUser (GET /api/auth/users/current) failed: HTTP 401 UNAUTHENTICATED: token revoked. If the token was " +
       "rotated in Vault, sync it: see the runbook (request id r-1). Check the token: it is missing, " +
       "malformed, expired or revoked.";
     const roleError = `codesec:UserRole role-501: ${platform}`;

@@ -47,7 +47,7 @@ const USER_ROLE_INPUTS = {
     replaceOnChanges: true,
   },
   role: {
-    description: "The organization role the user holds (set with operation 1).",
+    description: "The organization role the user holds; create and update set it on the platform.",
     $ref: "#/types/codesec:index:OrgRole",
   },
   roleOnDestroy: {

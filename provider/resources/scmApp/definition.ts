@@ -2,6 +2,7 @@
  * `codesec.ScmApp`: an SCM app connected to a deployment. Its one definition: every field, what a change
  * to it does, its id and import rule, and its implementation (./implementation.ts).
  */
+import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { OpaqueId } from "../../../api/schemas/common";
 import { OneTimeCode, ScmApp } from "../../../api/schemas/scm";
@@ -19,8 +20,8 @@ const inputs = {
   code: {
     schema: Type.Optional(OneTimeCode),
     description:
-      "One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a " +
-      "new value alone is no change. Leave it out to adopt an app that is already connected.",
+      "One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, " +
+      "and a new value alone is no change. Leave it out to adopt an app that is already connected.",
     onChange: "never",
     secret: true,
     writeOnly: true,
@@ -34,7 +35,7 @@ const { id: _id, requestId: _requestId, ...appFields } = ScmApp.properties;
 /**
  * The connected app's fields, flat, as every other resource (and pulumi-github) exposes outputs, with the
  * API's `id` as `scmAppId` (`id` is the resource's own id, `deploymentId/requestId`). Refresh updates them
- * (operation 4).
+ * (`getScmApp`).
  */
 const outputs = {
   scmAppId: {
@@ -53,7 +54,7 @@ const outputs = {
 export type ScmAppInputs = InputsOf<typeof inputs>;
 /**
  * What the state holds: the inputs but `code` (used once, by create), the app as the platform last
- * reported it, and `appliedApp`, internal and not an output property: the app (as operation 4 returns it)
+ * reported it, and `appliedApp`, internal and not an output property: the app (as `getScmApp` returns it)
  * as of the last create, import or `pulumi up`. When a refresh finds the platform's app different from it
  * (a change made in the platform's UI), diff reports a change: `pulumi refresh` shows it field by field
  * (`~ scmName: "applied" => "reported"`) and a drift check fails; `pulumi up` records it (the platform
@@ -64,13 +65,12 @@ export type ScmAppState = Omit<StateOf<typeof inputs, typeof outputs>, "code"> &
 export const scmAppDefinition = defineResource({
   name: "ScmApp",
   description:
-    "An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code` " +
-    "(operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and " +
-    "import read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and " +
+    "An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`; " +
+    "without a code, it adopts the app already connected under `requestId`. Refresh and import read it, " +
+    "so a change made on the platform shows as drift. `deploymentId` and " +
     "`requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.",
   operations:
-    "operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 " +
-    "(`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental)",
+    `${describeOperation("completeScmAppRequest")}; refresh and import: ` + describeOperation("getScmApp"),
   example: `const cfg = new pulumi.Config();
 const app = new codesec.ScmApp("github", {
   deploymentId: "1001",

@@ -1,6 +1,6 @@
 /**
- * The calls behind `codesec.ScmApp` (its definition: ./definition.ts): operation 3 completes the app
- * request with its one-time code; operation 4 reads the app back, so refresh finds drift, and a resource
+ * The calls behind `codesec.ScmApp` (its definition: ./definition.ts): `completeScmAppRequest` completes the app
+ * request with its one-time code; `getScmApp` reads the app back, so refresh finds drift, and a resource
  * declared without a code (or an import) adopts an app that is already connected.
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
@@ -121,7 +121,7 @@ async function resolveUnknownOutcome(
   }
 }
 
-/** The app connected under the request (operation 4), for adoption: a missing one is an error saying what to do. */
+/** The app connected under the request (`getScmApp`), for adoption: a missing one is an error saying what to do. */
 async function connectedApp(
   ctx: ProviderContext,
   inputs: Partial<ScmAppInputs>,
@@ -160,7 +160,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       } catch (error) {
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
-          // platform's record of the app (operation 4) says which.
+          // platform's record of the app (`getScmApp`) says which.
           return { id, state: stateOf(inputs, await resolveUnknownOutcome(client, inputs, error)) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).

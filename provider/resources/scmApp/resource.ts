@@ -21,8 +21,8 @@ export interface ScmAppArgs {
    */
   requestId: pulumi.Input<string>;
   /**
-   * One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value
-   * alone is no change. Leave it out to adopt an app that is already connected.
+   * One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a
+   * new value alone is no change. Leave it out to adopt an app that is already connected.
    *
    * Changing it alone is no change.
    */
@@ -48,14 +48,15 @@ export interface ScmAppArgs {
 }
 
 /**
- * An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`
- * (operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and import
- * read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and `requestId`
- * identify it; nothing changes in place. Destroy only removes the resource from the stack.
+ * An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`;
+ * without a code, it adopts the app already connected under `requestId`. Refresh and import read it, so a
+ * change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in
+ * place. Destroy only removes the resource from the stack.
  *
- * Platform: operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4
- * (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental). **Experimental** platform
- * operations. Type token `pulumi-nodejs:dynamic/codesec:ScmApp`; reference: docs/resources/ScmApp.md.
+ * Platform: complete an SCM app request (`PUT /api/scm/app_request_complete`, experimental); refresh and
+ * import: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+ * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:ScmApp`; reference:
+ * docs/resources/ScmApp.md.
  *
  * @example
  * ```ts

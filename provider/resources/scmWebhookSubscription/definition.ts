@@ -3,6 +3,7 @@
  * definition: every field, what a change to it does, its id and import rule, and its implementation
  * (./implementation.ts).
  */
+import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { OpaqueId } from "../../../api/schemas/common";
 import { defineResource, type InputsOf, type StateOf } from "../definition";
@@ -16,7 +17,7 @@ const inputs = {
     description: "The SCM configuration whose webhooks the platform subscribes to.",
     onChange: "replace",
   },
-  triggers: triggersField("subscribes again (operation 5)"),
+  triggers: triggersField("subscribes again"),
   connection: connectionField,
 } as const;
 
@@ -38,12 +39,11 @@ export type ScmWebhookSubscriptionState = StateOf<typeof inputs, typeof outputs>
 export const scmWebhookSubscriptionDefinition = defineResource({
   name: "ScmWebhookSubscription",
   description:
-    "Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` " +
+    "Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` " +
     "and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a " +
     "subscription back or remove it: refresh keeps the state, and destroy only removes the resource from " +
     "the stack (the subscription stays).",
-  operations:
-    "operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental)",
+  operations: describeOperation("subscribeScmWebhook"),
   example: `const hooks = new codesec.ScmWebhookSubscription("github-hooks", {
   deploymentId: "1001",
   configId: "scmcfg-1001-a",
@@ -58,7 +58,7 @@ const found = codesec.ScmWebhookSubscription.get("hooks", "1001/scmcfg-1001-a");
     kind: "refused",
     why:
       "the platform has no operation that reads a subscription back (docs/drift.md), so there is nothing to " +
-      "import it from. Declare it in the program instead: creating it subscribes (operation 5 is idempotent).",
+      "import it from. Declare it in the program instead: creating it subscribes (subscribing is idempotent).",
   },
   implementation: scmWebhookSubscriptionImplementation,
 });

@@ -1,5 +1,5 @@
 /**
- * The calls behind `codesec.ScmWebhookSubscription` (its definition: ./definition.ts): operation 5 on
+ * The calls behind `codesec.ScmWebhookSubscription` (its definition: ./definition.ts): `subscribeScmWebhook` on
  * create and when it is applied again. No read or delete endpoint: state is kept on refresh and destroy
  * only forgets it.
  */

@@ -21,8 +21,8 @@ export interface ScmWebhookSubscriptionArgs {
    */
   configId: pulumi.Input<string>;
   /**
-   * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to
-   * force a re-apply).
+   * Any value; a change subscribes again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    *
    * Changing it updates the resource in place.
    */
@@ -48,14 +48,15 @@ export interface ScmWebhookSubscriptionArgs {
 }
 
 /**
- * Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and
- * `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription
- * back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the
- * subscription stays).
+ * Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` and `configId`
+ * identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or
+ * remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription
+ * stays).
  *
- * Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
- * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:ScmWebhookSubscription`;
- * reference: docs/resources/ScmWebhookSubscription.md.
+ * Platform: subscribe an SCM configuration to webhooks (`PUT
+ * /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental). **Experimental** platform
+ * operations. Type token `pulumi-nodejs:dynamic/codesec:ScmWebhookSubscription`; reference:
+ * docs/resources/ScmWebhookSubscription.md.
  *
  * @example
  * ```ts
@@ -72,8 +73,8 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
   /** The SCM configuration whose webhooks the platform subscribes to. */
   declare public readonly configId: pulumi.Output<string>;
   /**
-   * Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to
-   * force a re-apply).
+   * Any value; a change subscribes again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    */
   declare public readonly triggers: pulumi.Output<unknown>;
   /**
@@ -108,7 +109,7 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
    * Looks up an existing ScmWebhookSubscription by its id (`<deploymentId>/<configId>`), as generated SDKs'
    * `get` does. It is refused with an error that says why: the platform has no operation that reads a
    * subscription back (docs/drift.md), so there is nothing to import it from. Declare it in the program
-   * instead: creating it subscribes (operation 5 is idempotent). The lookup uses the stack's default
+   * instead: creating it subscribes (subscribing is idempotent). The lookup uses the stack's default
    * connection (stack config `codesec:baseUrl` and `codesec:token`, else `CODESEC_BASE_URL` and
    * `CODESEC_TOKEN`). **Experimental**.
    *

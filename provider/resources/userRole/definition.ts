@@ -2,6 +2,7 @@
  * `codesec.UserRole`: the organization role of one user in a deployment. Its one definition: every field,
  * what a change to it does, its id and import rule, and its implementation (./implementation.ts).
  */
+import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { OpaqueId, OrgRole } from "../../../api/schemas/common";
 import { defineResource, type InputsOf, type StateOf } from "../definition";
@@ -17,7 +18,7 @@ const inputs = {
   },
   role: {
     schema: OrgRole,
-    description: "The organization role the user holds (set with operation 1).",
+    description: "The organization role the user holds; create and update set it on the platform.",
     onChange: "update",
   },
   roleOnDestroy: {
@@ -46,14 +47,13 @@ export type UserRoleState = StateOf<typeof inputs, typeof outputs>;
 export const userRoleDefinition = defineResource({
   name: "UserRole",
   description:
-    "The organization role of one user in a deployment. Create and update set it (operation 1); refresh " +
-    "reads it back only when the user is the credentials' own (operation 8: the platform reads back no " +
-    "other user's role) and the platform confirms the deployment as the credentials' own (operation 10); " +
+    "The organization role of one user in a deployment. Create and update set it; refresh reads it back " +
+    "only when the user is the credentials' own (the platform reads back no other user's role) and the " +
+    "platform confirms the deployment as the credentials' own (by listing its notification rules); " +
     "destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.",
   operations:
-    "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
-    "refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 " +
-    "(`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment",
+    `${describeOperation("updateUserRole")}; refresh: ${describeOperation("getCurrentUser")}, and ` +
+    `${describeOperation("listNotificationRules")}, which confirms the deployment`,
   example: `const member = new codesec.UserRole("member-502", {
   deploymentId: "1001",
   userId: "502",

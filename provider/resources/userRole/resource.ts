@@ -23,7 +23,7 @@ export interface UserRoleArgs {
    */
   userId: pulumi.Input<string>;
   /**
-   * The organization role the user holds (set with operation 1).
+   * The organization role the user holds; create and update set it on the platform.
    *
    * Changing it updates the resource in place.
    */
@@ -65,16 +65,16 @@ export interface UserRoleArgs {
 }
 
 /**
- * The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it
- * back only when the user is the credentials' own (operation 8: the platform reads back no other user's role)
- * and the platform confirms the deployment as the credentials' own (operation 10); destroy sets
+ * The organization role of one user in a deployment. Create and update set it; refresh reads it back only
+ * when the user is the credentials' own (the platform reads back no other user's role) and the platform
+ * confirms the deployment as the credentials' own (by listing its notification rules); destroy sets
  * `roleOnDestroy` when given, and otherwise only forgets the resource.
  *
- * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental);
- * refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST
- * /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
- * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:UserRole`; reference:
- * docs/resources/UserRole.md.
+ * Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`,
+ * experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list
+ * notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which
+ * confirms the deployment. **Experimental** platform operations. Type token
+ * `pulumi-nodejs:dynamic/codesec:UserRole`; reference: docs/resources/UserRole.md.
  *
  * @example
  * ```ts
@@ -91,7 +91,7 @@ export class UserRole extends pulumi.dynamic.Resource {
   declare public readonly deploymentId: pulumi.Output<string>;
   /** The user whose organization role is managed. */
   declare public readonly userId: pulumi.Output<string>;
-  /** The organization role the user holds (set with operation 1). */
+  /** The organization role the user holds; create and update set it on the platform. */
   declare public readonly role: pulumi.Output<OrgRole>;
   /**
    * When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the

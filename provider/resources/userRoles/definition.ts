@@ -3,6 +3,7 @@
  * map (as pulumi-github's `TeamMembers` beside `TeamMembership`). Its one definition: every field, what a
  * change to it does, its id and import rule, and its implementation (./implementation.ts).
  */
+import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { OrgRole } from "../../../api/schemas/common";
 import { defineResource, type InputsOf, type StateOf } from "../definition";
@@ -15,7 +16,7 @@ const inputs = {
     schema: Type.Record(Type.String(), OrgRole),
     description:
       `User id -> the organization role the user holds (at most ${MAX_USER_ROLES} users). Applying it writes ` +
-      "only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from " +
+      "only the entries that changed (one write each, at the provider's rate limit); a user removed from " +
       "the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.",
     onChange: "update",
   },
@@ -33,7 +34,7 @@ const inputs = {
       "User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.",
     onChange: "record",
   },
-  triggers: triggersField("writes every entry again (operation 1 each)"),
+  triggers: triggersField("writes every entry again"),
   connection: connectionField,
 } as const;
 
@@ -46,15 +47,14 @@ export const userRolesDefinition = defineResource({
   name: "UserRoles",
   description:
     "The organization roles of a set of users in one deployment, as one map from user id to role. Create, " +
-    "update and delete write only the entries that change (operation 1 each), concurrently within the " +
+    "update and delete write only the entries that change (one write each), concurrently within the " +
     "provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial " +
     "failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh " +
-    "reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user " +
+    "reads back the caller's own entry (the platform reads back no other user's role). A user " +
     "may be managed by a UserRoles or by a UserRole, not by both.",
   operations:
-    "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
-    "refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 " +
-    "(`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment",
+    `${describeOperation("updateUserRole")}; refresh: ${describeOperation("getCurrentUser")}, and ` +
+    `${describeOperation("listNotificationRules")}, which confirms the deployment`,
   example: `const admins = new codesec.UserRoles("admins", {
   deploymentId: "1001",
   roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },
@@ -69,7 +69,7 @@ const found = codesec.UserRoles.get("admins", "1001/userroles-<uuid>");`,
     kind: "refused",
     why:
       "the platform reads back only the role of the credentials' own user, so there is no map to import. " +
-      "Declare the map in the program instead: creating it sets every role (operation 1), whatever each was.",
+      "Declare the map in the program instead: creating it sets every role, whatever each was.",
   },
   implementation: userRolesImplementation,
 });

@@ -84,7 +84,7 @@ interface WriteOutcome {
 }
 
 /**
- * Operation 1 for each write, concurrently (the client's rate limiter paces them), except the credentials'
+ * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), except the credentials'
  * own, which goes last in the whole batch: a change to the caller's own role (a demotion, say) would
  * otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
  * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done,

@@ -18,7 +18,7 @@ export interface UserRolesArgs {
   deploymentId: pulumi.Input<string>;
   /**
    * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries
-   * that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its
+   * that changed (one write each, at the provider's rate limit); a user removed from the map gets its
    * `roleOnDestroy`, if any, and otherwise keeps the role.
    *
    * Changing it updates the resource in place.
@@ -39,8 +39,8 @@ export interface UserRolesArgs {
    */
   rolesOnDestroy?: pulumi.Input<Record<string, pulumi.Input<string | OrgRole>>>;
   /**
-   * Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this
-   * is how to force a re-apply).
+   * Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    *
    * Changing it updates the resource in place.
    */
@@ -67,17 +67,17 @@ export interface UserRolesArgs {
 
 /**
  * The organization roles of a set of users in one deployment, as one map from user id to role. Create, update
- * and delete write only the entries that change (operation 1 each), concurrently within the provider's rate
+ * and delete write only the entries that change (one write each), concurrently within the provider's rate
  * limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly
  * the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own
- * entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or
- * by a UserRole, not by both.
+ * entry (the platform reads back no other user's role). A user may be managed by a UserRoles or by a
+ * UserRole, not by both.
  *
- * Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental);
- * refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST
- * /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
- * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:UserRoles`; reference:
- * docs/resources/UserRoles.md.
+ * Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`,
+ * experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list
+ * notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which
+ * confirms the deployment. **Experimental** platform operations. Type token
+ * `pulumi-nodejs:dynamic/codesec:UserRoles`; reference: docs/resources/UserRoles.md.
  *
  * @example
  * ```ts
@@ -93,7 +93,7 @@ export class UserRoles extends pulumi.dynamic.Resource {
   declare public readonly deploymentId: pulumi.Output<string>;
   /**
    * User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries
-   * that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its
+   * that changed (one write each, at the provider's rate limit); a user removed from the map gets its
    * `roleOnDestroy`, if any, and otherwise keeps the role.
    */
   declare public readonly roles: pulumi.Output<Record<string, OrgRole>>;
@@ -106,8 +106,8 @@ export class UserRoles extends pulumi.dynamic.Resource {
   /** User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`. */
   declare public readonly rolesOnDestroy: pulumi.Output<Record<string, OrgRole> | undefined>;
   /**
-   * Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this
-   * is how to force a re-apply).
+   * Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    */
   declare public readonly triggers: pulumi.Output<unknown>;
   /**
@@ -138,9 +138,8 @@ export class UserRoles extends pulumi.dynamic.Resource {
    * Looks up an existing UserRoles by its id (`<deploymentId>/<userroles-<uuid>>`), as generated SDKs' `get`
    * does. It is refused with an error that says why: the platform reads back only the role of the
    * credentials' own user, so there is no map to import. Declare the map in the program instead: creating it
-   * sets every role (operation 1), whatever each was. The lookup uses the stack's default connection (stack
-   * config `codesec:baseUrl` and `codesec:token`, else `CODESEC_BASE_URL` and `CODESEC_TOKEN`).
-   * **Experimental**.
+   * sets every role, whatever each was. The lookup uses the stack's default connection (stack config
+   * `codesec:baseUrl` and `codesec:token`, else `CODESEC_BASE_URL` and `CODESEC_TOKEN`). **Experimental**.
    *
    * @example
    * ```ts

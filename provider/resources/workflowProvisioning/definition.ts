@@ -3,6 +3,7 @@
  * one definition: every field, what a change to it does, its id and import rule, and its implementation
  * (./implementation.ts).
  */
+import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
 import { defineResource, type InputsOf, type StateOf } from "../definition";
@@ -38,7 +39,7 @@ const inputs = {
       "the operation. Default false.",
     onChange: "record",
   },
-  triggers: triggersField("provisions again (operation 2)"),
+  triggers: triggersField("provisions again"),
   connection: connectionField,
 } as const;
 
@@ -62,13 +63,13 @@ export type WorkflowProvisioningState = StateOf<typeof inputs, typeof outputs>;
 export const workflowProvisioningDefinition = defineResource({
   name: "WorkflowProvisioning",
   description:
-    "Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation " +
-    "2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the " +
+    "Adds the platform's CI workflow to the repositories of the projects that match `filters`. " +
+    "A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the " +
     "platform reports errors the operation fails listing each code, message and ids, unless " +
     "`allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or " +
     "remove it: refresh keeps the state, and destroy only removes the resource from the stack (the " +
     "workflow files stay in the repositories); change `triggers` to apply again.",
-  operations: "operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental)",
+  operations: describeOperation("provisionWorkflows"),
   example: `const ci = new codesec.WorkflowProvisioning("ci", {
   deploymentId: "1001",
   filters: { codeAccess: true, archived: false, setup: true },
@@ -85,7 +86,7 @@ const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>")
     kind: "refused",
     why:
       "the platform has no operation that reads a provisioning back (docs/drift.md), so there is nothing to " +
-      "import it from. Declare it in the program instead: creating it provisions (operation 2 is idempotent).",
+      "import it from. Declare it in the program instead: creating it provisions (provisioning is idempotent).",
   },
   implementation: workflowProvisioningImplementation,
 });

@@ -1,5 +1,5 @@
 /**
- * The calls behind `codesec.WorkflowProvisioning` (its definition: ./definition.ts): operation 2 on create
+ * The calls behind `codesec.WorkflowProvisioning` (its definition: ./definition.ts): `provisionWorkflows` on create
  * and whenever what it provisions changes. The platform has no read or delete for it: state is kept on
  * refresh and destroy only forgets it.
  */

@@ -86,8 +86,8 @@ export interface WorkflowProvisioningArgs {
    */
   allowPartialFailure?: pulumi.Input<boolean>;
   /**
-   * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to
-   * force a re-apply).
+   * Any value; a change provisions again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    *
    * Changing it updates the resource in place.
    */
@@ -113,16 +113,16 @@ export interface WorkflowProvisioningArgs {
 }
 
 /**
- * Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A
- * change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports
- * errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in
- * `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy
- * only removes the resource from the stack (the workflow files stay in the repositories); change `triggers`
- * to apply again.
+ * Adds the platform's CI workflow to the repositories of the projects that match `filters`. A change to
+ * `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the
+ * operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`.
+ * The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only
+ * removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to
+ * apply again.
  *
- * Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
- * **Experimental** platform operations. Type token `pulumi-nodejs:dynamic/codesec:WorkflowProvisioning`;
- * reference: docs/resources/WorkflowProvisioning.md.
+ * Platform: provision CI workflows (`POST /api/agent/deployments/{deploymentId}/repos/_provision`,
+ * experimental). **Experimental** platform operations. Type token
+ * `pulumi-nodejs:dynamic/codesec:WorkflowProvisioning`; reference: docs/resources/WorkflowProvisioning.md.
  *
  * @example
  * ```ts
@@ -206,8 +206,8 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
    */
   declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
   /**
-   * Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to
-   * force a re-apply).
+   * Any value; a change provisions again (the platform cannot read it back, so this is how to force a
+   * re-apply).
    */
   declare public readonly triggers: pulumi.Output<unknown>;
   /**
@@ -257,7 +257,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
    * Looks up an existing WorkflowProvisioning by its id (`<deploymentId>/<provisioning-<uuid>>`), as
    * generated SDKs' `get` does. It is refused with an error that says why: the platform has no operation that
    * reads a provisioning back (docs/drift.md), so there is nothing to import it from. Declare it in the
-   * program instead: creating it provisions (operation 2 is idempotent). The lookup uses the stack's default
+   * program instead: creating it provisions (provisioning is idempotent). The lookup uses the stack's default
    * connection (stack config `codesec:baseUrl` and `codesec:token`, else `CODESEC_BASE_URL` and
    * `CODESEC_TOKEN`). **Experimental**.
    *

@@ -13,7 +13,7 @@ import (
 
 // Reads one branch of a project.
 //
-// Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
+// Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
 func GetBranch(ctx *pulumi.Context, args *GetBranchArgs, opts ...pulumi.InvokeOption) (*GetBranchResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBranchResult

@@ -13,7 +13,7 @@ import (
 
 // The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
 //
-// Platform: operation 8 (`GET /api/auth/users/current`, experimental).
+// Platform: read the current user (`GET /api/auth/users/current`, experimental).
 func GetCurrentUser(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetCurrentUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCurrentUserResult

@@ -13,7 +13,7 @@ import (
 
 // Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
 //
-// Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
+// Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`, experimental).
 func GetJoinableOrganizations(ctx *pulumi.Context, args *GetJoinableOrganizationsArgs, opts ...pulumi.InvokeOption) (*GetJoinableOrganizationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetJoinableOrganizationsResult

@@ -13,7 +13,7 @@ import (
 
 // Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
 //
-// Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
+// Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
 func GetNotificationRules(ctx *pulumi.Context, args *GetNotificationRulesArgs, opts ...pulumi.InvokeOption) (*GetNotificationRulesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNotificationRulesResult

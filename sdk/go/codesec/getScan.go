@@ -13,7 +13,7 @@ import (
 
 // Reads one scan: its status, commit, timing and numbers of findings.
 //
-// Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
+// Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
 func GetScan(ctx *pulumi.Context, args *GetScanArgs, opts ...pulumi.InvokeOption) (*GetScanResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetScanResult

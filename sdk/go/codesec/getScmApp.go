@@ -13,7 +13,7 @@ import (
 
 // Reads an SCM app by the request id it was connected with.
 //
-// Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+// Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 func LookupScmApp(ctx *pulumi.Context, args *LookupScmAppArgs, opts ...pulumi.InvokeOption) (*LookupScmAppResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupScmAppResult

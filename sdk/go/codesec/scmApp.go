@@ -12,9 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code` (operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and import read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
+// An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`; without a code, it adopts the app already connected under `requestId`. Refresh and import read it, so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
 //
-// Platform: operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+// Platform: complete an SCM app request (`PUT /api/scm/app_request_complete`, experimental); refresh and import: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 type ScmApp struct {
 	pulumi.CustomResourceState
 
@@ -152,7 +152,7 @@ func (ScmAppState) ElementType() reflect.Type {
 }
 
 type scmAppArgs struct {
-	// One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
+	// One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a new value alone is no change. Leave it out to adopt an app that is already connected.
 	Code *string `pulumi:"code"`
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection interface{} `pulumi:"connection"`
@@ -164,7 +164,7 @@ type scmAppArgs struct {
 
 // The set of arguments for constructing a ScmApp resource.
 type ScmAppArgs struct {
-	// One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
+	// One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a new value alone is no change. Leave it out to adopt an app that is already connected.
 	Code pulumi.StringPtrInput
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection pulumi.Input

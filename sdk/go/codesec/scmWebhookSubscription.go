@@ -12,9 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
+// Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
 //
-// Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
+// Platform: subscribe an SCM configuration to webhooks (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
 type ScmWebhookSubscription struct {
 	pulumi.CustomResourceState
 
@@ -30,7 +30,7 @@ type ScmWebhookSubscription struct {
 	Platform pulumi.StringOutput `pulumi:"platform"`
 	// Address of the SCM system the platform receives events from.
 	ScmUrl pulumi.StringOutput `pulumi:"scmUrl"`
-	// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.AnyOutput `pulumi:"triggers"`
 }
 
@@ -93,7 +93,7 @@ type scmWebhookSubscriptionState struct {
 	Platform *string `pulumi:"platform"`
 	// Address of the SCM system the platform receives events from.
 	ScmUrl *string `pulumi:"scmUrl"`
-	// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -110,7 +110,7 @@ type ScmWebhookSubscriptionState struct {
 	Platform pulumi.StringPtrInput
 	// Address of the SCM system the platform receives events from.
 	ScmUrl pulumi.StringPtrInput
-	// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -125,7 +125,7 @@ type scmWebhookSubscriptionArgs struct {
 	Connection interface{} `pulumi:"connection"`
 	// Deployment (organization) id.
 	DeploymentId string `pulumi:"deploymentId"`
-	// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -137,7 +137,7 @@ type ScmWebhookSubscriptionArgs struct {
 	Connection pulumi.Input
 	// Deployment (organization) id.
 	DeploymentId pulumi.StringInput
-	// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -258,7 +258,7 @@ func (o ScmWebhookSubscriptionOutput) ScmUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScmWebhookSubscription) pulumi.StringOutput { return v.ScmUrl }).(pulumi.StringOutput)
 }
 
-// Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+// Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
 func (o ScmWebhookSubscriptionOutput) Triggers() pulumi.AnyOutput {
 	return o.ApplyT(func(v *ScmWebhookSubscription) pulumi.AnyOutput { return v.Triggers }).(pulumi.AnyOutput)
 }

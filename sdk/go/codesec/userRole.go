@@ -12,9 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+// The organization role of one user in a deployment. Create and update set it; refresh reads it back only when the user is the credentials' own (the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (by listing its notification rules); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
 //
-// Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+// Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 type UserRole struct {
 	pulumi.CustomResourceState
 
@@ -24,7 +24,7 @@ type UserRole struct {
 	DeploymentId pulumi.StringOutput `pulumi:"deploymentId"`
 	// The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
 	Platform pulumi.StringOutput `pulumi:"platform"`
-	// The organization role the user holds (set with operation 1).
+	// The organization role the user holds; create and update set it on the platform.
 	Role OrgRoleOutput `pulumi:"role"`
 	// When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
 	RoleOnDestroy OrgRolePtrOutput `pulumi:"roleOnDestroy"`
@@ -90,7 +90,7 @@ type userRoleState struct {
 	DeploymentId *string `pulumi:"deploymentId"`
 	// The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
 	Platform *string `pulumi:"platform"`
-	// The organization role the user holds (set with operation 1).
+	// The organization role the user holds; create and update set it on the platform.
 	Role *OrgRole `pulumi:"role"`
 	// When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
 	RoleOnDestroy *OrgRole `pulumi:"roleOnDestroy"`
@@ -107,7 +107,7 @@ type UserRoleState struct {
 	DeploymentId pulumi.StringPtrInput
 	// The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
 	Platform pulumi.StringPtrInput
-	// The organization role the user holds (set with operation 1).
+	// The organization role the user holds; create and update set it on the platform.
 	Role OrgRolePtrInput
 	// When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
 	RoleOnDestroy OrgRolePtrInput
@@ -126,7 +126,7 @@ type userRoleArgs struct {
 	Connection interface{} `pulumi:"connection"`
 	// Deployment (organization) id.
 	DeploymentId string `pulumi:"deploymentId"`
-	// The organization role the user holds (set with operation 1).
+	// The organization role the user holds; create and update set it on the platform.
 	Role OrgRole `pulumi:"role"`
 	// When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
 	RoleOnDestroy *OrgRole `pulumi:"roleOnDestroy"`
@@ -142,7 +142,7 @@ type UserRoleArgs struct {
 	Connection pulumi.Input
 	// Deployment (organization) id.
 	DeploymentId pulumi.StringInput
-	// The organization role the user holds (set with operation 1).
+	// The organization role the user holds; create and update set it on the platform.
 	Role OrgRoleInput
 	// When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
 	RoleOnDestroy OrgRolePtrInput
@@ -254,7 +254,7 @@ func (o UserRoleOutput) Platform() pulumi.StringOutput {
 	return o.ApplyT(func(v *UserRole) pulumi.StringOutput { return v.Platform }).(pulumi.StringOutput)
 }
 
-// The organization role the user holds (set with operation 1).
+// The organization role the user holds; create and update set it on the platform.
 func (o UserRoleOutput) Role() OrgRoleOutput {
 	return o.ApplyT(func(v *UserRole) OrgRoleOutput { return v.Role }).(OrgRoleOutput)
 }

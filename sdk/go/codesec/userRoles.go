@@ -12,9 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (operation 1 each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
+// The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (one write each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
 //
-// Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+// Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 type UserRoles struct {
 	pulumi.CustomResourceState
 
@@ -26,11 +26,11 @@ type UserRoles struct {
 	Platform pulumi.StringOutput `pulumi:"platform"`
 	// The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
 	RoleOnDestroy OrgRolePtrOutput `pulumi:"roleOnDestroy"`
-	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 	Roles OrgRoleMapOutput `pulumi:"roles"`
 	// User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
 	RolesOnDestroy OrgRoleMapOutput `pulumi:"rolesOnDestroy"`
-	// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.AnyOutput `pulumi:"triggers"`
 }
 
@@ -88,11 +88,11 @@ type userRolesState struct {
 	Platform *string `pulumi:"platform"`
 	// The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
 	RoleOnDestroy *OrgRole `pulumi:"roleOnDestroy"`
-	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 	Roles map[string]OrgRole `pulumi:"roles"`
 	// User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
 	RolesOnDestroy map[string]OrgRole `pulumi:"rolesOnDestroy"`
-	// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -105,11 +105,11 @@ type UserRolesState struct {
 	Platform pulumi.StringPtrInput
 	// The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
 	RoleOnDestroy OrgRolePtrInput
-	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 	Roles OrgRoleMapInput
 	// User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
 	RolesOnDestroy OrgRoleMapInput
-	// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -124,11 +124,11 @@ type userRolesArgs struct {
 	DeploymentId string `pulumi:"deploymentId"`
 	// The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
 	RoleOnDestroy *OrgRole `pulumi:"roleOnDestroy"`
-	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 	Roles map[string]OrgRole `pulumi:"roles"`
 	// User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
 	RolesOnDestroy map[string]OrgRole `pulumi:"rolesOnDestroy"`
-	// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -140,11 +140,11 @@ type UserRolesArgs struct {
 	DeploymentId pulumi.StringInput
 	// The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
 	RoleOnDestroy OrgRolePtrInput
-	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+	// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 	Roles OrgRoleMapInput
 	// User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
 	RolesOnDestroy OrgRoleMapInput
-	// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -255,7 +255,7 @@ func (o UserRolesOutput) RoleOnDestroy() OrgRolePtrOutput {
 	return o.ApplyT(func(v *UserRoles) OrgRolePtrOutput { return v.RoleOnDestroy }).(OrgRolePtrOutput)
 }
 
-// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+// User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
 func (o UserRolesOutput) Roles() OrgRoleMapOutput {
 	return o.ApplyT(func(v *UserRoles) OrgRoleMapOutput { return v.Roles }).(OrgRoleMapOutput)
 }
@@ -265,7 +265,7 @@ func (o UserRolesOutput) RolesOnDestroy() OrgRoleMapOutput {
 	return o.ApplyT(func(v *UserRoles) OrgRoleMapOutput { return v.RolesOnDestroy }).(OrgRoleMapOutput)
 }
 
-// Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+// Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
 func (o UserRolesOutput) Triggers() pulumi.AnyOutput {
 	return o.ApplyT(func(v *UserRoles) pulumi.AnyOutput { return v.Triggers }).(pulumi.AnyOutput)
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
+// Adds the platform's CI workflow to the repositories of the projects that match `filters`. A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
 //
-// Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
+// Platform: provision CI workflows (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
 type WorkflowProvisioning struct {
 	pulumi.CustomResourceState
 
@@ -36,7 +36,7 @@ type WorkflowProvisioning struct {
 	Platform pulumi.StringOutput `pulumi:"platform"`
 	// Project id -> URL of the workflow file written into its repository, from the last apply.
 	RepoFileUrls pulumi.StringMapOutput `pulumi:"repoFileUrls"`
-	// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.AnyOutput `pulumi:"triggers"`
 }
 
@@ -101,7 +101,7 @@ type workflowProvisioningState struct {
 	Platform *string `pulumi:"platform"`
 	// Project id -> URL of the workflow file written into its repository, from the last apply.
 	RepoFileUrls map[string]string `pulumi:"repoFileUrls"`
-	// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -124,7 +124,7 @@ type WorkflowProvisioningState struct {
 	Platform pulumi.StringPtrInput
 	// Project id -> URL of the workflow file written into its repository, from the last apply.
 	RepoFileUrls pulumi.StringMapInput
-	// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -145,7 +145,7 @@ type workflowProvisioningArgs struct {
 	Filters *ProvisionFilters `pulumi:"filters"`
 	// Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
 	GhaOptions *GhaOptions `pulumi:"ghaOptions"`
-	// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers interface{} `pulumi:"triggers"`
 }
 
@@ -163,7 +163,7 @@ type WorkflowProvisioningArgs struct {
 	Filters ProvisionFiltersPtrInput
 	// Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
 	GhaOptions GhaOptionsPtrInput
-	// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+	// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 	Triggers pulumi.Input
 }
 
@@ -299,7 +299,7 @@ func (o WorkflowProvisioningOutput) RepoFileUrls() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *WorkflowProvisioning) pulumi.StringMapOutput { return v.RepoFileUrls }).(pulumi.StringMapOutput)
 }
 
-// Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+// Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
 func (o WorkflowProvisioningOutput) Triggers() pulumi.AnyOutput {
 	return o.ApplyT(func(v *WorkflowProvisioning) pulumi.AnyOutput { return v.Triggers }).(pulumi.AnyOutput)
 }

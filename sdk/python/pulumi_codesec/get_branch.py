@@ -65,7 +65,7 @@ def get_branch(branch_id: Optional[_builtins.str] = None,
     """
     Reads one branch of a project.
 
-    Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
+    Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
 
     :param _builtins.str branch_id: The branch to read.
     :param _builtins.str deployment_id: Deployment (organization) id.
@@ -88,7 +88,7 @@ def get_branch_output(branch_id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     Reads one branch of a project.
 
-    Platform: operation 7 (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
+    Platform: read a branch (`GET /api/v2/deployments/{deploymentId}/projects/{projectId}/branches/{branchId}`, experimental).
 
     :param _builtins.str branch_id: The branch to read.
     :param _builtins.str deployment_id: Deployment (organization) id.

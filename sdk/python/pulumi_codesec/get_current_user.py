@@ -123,7 +123,7 @@ def get_current_user(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
     """
     The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
 
-    Platform: operation 8 (`GET /api/auth/users/current`, experimental).
+    Platform: read the current user (`GET /api/auth/users/current`, experimental).
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -141,7 +141,7 @@ def get_current_user_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.In
     """
     The user behind the credentials: role, e-mail, authentication details. With an API token this is the token's owner.
 
-    Platform: operation 8 (`GET /api/auth/users/current`, experimental).
+    Platform: read the current user (`GET /api/auth/users/current`, experimental).
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

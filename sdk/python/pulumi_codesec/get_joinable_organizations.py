@@ -65,7 +65,7 @@ def get_joinable_organizations(user_id: Optional[_builtins.str] = None,
     """
     Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
 
-    Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
+    Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`, experimental).
 
     :param _builtins.str user_id: The user to list for; must be the caller's own user id. Defaults to the caller.
     """
@@ -82,7 +82,7 @@ def get_joinable_organizations_output(user_id: pulumi.Input[Optional[Optional[_b
     """
     Organizations (deployments) the user can join. The platform accepts only a user JWT here: with an API token it answers 403, and the error says so.
 
-    Platform: operation 9 (`GET /api/auth/users/current/deployments/joinable`, experimental).
+    Platform: list the joinable organizations (`GET /api/auth/users/current/deployments/joinable`, experimental).
 
     :param _builtins.str user_id: The user to list for; must be the caller's own user id. Defaults to the caller.
     """

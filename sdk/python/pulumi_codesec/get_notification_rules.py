@@ -81,7 +81,7 @@ def get_notification_rules(cursor: Optional[_builtins.str] = None,
     """
     Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
 
-    Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
+    Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
 
     :param _builtins.str cursor: Start from this cursor token (from an earlier listing) instead of the first page.
     :param _builtins.str deployment_id: Deployment (organization) id.
@@ -111,7 +111,7 @@ def get_notification_rules_output(cursor: pulumi.Input[Optional[Optional[_builti
     """
     Notification rules of a deployment, following further pages when the platform returns a cursor, with the rules that need attention (a configuration error, or disabled) listed apart.
 
-    Platform: operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
+    Platform: list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental).
 
     :param _builtins.str cursor: Start from this cursor token (from an earlier listing) instead of the first page.
     :param _builtins.str deployment_id: Deployment (organization) id.

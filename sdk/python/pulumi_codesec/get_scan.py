@@ -197,7 +197,7 @@ def get_scan(deployment_id: Optional[_builtins.str] = None,
     """
     Reads one scan: its status, commit, timing and numbers of findings.
 
-    Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
+    Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
 
     :param _builtins.str deployment_id: Deployment (organization) id.
     :param _builtins.str scan_id: The scan to read.
@@ -228,7 +228,7 @@ def get_scan_output(deployment_id: pulumi.Input[Optional[_builtins.str]] = None,
     """
     Reads one scan: its status, commit, timing and numbers of findings.
 
-    Platform: operation 6 (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
+    Platform: read a scan (`GET /api/v2/deployments/{deploymentId}/scans/{scanId}`, beta).
 
     :param _builtins.str deployment_id: Deployment (organization) id.
     :param _builtins.str scan_id: The scan to read.

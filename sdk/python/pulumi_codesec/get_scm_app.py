@@ -148,7 +148,7 @@ def get_scm_app(deployment_id: Optional[_builtins.str] = None,
     """
     Reads an SCM app by the request id it was connected with.
 
-    Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+    Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 
     :param _builtins.str deployment_id: Deployment (organization) id.
     :param _builtins.str request_id: The SCM app request whose app to read.
@@ -175,7 +175,7 @@ def get_scm_app_output(deployment_id: pulumi.Input[Optional[_builtins.str]] = No
     """
     Reads an SCM app by the request id it was connected with.
 
-    Platform: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+    Platform: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 
     :param _builtins.str deployment_id: Deployment (organization) id.
     :param _builtins.str request_id: The SCM app request whose app to read.

@@ -30,7 +30,7 @@ class ScmAppArgs:
 
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] request_id: The SCM app request to complete (or, without `code`, to adopt).
-        :param pulumi.Input[_builtins.str] code: One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
+        :param pulumi.Input[_builtins.str] code: One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a new value alone is no change. Leave it out to adopt an app that is already connected.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         """
         pulumi.set(__self__, "deployment_id", deployment_id)
@@ -68,7 +68,7 @@ class ScmAppArgs:
     @pulumi.getter
     def code(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
+        One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a new value alone is no change. Leave it out to adopt an app that is already connected.
         """
         return pulumi.get(self, "code")
 
@@ -302,13 +302,13 @@ class ScmApp(pulumi.CustomResource):
                  request_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code` (operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and import read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
+        An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`; without a code, it adopts the app already connected under `requestId`. Refresh and import read it, so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
 
-        Platform: operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+        Platform: complete an SCM app request (`PUT /api/scm/app_request_complete`, experimental); refresh and import: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] code: One-time code of the SCM app request. Secret and write-once: create uses it (operation 3), and a new value alone is no change. Leave it out to adopt an app that is already connected.
+        :param pulumi.Input[_builtins.str] code: One-time code of the SCM app request. Secret and write-once: create uses it to complete the request, and a new value alone is no change. Leave it out to adopt an app that is already connected.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] request_id: The SCM app request to complete (or, without `code`, to adopt).
@@ -320,9 +320,9 @@ class ScmApp(pulumi.CustomResource):
                  args: ScmAppArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code` (operation 3); without a code, it adopts the app already connected under `requestId`. Refresh and import read it (operation 4), so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
+        An SCM app connected to a deployment. Create completes the SCM app request with its one-time `code`; without a code, it adopts the app already connected under `requestId`. Refresh and import read it, so a change made on the platform shows as drift. `deploymentId` and `requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.
 
-        Platform: operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
+        Platform: complete an SCM app request (`PUT /api/scm/app_request_complete`, experimental); refresh and import: read an SCM app (`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental).
 
         :param str resource_name: The name of the resource.
         :param ScmAppArgs args: The arguments to use to populate this resource's properties.

@@ -31,7 +31,7 @@ class ScmWebhookSubscriptionArgs:
         :param pulumi.Input[_builtins.str] config_id: The SCM configuration whose webhooks the platform subscribes to.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
-        :param Any triggers: Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         pulumi.set(__self__, "config_id", config_id)
         pulumi.set(__self__, "deployment_id", deployment_id)
@@ -80,7 +80,7 @@ class ScmWebhookSubscriptionArgs:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -108,7 +108,7 @@ class _ScmWebhookSubscriptionState:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: The subscribed SCM event names, as the platform chose them (e.g. `pull_request`, `push`).
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input[_builtins.str] scm_url: Address of the SCM system the platform receives events from.
-        :param Any triggers: Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         if config_id is not None:
             pulumi.set(__self__, "config_id", config_id)
@@ -201,7 +201,7 @@ class _ScmWebhookSubscriptionState:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -222,16 +222,16 @@ class ScmWebhookSubscription(pulumi.CustomResource):
                  triggers: Optional[Any] = None,
                  __props__=None):
         """
-        Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
+        Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
 
-        Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
+        Platform: subscribe an SCM configuration to webhooks (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] config_id: The SCM configuration whose webhooks the platform subscribes to.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
-        :param Any triggers: Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         ...
     @overload
@@ -240,9 +240,9 @@ class ScmWebhookSubscription(pulumi.CustomResource):
                  args: ScmWebhookSubscriptionArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Subscribes an SCM configuration of a deployment to SCM webhook events (operation 5). `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
+        Subscribes an SCM configuration of a deployment to SCM webhook events. `deploymentId` and `configId` identify it; a new `triggers` value subscribes again. The platform cannot read a subscription back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the subscription stays).
 
-        Platform: operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
+        Platform: subscribe an SCM configuration to webhooks (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental).
 
         :param str resource_name: The name of the resource.
         :param ScmWebhookSubscriptionArgs args: The arguments to use to populate this resource's properties.
@@ -317,7 +317,7 @@ class ScmWebhookSubscription(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: The subscribed SCM event names, as the platform chose them (e.g. `pull_request`, `push`).
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input[_builtins.str] scm_url: Address of the SCM system the platform receives events from.
-        :param Any triggers: Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
@@ -384,7 +384,7 @@ class ScmWebhookSubscription(pulumi.CustomResource):
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Any]]:
         """
-        Any value; a change subscribes again (operation 5) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change subscribes again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 

@@ -32,7 +32,7 @@ class UserRoleArgs:
         The set of arguments for constructing a UserRole resource.
 
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
-        :param pulumi.Input['OrgRole'] role: The organization role the user holds (set with operation 1).
+        :param pulumi.Input['OrgRole'] role: The organization role the user holds; create and update set it on the platform.
         :param pulumi.Input[_builtins.str] user_id: The user whose organization role is managed.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input['OrgRole'] role_on_destroy: When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
@@ -64,7 +64,7 @@ class UserRoleArgs:
     @pulumi.getter
     def role(self) -> pulumi.Input['OrgRole']:
         """
-        The organization role the user holds (set with operation 1).
+        The organization role the user holds; create and update set it on the platform.
         """
         return pulumi.get(self, "role")
 
@@ -137,7 +137,7 @@ class _UserRoleState:
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
-        :param pulumi.Input['OrgRole'] role: The organization role the user holds (set with operation 1).
+        :param pulumi.Input['OrgRole'] role: The organization role the user holds; create and update set it on the platform.
         :param pulumi.Input['OrgRole'] role_on_destroy: When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
         :param Any triggers: Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
         :param pulumi.Input[_builtins.str] user_id: The user whose organization role is managed.
@@ -197,7 +197,7 @@ class _UserRoleState:
     @pulumi.getter
     def role(self) -> pulumi.Input[Optional['OrgRole']]:
         """
-        The organization role the user holds (set with operation 1).
+        The organization role the user holds; create and update set it on the platform.
         """
         return pulumi.get(self, "role")
 
@@ -256,15 +256,15 @@ class UserRole(pulumi.CustomResource):
                  user_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+        The organization role of one user in a deployment. Create and update set it; refresh reads it back only when the user is the credentials' own (the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (by listing its notification rules); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+        Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
-        :param pulumi.Input['OrgRole'] role: The organization role the user holds (set with operation 1).
+        :param pulumi.Input['OrgRole'] role: The organization role the user holds; create and update set it on the platform.
         :param pulumi.Input['OrgRole'] role_on_destroy: When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
         :param Any triggers: Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
         :param pulumi.Input[_builtins.str] user_id: The user whose organization role is managed.
@@ -276,9 +276,9 @@ class UserRole(pulumi.CustomResource):
                  args: UserRoleArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The organization role of one user in a deployment. Create and update set it (operation 1); refresh reads it back only when the user is the credentials' own (operation 8: the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (operation 10); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
+        The organization role of one user in a deployment. Create and update set it; refresh reads it back only when the user is the credentials' own (the platform reads back no other user's role) and the platform confirms the deployment as the credentials' own (by listing its notification rules); destroy sets `roleOnDestroy` when given, and otherwise only forgets the resource.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+        Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param UserRoleArgs args: The arguments to use to populate this resource's properties.
@@ -354,7 +354,7 @@ class UserRole(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
-        :param pulumi.Input['OrgRole'] role: The organization role the user holds (set with operation 1).
+        :param pulumi.Input['OrgRole'] role: The organization role the user holds; create and update set it on the platform.
         :param pulumi.Input['OrgRole'] role_on_destroy: When set, destroying the resource sets the user's role to this value (demote on destroy); otherwise the resource only leaves the stack and the user keeps the role. Not applied when the same run declares the user's role again (a replacement, a move, a second UserRole).
         :param Any triggers: Any value; a change sets the declared role again (the platform cannot read it back, so this is how to force a re-apply). The platform reads back only the caller's own role, so this is how a scheduled job re-asserts other users' roles (docs/resources/UserRole.md, "Re-asserting roles on a schedule").
         :param pulumi.Input[_builtins.str] user_id: The user whose organization role is managed.
@@ -400,7 +400,7 @@ class UserRole(pulumi.CustomResource):
     @pulumi.getter
     def role(self) -> pulumi.Output['OrgRole']:
         """
-        The organization role the user holds (set with operation 1).
+        The organization role the user holds; create and update set it on the platform.
         """
         return pulumi.get(self, "role")
 

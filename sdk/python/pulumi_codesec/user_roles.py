@@ -32,11 +32,11 @@ class UserRolesArgs:
         The set of arguments for constructing a UserRoles resource.
 
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
-        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input['OrgRole'] role_on_destroy: The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
         :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles_on_destroy: User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
-        :param Any triggers: Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         pulumi.set(__self__, "deployment_id", deployment_id)
         pulumi.set(__self__, "roles", roles)
@@ -65,7 +65,7 @@ class UserRolesArgs:
     @pulumi.getter
     def roles(self) -> pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]]:
         """
-        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         """
         return pulumi.get(self, "roles")
 
@@ -113,7 +113,7 @@ class UserRolesArgs:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -139,9 +139,9 @@ class _UserRolesState:
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input['OrgRole'] role_on_destroy: The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
-        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles_on_destroy: User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
-        :param Any triggers: Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         if connection is not None:
             pulumi.set(__self__, "connection", connection)
@@ -210,7 +210,7 @@ class _UserRolesState:
     @pulumi.getter
     def roles(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['OrgRole']]]]:
         """
-        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         """
         return pulumi.get(self, "roles")
 
@@ -234,7 +234,7 @@ class _UserRolesState:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -257,18 +257,18 @@ class UserRoles(pulumi.CustomResource):
                  triggers: Optional[Any] = None,
                  __props__=None):
         """
-        The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (operation 1 each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
+        The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (one write each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+        Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input['OrgRole'] role_on_destroy: The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
-        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles_on_destroy: User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
-        :param Any triggers: Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         ...
     @overload
@@ -277,9 +277,9 @@ class UserRoles(pulumi.CustomResource):
                  args: UserRolesArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (operation 1 each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (operation 8: the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
+        The organization roles of a set of users in one deployment, as one map from user id to role. Create, update and delete write only the entries that change (one write each), concurrently within the provider's rate limit, so a team of a thousand users applies at the platform's own pace. A partial failure records exactly the entries that were applied; the next `pulumi up` writes the rest. Refresh reads back the caller's own entry (the platform reads back no other user's role). A user may be managed by a UserRoles or by a UserRole, not by both.
 
-        Platform: operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
+        Platform: set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); refresh: read the current user (`GET /api/auth/users/current`, experimental), and list notification rules (`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment.
 
         :param str resource_name: The name of the resource.
         :param UserRolesArgs args: The arguments to use to populate this resource's properties.
@@ -354,9 +354,9 @@ class UserRoles(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input['OrgRole'] role_on_destroy: The role given to every user who leaves the map, or to all of them when the resource is destroyed (demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).
-        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles: User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         :param pulumi.Input[Mapping[str, pulumi.Input['OrgRole']]] roles_on_destroy: User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.
-        :param Any triggers: Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
@@ -407,7 +407,7 @@ class UserRoles(pulumi.CustomResource):
     @pulumi.getter
     def roles(self) -> pulumi.Output[Mapping[str, 'OrgRole']]:
         """
-        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
+        User id -> the organization role the user holds (at most 5000 users). Applying it writes only the entries that changed (one write each, at the provider's rate limit); a user removed from the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.
         """
         return pulumi.get(self, "roles")
 
@@ -423,7 +423,7 @@ class UserRoles(pulumi.CustomResource):
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Any]]:
         """
-        Any value; a change writes every entry again (operation 1 each) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change writes every entry again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 

@@ -37,7 +37,7 @@ class WorkflowProvisioningArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude_ids: Project ids to leave out even when they match `filters`.
         :param pulumi.Input['ProvisionFiltersArgs'] filters: Which projects' repositories receive the workflow (`search`, `codeAccess`, `lastScanSince`, `setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, `isLocalScanProject`, `tagId`); every eligible project when absent.
         :param pulumi.Input['GhaOptionsArgs'] gha_options: Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
-        :param Any triggers: Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         pulumi.set(__self__, "deployment_id", deployment_id)
         if allow_partial_failure is not None:
@@ -129,7 +129,7 @@ class WorkflowProvisioningArgs:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -163,7 +163,7 @@ class _WorkflowProvisioningState:
         :param pulumi.Input['GhaOptionsArgs'] gha_options: Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] repo_file_urls: Project id -> URL of the workflow file written into its repository, from the last apply.
-        :param Any triggers: Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         if allow_partial_failure is not None:
             pulumi.set(__self__, "allow_partial_failure", allow_partial_failure)
@@ -298,7 +298,7 @@ class _WorkflowProvisioningState:
     @pulumi.getter
     def triggers(self) -> Optional[Any]:
         """
-        Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 
@@ -322,9 +322,9 @@ class WorkflowProvisioning(pulumi.CustomResource):
                  triggers: Optional[Any] = None,
                  __props__=None):
         """
-        Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
+        Adds the platform's CI workflow to the repositories of the projects that match `filters`. A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
 
-        Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
+        Platform: provision CI workflows (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -334,7 +334,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude_ids: Project ids to leave out even when they match `filters`.
         :param pulumi.Input[Union['ProvisionFiltersArgs', 'ProvisionFiltersArgsDict']] filters: Which projects' repositories receive the workflow (`search`, `codeAccess`, `lastScanSince`, `setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, `isLocalScanProject`, `tagId`); every eligible project when absent.
         :param pulumi.Input[Union['GhaOptionsArgs', 'GhaOptionsArgsDict']] gha_options: Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
-        :param Any triggers: Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         ...
     @overload
@@ -343,9 +343,9 @@ class WorkflowProvisioning(pulumi.CustomResource):
                  args: WorkflowProvisioningArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Adds the platform's CI workflow to the repositories of the projects that match `filters` (operation 2). A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
+        Adds the platform's CI workflow to the repositories of the projects that match `filters`. A change to `filters`, `excludeIds`, `ghaOptions` or `triggers` provisions again. When the platform reports errors the operation fails listing each code, message and ids, unless `allowPartialFailure` records them in `errors`. The platform cannot read a provisioning back or remove it: refresh keeps the state, and destroy only removes the resource from the stack (the workflow files stay in the repositories); change `triggers` to apply again.
 
-        Platform: operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
+        Platform: provision CI workflows (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental).
 
         :param str resource_name: The name of the resource.
         :param WorkflowProvisioningArgs args: The arguments to use to populate this resource's properties.
@@ -430,7 +430,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
         :param pulumi.Input[Union['GhaOptionsArgs', 'GhaOptionsArgsDict']] gha_options: Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, `pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).
         :param pulumi.Input[_builtins.str] platform: The platform this resource was created on (the base URL of its connection then). When the connection later points to another platform, every step that would reach it stops until you move the stack on purpose with the provider's `movedFrom` (stack config `codesec:movedFrom`; docs/credentials.md).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] repo_file_urls: Project id -> URL of the workflow file written into its repository, from the last apply.
-        :param Any triggers: Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        :param Any triggers: Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
@@ -524,7 +524,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Any]]:
         """
-        Any value; a change provisions again (operation 2) (the platform cannot read it back, so this is how to force a re-apply).
+        Any value; a change provisions again (the platform cannot read it back, so this is how to force a re-apply).
         """
         return pulumi.get(self, "triggers")
 

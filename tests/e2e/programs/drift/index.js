@@ -11,7 +11,7 @@ new codesec.ScmApp("app", {
   requestId: cfg.require("scmAppRequestId"),
   code: cfg.requireSecret("scmAppCode"),
 });
-// The credentials' own user: the one user whose role refresh can read back (operation 8).
+// The credentials' own user: the one user whose role refresh can read back (`getCurrentUser`).
 new codesec.UserRole("me", {
   deploymentId,
   userId: cfg.require("userId"),

@@ -15,7 +15,7 @@ new codesec.WorkflowProvisioning("ci", {
   filters: { ids: cfg.requireObject("projectIds") },
   ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
 });
-// One role per user: many independent writes of operation 1, so that an `up` can be interrupted mid-way.
+// One role per user: many independent writes of `updateUserRole`, so that an `up` can be interrupted mid-way.
 for (const userId of cfg.requireObject("userIds")) {
   new codesec.UserRole(`role-${userId}`, { deploymentId, userId, role, roleOnDestroy });
 }

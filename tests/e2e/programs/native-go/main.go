@@ -27,7 +27,7 @@ func program(ctx *pulumi.Context) error {
 	if err != nil {
 		return err
 	}
-	// The admin's own JWT on acme: operation 9 (joinable organizations) accepts nothing else.
+	// The admin's own JWT on acme: listing the joinable organizations accepts nothing else.
 	acmeJwt, err := codesec.NewProvider(ctx, "acme-jwt", &codesec.ProviderArgs{BaseUrl: baseURL, Token: cfg.RequireSecret("acmeJwt")})
 	if err != nil {
 		return err

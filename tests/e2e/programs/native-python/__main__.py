@@ -14,7 +14,7 @@ acme = codesec.Provider("acme", base_url=base_url, token=cfg.require_secret("acm
 # A plain string on purpose (the other programs pass secrets): the SDK must mark the token secret itself, as
 # the schema says, and the suite's sweep of the state export finds it in the clear if it does not.
 globex = codesec.Provider("globex", base_url=base_url, token=cfg.require("globexToken"))
-# The admin's own JWT on acme: operation 9 (joinable organizations) accepts nothing else.
+# The admin's own JWT on acme: listing the joinable organizations accepts nothing else.
 acme_jwt = codesec.Provider("acme-jwt", base_url=base_url, token=cfg.require_secret("acmeJwt"))
 
 member = codesec.UserRole(

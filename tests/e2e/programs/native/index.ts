@@ -10,7 +10,7 @@ const baseUrl = cfg.require("baseUrl");
 
 const acme = new codesec.Provider("acme", { baseUrl, token: cfg.requireSecret("acmeToken") });
 const globex = new codesec.Provider("globex", { baseUrl, token: cfg.requireSecret("globexToken") });
-// The admin's own JWT on acme: operation 9 (joinable organizations) accepts nothing else.
+// The admin's own JWT on acme: listing the joinable organizations accepts nothing else.
 const acmeJwt = new codesec.Provider("acme-jwt", { baseUrl, token: cfg.requireSecret("acmeJwt") });
 
 const member = new codesec.UserRole(

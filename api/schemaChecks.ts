@@ -10,6 +10,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { ValueErrorIterator } from "@sinclair/typebox/errors";
 import { createHash } from "node:crypto";
 import { COMPILED_CHECKS } from "./generated/compiledChecks";
+import { Kind, OptionalKind } from "./typeBuilder";
 
 /** A schema's compiled check, and the explanation of a failure (TypeBox's `TypeCheck`, in the part used). */
 export interface SchemaChecker<S extends TSchema> {
@@ -68,14 +69,12 @@ export function checkerFor<S extends TSchema>(schema: S): SchemaChecker<S> {
 export function schemaKey(schema: TSchema): string {
   const form = JSON.stringify(schema, (_key, value: unknown) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-    const marks = value as { [KIND]?: unknown; [OPTIONAL]?: unknown };
-    if (marks[KIND] === undefined && marks[OPTIONAL] === undefined) return value;
-    return { ...value, "~kind": marks[KIND], "~optional": marks[OPTIONAL] };
+    const marks = value as { [Kind]?: unknown; [OptionalKind]?: unknown };
+    if (marks[Kind] === undefined && marks[OptionalKind] === undefined) return value;
+    return { ...value, "~kind": marks[Kind], "~optional": marks[OptionalKind] };
   });
   return createHash("sha256").update(form).digest("base64url");
 }
-const KIND = Symbol.for("TypeBox.Kind");
-const OPTIONAL = Symbol.for("TypeBox.Optional");
 
 interface TypeBoxParts {
   compiler: typeof import("@sinclair/typebox/compiler");

@@ -2,11 +2,16 @@
  * The TypeBox builders the API's schemas use (`Type.String`, `Type.Object`, ...), producing exactly the
  * schema objects TypeBox's own builders produce (the same `TypeBox.Kind` / `TypeBox.Optional` symbols,
  * keys and options; tests/unit/api.typeBuilder.test.ts compares them), without loading TypeBox: its
- * index loads about 200 modules, most of the cold load time of the client and the provider. Types come
- * from TypeBox (`import type`, nothing at run time), so `Static<>` and every TypeBox consumer keep working.
+ * index (and `@sinclair/typebox/type`) loads 200 modules, about 55 ms of CPU, which would make the cold
+ * load of the client 5 times and of a kind's engine entry 4 times as long (bench/moduleLoad.ts). Types
+ * come from TypeBox (`import type`, nothing at run time), so `Static<>` and every TypeBox consumer keep
+ * working.
  * Anything beyond this subset: use TypeBox itself (the emulator does).
  */
 import type {
+  Kind as TypeBoxKind,
+  OptionalKind as TypeBoxOptionalKind,
+  TransformKind as TypeBoxTransformKind,
   ArrayOptions,
   IntegerOptions,
   NumberOptions,
@@ -31,10 +36,19 @@ import type {
   TUnknown,
 } from "@sinclair/typebox";
 
-// Global symbols: the same keys as TypeBox's own, so its compiler and error iterator read these schemas.
-const Kind = Symbol.for("TypeBox.Kind");
-const OptionalKind = Symbol.for("TypeBox.Optional");
-const TransformKind = Symbol.for("TypeBox.Transform");
+/**
+ * TypeBox's `Kind`, `OptionalKind` and `TransformKind`, which it defines as these global symbols
+ * (`Symbol.for`) so that schemas from any copy of TypeBox are read alike: the same values, taken from
+ * the registry instead of TypeBox's index. tests/unit/api.typeBuilder.test.ts holds them identical to
+ * TypeBox's exports.
+ */
+export const Kind: typeof TypeBoxKind = Symbol.for("TypeBox.Kind") as typeof TypeBoxKind;
+export const OptionalKind: typeof TypeBoxOptionalKind = Symbol.for(
+  "TypeBox.Optional",
+) as typeof TypeBoxOptionalKind;
+export const TransformKind: typeof TypeBoxTransformKind = Symbol.for(
+  "TypeBox.Transform",
+) as typeof TypeBoxTransformKind;
 /** TypeBox's key pattern of a record keyed by any string. */
 const ANY_STRING_KEY = "^(.*)$";
 
@@ -44,7 +58,7 @@ function create<T>(schema: object, options?: object): T {
 }
 
 function isOptional(schema: TSchema): boolean {
-  return (schema as { [OptionalKind]?: unknown })[OptionalKind] === "Optional";
+  return schema[OptionalKind] === "Optional";
 }
 
 function objectOf<T extends TProperties>(properties: T, options?: ObjectOptions): TObject<T> {

@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { TSchema } from "@sinclair/typebox";
+import { KindGuard } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import * as prettier from "prettier";
 import * as apiSchemas from "../api/schemas";
@@ -18,15 +18,11 @@ const TARGET = path.resolve(__dirname, "../api/generated/compiledChecks.ts");
 /** Modules whose exported schemas get a generated check. */
 const SOURCES: Record<string, Record<string, unknown>> = { "api/schemas": apiSchemas };
 
-function isSchema(value: unknown): value is TSchema {
-  return value !== null && typeof value === "object" && Symbol.for("TypeBox.Kind") in value;
-}
-
 async function render(): Promise<string> {
   const entries = new Map<string, { names: string[]; code: string }>();
   for (const [source, exports] of Object.entries(SOURCES)) {
     for (const [name, value] of Object.entries(exports).sort(([a], [b]) => a.localeCompare(b))) {
-      if (!isSchema(value)) continue;
+      if (!KindGuard.IsSchema(value)) continue;
       const key = schemaKey(value);
       const entry = entries.get(key) ?? { names: [], code: TypeCompiler.Code(value) };
       entry.names.push(`${source}: ${name}`);

@@ -9,43 +9,15 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-
-type Version = [number, number, number];
-
-function parseVersion(text: string): Version | undefined {
-  const match = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(text.trim());
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
-}
-
-function compare(a: Version, b: Version): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
+import * as semver from "semver";
 
 /**
- * Whether `version` satisfies `range`, for the forms a manifest here uses: `^x.y.z`, `~x.y.z`, `x.y.z`
- * and `>=x.y.z` (npm's semantics: `^0.4.0` is `>=0.4.0 <0.5.0`). Any other form is a problem of its
- * own, reported as such (undefined).
+ * Whether `version` satisfies `range`, read as npm reads it (node-semver, npm's own). Undefined when
+ * `range` is not a semver range (a dist-tag, a URL): a problem of its own, reported as such.
  */
 export function satisfies(version: string, range: string): boolean | undefined {
-  const v = parseVersion(version);
-  const match = /^(\^|~|>=|=)?\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
-  const base = match ? parseVersion(match[2]) : undefined;
-  if (!v || !match || !base) return undefined;
-  const [major, minor] = base;
-  if (compare(v, base) < 0) return false;
-  switch (match[1]) {
-    case ">=":
-      return true;
-    case "~":
-      return v[0] === major && v[1] === minor;
-    case "^":
-      if (major > 0) return v[0] === major;
-      if (minor > 0) return v[0] === 0 && v[1] === minor;
-      return compare(v, base) === 0;
-    default:
-      return compare(v, base) === 0;
-  }
+  if (semver.validRange(range) === null) return undefined;
+  return semver.satisfies(version, range);
 }
 
 interface Manifest {
@@ -74,12 +46,6 @@ export const BIN_INTRODUCED_IN: Readonly<Record<string, string>> = {
   "codesec-review": "0.5.0",
   "codesec-drift": "0.5.0",
 };
-
-/** The lowest version a range (^, ~, >=, = or exact x.y.z) accepts. */
-function minimumOf(range: string): Version | undefined {
-  const match = /^(\^|~|>=|=)?\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
-  return match ? parseVersion(match[2]) : undefined;
-}
 
 /** The bins of this package that the example's workflows call (by name, anywhere in the file). */
 function binsCalled(dir: string, bins: readonly string[]): string[] {
@@ -110,7 +76,7 @@ export function exampleProblems(root: string): string[] {
       if (!version) continue; // not a package this repository tests with
       const ok = satisfies(version, range);
       if (ok === undefined) {
-        problems.push(`${where}/package.json: ${dep} "${range}" is not a ^, ~, >= or exact x.y.z range`);
+        problems.push(`${where}/package.json: ${dep} "${range}" is not a semver range`);
       } else if (!ok) {
         const source =
           dep === own.name ? "the version in package.json" : "the version package-lock.json holds";
@@ -118,10 +84,10 @@ export function exampleProblems(root: string): string[] {
       }
     }
     const ownRange = deps[own.name];
-    const minimum = ownRange === undefined ? undefined : minimumOf(ownRange);
+    const minimum =
+      ownRange === undefined || !semver.validRange(ownRange) ? null : semver.minVersion(ownRange);
     for (const bin of binsCalled(dir, Object.keys(BIN_INTRODUCED_IN))) {
-      const introduced = parseVersion(BIN_INTRODUCED_IN[bin])!;
-      if (minimum && compare(minimum, introduced) < 0) {
+      if (minimum !== null && semver.lt(minimum, BIN_INTRODUCED_IN[bin])) {
         problems.push(
           `${where}: a workflow calls ${bin}, which ${own.name} has since ${BIN_INTRODUCED_IN[bin]}, but package.json accepts ${own.name} "${ownRange}"`,
         );

@@ -19,11 +19,19 @@
  *     prints the hash of the tree's sources that a bundle built now would carry
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from "esbuild";
-import { gzippedUstar } from "./ustar";
+import { create as createTar } from "tar";
 import { SCHEMA_PATH, packageVersion as versionIn } from "./schema";
 
 const root = path.resolve(__dirname, "..");
@@ -191,6 +199,21 @@ exec "$node" "$dir/${PLUGIN_NAME}.js" "$@"
 `;
 }
 
+/** The archive's files and their modes. */
+const ARCHIVE_MODES: Readonly<Record<string, number>> = {
+  LICENSE: 0o644,
+  [PLUGIN_NAME]: 0o755,
+  [`${PLUGIN_NAME}.js`]: 0o644,
+};
+
+/**
+ * node-tar's options for an archive that the same files make byte for byte on any machine: `portable`
+ * leaves out owner ids and names, device and inode numbers, atime and ctime, and sets gzip's OS byte to
+ * 255 ("unknown"); every mtime is 0; gzip's header carries no name and time 0. With the files' modes set
+ * by chmod and their names sorted, nothing of the machine or the umask is left in the bytes.
+ */
+const REPRODUCIBLE_TAR = { gzip: { level: 9 }, portable: true, mtime: new Date(0), sync: true } as const;
+
 /** This machine's platform in the archive's words (Go's GOOS and GOARCH, as the CLI names plugins). */
 export function hostPlatform(): { os: string; arch: string } {
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
@@ -222,16 +245,11 @@ export function releaseTarball(
     const { build } = bundlePlugin(bundle);
     mkdirSync(outDir, { recursive: true });
     const tarball = path.join(path.resolve(outDir), tarballName(version, platform));
-    // The same tree gives the same archive on any machine and under any umask: written by Node, with
-    // fixed modes, owner and times (scripts/ustar.ts), names sorted.
-    writeFileSync(
-      tarball,
-      gzippedUstar([
-        { name: "LICENSE", content: readFileSync(path.join(root, "LICENSE")), mode: 0o644 },
-        { name: PLUGIN_NAME, content: Buffer.from(launcher(version)), mode: 0o755 },
-        { name: `${PLUGIN_NAME}.js`, content: readFileSync(bundle), mode: 0o644 },
-      ]),
-    );
+    writeFileSync(path.join(staging, PLUGIN_NAME), launcher(version));
+    copyFileSync(path.join(root, "LICENSE"), path.join(staging, "LICENSE"));
+    // chmod, unlike the mode given at writing, does not go through the umask.
+    for (const [name, mode] of Object.entries(ARCHIVE_MODES)) chmodSync(path.join(staging, name), mode);
+    createTar({ ...REPRODUCIBLE_TAR, cwd: staging, file: tarball }, Object.keys(ARCHIVE_MODES).sort());
     return { tarball, build };
   } finally {
     rmSync(staging, { recursive: true, force: true });

@@ -18,7 +18,7 @@
  * Property names are the schema's (camelCase: the platform's `config_error` is `configError`), from the
  * one mapping the native plugin also renames values with (provider/schemaNames.ts).
  */
-import type { TObject, TSchema, TUnion } from "@sinclair/typebox";
+import { KindGuard, type TObject, type TSchema, type TUnion } from "@sinclair/typebox";
 import { isSecretSchema } from "../../api/schemaIssues";
 import { schemaName } from "../../provider/schemaNames";
 
@@ -78,7 +78,6 @@ export interface PropertyOptions {
   readonly replaceOnChanges?: boolean;
 }
 
-const Kind = Symbol.for("TypeBox.Kind");
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 
 /**
@@ -155,7 +154,7 @@ export class SchemaTypes {
         }
         return this.namedObject(schema as TObject, where);
     }
-    if ((schema as { [Kind]?: unknown })[Kind] === "Unknown") return ANY;
+    if (KindGuard.IsUnknown(schema)) return ANY;
     throw new Error(`${where}: no Pulumi type for the schema ${JSON.stringify(schema)}`);
   }
 

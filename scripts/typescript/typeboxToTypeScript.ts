@@ -5,10 +5,7 @@
  * package names (OrgRole) are written by name, as `string | OrgRole` for inputs (a value read from stack
  * config compiles; `check` refuses one outside the enumeration).
  */
-import type { TSchema } from "@sinclair/typebox";
-
-const Kind = Symbol.for("TypeBox.Kind");
-const OptionalKind = Symbol.for("TypeBox.Optional");
+import { Kind, KindGuard, type TSchema } from "@sinclair/typebox";
 
 /** Named enumerations: their TypeScript name and values. */
 export type NamedEnums = Readonly<Record<string, readonly string[]>>;
@@ -23,12 +20,12 @@ export interface PrintOptions {
 }
 
 function kindOf(schema: TSchema): string {
-  const kind = (schema as unknown as Record<symbol, unknown>)[Kind];
+  const kind: unknown = schema[Kind];
   return typeof kind === "string" ? kind : "";
 }
 
 export function isOptional(schema: TSchema): boolean {
-  return (schema as unknown as Record<symbol, unknown>)[OptionalKind] === "Optional";
+  return KindGuard.IsOptional(schema);
 }
 
 /** The name of the enumeration whose values are exactly the schema's literals, if the package names one. */

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import type { TSchema } from "@sinclair/typebox";
+import { KindGuard, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { expect } from "chai";
 import * as schemas from "../../api/schemas";
@@ -18,8 +18,7 @@ describe("api: checks compiled at build time", function () {
 
   it("hold every exported schema's current TypeBox code", () => {
     const exported = (Object.entries(schemas) as [string, unknown][]).filter(
-      (entry): entry is [string, TSchema] =>
-        entry[1] !== null && typeof entry[1] === "object" && Symbol.for("TypeBox.Kind") in entry[1],
+      (entry): entry is [string, TSchema] => KindGuard.IsSchema(entry[1]),
     );
     expect(exported.length).to.be.above(30);
     for (const [name, schema] of exported) {

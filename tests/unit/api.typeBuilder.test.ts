@@ -3,9 +3,16 @@
  * be exactly TypeBox's, symbols included, or TypeBox's compiler and error iterator would read them
  * differently. Each builder is compared with TypeBox's own on the forms the API uses.
  */
-import { Type as TypeBox, type TObject, type TSchema } from "@sinclair/typebox";
+import {
+  Kind as TypeBoxKind,
+  OptionalKind as TypeBoxOptionalKind,
+  TransformKind as TypeBoxTransformKind,
+  Type as TypeBox,
+  type TObject,
+  type TSchema,
+} from "@sinclair/typebox";
 import { expect } from "chai";
-import { Type } from "../../api/typeBuilder";
+import { Kind, OptionalKind, TransformKind, Type } from "../../api/typeBuilder";
 
 /** Own keys, symbols included, recursively: what TypeBox's guards and compiler may read. */
 function anatomy(value: unknown): unknown {
@@ -23,6 +30,12 @@ function same(ours: TSchema, theirs: TSchema): void {
 
 describe("api/typeBuilder: the same schemas as TypeBox", () => {
   const options = { description: "a value", minLength: 1, maxLength: 20, pattern: "^[0-9]+$" };
+
+  it("marks schemas with TypeBox's own Kind, OptionalKind and TransformKind symbols", () => {
+    expect(Kind).to.equal(TypeBoxKind);
+    expect(OptionalKind).to.equal(TypeBoxOptionalKind);
+    expect(TransformKind).to.equal(TypeBoxTransformKind);
+  });
 
   it("scalars, with and without options", () => {
     same(Type.String(), TypeBox.String());

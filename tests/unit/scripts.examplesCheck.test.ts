@@ -31,8 +31,38 @@ describe("scripts/examples-check", () => {
     expect(satisfies("2.0.0", ">=1.0.0")).to.equal(true);
     expect(satisfies("1.2.3", "1.2.3")).to.equal(true);
     expect(satisfies("1.2.4", "1.2.3")).to.equal(false);
+    // Every form npm reads, not only ^, ~, >= and exact versions.
+    expect(satisfies("1.9.0", "^1.2")).to.equal(true);
+    expect(satisfies("2.0.0", "1.x")).to.equal(false);
+    expect(satisfies("1.4.9", ">=1.0.0 <1.5.0")).to.equal(true);
+    expect(satisfies("1.5.0", ">=1.0.0 <1.5.0")).to.equal(false);
+    expect(satisfies("3.0.0", "^1.0.0 || ^3.0.0")).to.equal(true);
+    expect(satisfies("1.0.0-rc.1", "^1.0.0")).to.equal(false);
+    // A dist-tag or a URL is not a range: the check says so rather than guessing.
     expect(satisfies("1.2.3", "latest")).to.equal(undefined);
-    expect(satisfies("1.2.3", "^1.2")).to.equal(undefined);
+    expect(satisfies("1.2.3", "github:owner/repo")).to.equal(undefined);
+  });
+
+  it("reports a dependency asked for by a dist-tag, which no release can be checked against", () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-examples-tag-"));
+    try {
+      writeFileSync(
+        path.join(scratch, "package.json"),
+        JSON.stringify({ name: "pulumi-codesec", version: "0.5.0" }),
+      );
+      writeFileSync(path.join(scratch, "package-lock.json"), JSON.stringify({ packages: {} }));
+      const example = path.join(scratch, "examples", "tagged");
+      mkdirSync(example, { recursive: true });
+      writeFileSync(
+        path.join(example, "package.json"),
+        JSON.stringify({ dependencies: { "pulumi-codesec": "latest" } }),
+      );
+      expect(exampleProblems(scratch)).to.deep.equal([
+        'examples/tagged/package.json: pulumi-codesec "latest" is not a semver range',
+      ]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("names a workflow that calls a bin older releases than the example's range accepts do not have", () => {

@@ -41,6 +41,11 @@ export interface InputField<S extends TSchema = TSchema> {
   readonly differs?: (old: unknown, next: unknown) => boolean;
   /** Used by create only and never kept in the state (a one-time code): no output property of that name. */
   readonly writeOnly?: boolean;
+  /**
+   * The value of an optional input the program leaves out: `check` fills it in, schema.json carries it
+   * (so the generated SDKs apply it too), and the derived description says it.
+   */
+  readonly default?: Static<S>;
 }
 
 /** One output beyond the inputs. */
@@ -117,18 +122,26 @@ export function defineResource<
 
 const shapes = new WeakMap<object, TObject>();
 
-function shapeOf(fields: Record<string, { schema: TSchema; description: string }>, closed: boolean): TObject {
+function shapeOf(
+  fields: Record<string, { schema: TSchema; description: string; default?: unknown }>,
+  closed: boolean,
+): TObject {
   let shape = shapes.get(fields);
   if (shape === undefined) {
     shape = Type.Object(
-      Object.fromEntries(
-        Object.entries(fields).map(([name, field]) => [name, described(field.schema, field.description)]),
-      ),
+      Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldSchema(field)])),
       closed ? { additionalProperties: false } : {},
     );
     shapes.set(fields, shape);
   }
   return shape;
+}
+
+/** A field's schema with its description and, for a defaulted input, its `default` (said in the description too). */
+function fieldSchema(field: { schema: TSchema; description: string; default?: unknown }): TSchema {
+  if (field.default === undefined) return described(field.schema, field.description);
+  const description = `${field.description} Default: \`${JSON.stringify(field.default)}\`.`;
+  return { ...described(field.schema, description), default: field.default };
 }
 
 /** The inputs' shape: the rules of `check` (no unknown key) and the type of the class's args. */
@@ -163,6 +176,18 @@ export function secretFields(definition: ResourceDefinition): string[] {
 export function isSecretValue(definition: ResourceDefinition, name: string, value: unknown): boolean {
   const secret = (definition.inputs[name] ?? definition.outputs[name])?.secret;
   return typeof secret === "function" ? secret(value) : secret === true;
+}
+
+/** The inputs with each absent defaulted input set to its default (what `check` returns). */
+export function withDefaults<P extends Record<string, unknown>>(
+  definition: ResourceDefinition,
+  inputs: P,
+): P {
+  const filled: Record<string, unknown> = { ...inputs };
+  for (const [name, field] of Object.entries(definition.inputs)) {
+    if (field.default !== undefined && filled[name] === undefined) filled[name] = field.default;
+  }
+  return filled as P;
 }
 
 /** The output property names (beyond the inputs), in declaration order. */

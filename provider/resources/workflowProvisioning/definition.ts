@@ -35,8 +35,9 @@ const inputs = {
     schema: Type.Optional(Type.Boolean()),
     description:
       "When the platform's answer lists `errors`, record them in the `errors` output instead of failing " +
-      "the operation. Default false.",
+      "the operation.",
     onChange: "record",
+    default: false,
   },
   triggers: triggersField("provisions again (operation 2)"),
   connection: connectionField,

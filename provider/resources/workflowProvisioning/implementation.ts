@@ -15,7 +15,7 @@ import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./de
 const TYPE = "codesec:WorkflowProvisioning";
 
 /**
- * Thrown when the platform reports errors and `allowPartialFailure` is not set. The engine records its
+ * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine records its
  * `properties` as a resource that failed to initialize: the repositories that were provisioned stay in
  * state (and the next `pulumi up` applies again) instead of being lost.
  */
@@ -49,7 +49,7 @@ function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsAr
 async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {
   const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
   const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
-  if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
+  if (result.errors.length > 0 && !inputs.allowPartialFailure) {
     throw new ProvisioningPartialFailure(id, state);
   }
   return state;
@@ -57,7 +57,7 @@ async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvi
 
 /** A resource recorded with errors (a failed create or update) whose errors are not to be accepted. */
 function failedBefore(state: WorkflowProvisioningState, news: WorkflowProvisioningInputs): boolean {
-  return (state.errors ?? []).length > 0 && news.allowPartialFailure !== true;
+  return (state.errors ?? []).length > 0 && !news.allowPartialFailure;
 }
 
 export const workflowProvisioningImplementation: KindImplementation<

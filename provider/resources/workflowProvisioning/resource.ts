@@ -80,7 +80,7 @@ export interface WorkflowProvisioningArgs {
   }>;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default false.
+   * operation. Default: `false`.
    *
    * Changing it is recorded with no API call.
    */
@@ -202,7 +202,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
   >;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default false.
+   * operation. Default: `false`.
    */
   declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
   /**

@@ -42,6 +42,11 @@ export interface InputField<S extends TSchema = TSchema> {
   /** Used by create only and never kept in the state (a one-time code): no output property of that name. */
   readonly writeOnly?: boolean;
   /**
+   * Sent to the platform: by create and update, or, for an input whose change is only recorded, by
+   * destroy. The client checks it again then, with the rules `check` applied at preview.
+   */
+  readonly sent?: boolean;
+  /**
    * The value of an optional input the program leaves out: `check` fills it in, schema.json carries it
    * (so the generated SDKs apply it too), and the derived description says it.
    */
@@ -188,6 +193,13 @@ export function withDefaults<P extends Record<string, unknown>>(
     if (field.default !== undefined && filled[name] === undefined) filled[name] = field.default;
   }
   return filled as P;
+}
+
+/** The names of the inputs sent to the platform, in declaration order. */
+export function sentInputNames(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, field]) => field.sent === true)
+    .map(([name]) => name);
 }
 
 /** The output property names (beyond the inputs), in declaration order. */

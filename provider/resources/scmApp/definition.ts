@@ -15,6 +15,7 @@ const inputs = {
     schema: OpaqueId,
     description: "The SCM app request to complete (or, without `code`, to adopt).",
     onChange: "replace",
+    sent: true,
   },
   code: {
     schema: Type.Optional(OneTimeCode),
@@ -24,6 +25,7 @@ const inputs = {
     onChange: "never",
     secret: true,
     writeOnly: true,
+    sent: true,
   },
   connection: connectionField,
 } as const;

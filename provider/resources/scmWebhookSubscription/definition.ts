@@ -15,6 +15,7 @@ const inputs = {
     schema: OpaqueId,
     description: "The SCM configuration whose webhooks the platform subscribes to.",
     onChange: "replace",
+    sent: true,
   },
   triggers: triggersField("subscribes again (operation 5)"),
   connection: connectionField,

@@ -14,11 +14,13 @@ const inputs = {
     schema: OpaqueId,
     description: "The user whose organization role is managed.",
     onChange: "replace",
+    sent: true,
   },
   role: {
     schema: OrgRole,
     description: "The organization role the user holds (set with operation 1).",
     onChange: "update",
+    sent: true,
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -27,6 +29,7 @@ const inputs = {
       "the resource only leaves the stack and the user keeps the role. Not applied when the same run " +
       "declares the user's role again (a replacement, a move, a second UserRole).",
     onChange: "record",
+    sent: true,
   },
   triggers: {
     ...triggersField("sets the declared role again"),

@@ -18,6 +18,7 @@ const inputs = {
       "only the entries that changed (operation 1 each, at the provider's rate limit); a user removed from " +
       "the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.",
     onChange: "update",
+    sent: true,
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -26,12 +27,14 @@ const inputs = {
       "(demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the " +
       "role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).",
     onChange: "record",
+    sent: true,
   },
   rolesOnDestroy: {
     schema: Type.Optional(Type.Record(Type.String(), OrgRole)),
     description:
       "User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.",
     onChange: "record",
+    sent: true,
   },
   triggers: triggersField("writes every entry again (operation 1 each)"),
   connection: connectionField,

@@ -5,10 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { provisionBody } from "../../../sdk/operations/provisioning";
-import type { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
+import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf, type ProviderContext } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
 import { ResourceInitError } from "../initFailure";
+import { operationArguments } from "../operationArguments";
 import type { KindImplementation } from "../kindImplementation";
 import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
 
@@ -42,8 +43,7 @@ export class ProvisioningPartialFailure extends ResourceInitError {
 
 /** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
 function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
-  const { deploymentId, filters, excludeIds, ghaOptions } = inputs;
-  return { deploymentId, filters, excludeIds, ghaOptions };
+  return operationArguments(ProvisionWorkflowsArgs, inputs);
 }
 
 async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {

@@ -66,6 +66,14 @@ export type ImportRule =
   /** Refused at once: why, and what to do instead. */
   | { readonly kind: "refused"; readonly why: string };
 
+/** What a refresh cannot show of a kind's drift: the drift report lists such resources apart, saying why. */
+export interface RefreshBlindSpot {
+  /** `none`: the platform reads nothing back; `ownRoleOnly`: it reads back only the token owner's own role. */
+  readonly visibility: "none" | "ownRoleOnly";
+  /** Why, in the drift report's words. */
+  readonly why: string;
+}
+
 export interface ResourceDefinition<
   I extends Record<string, InputField> = Record<string, InputField>,
   O extends Record<string, OutputField> = Record<string, OutputField>,
@@ -90,6 +98,8 @@ export interface ResourceDefinition<
   readonly inputs: I;
   readonly outputs: O;
   readonly importRule: ImportRule;
+  /** What a refresh cannot see of it; absent when a refresh reads all of it back. */
+  readonly unseenByRefresh?: RefreshBlindSpot;
   /**
    * Whether a replacement deletes the old resource before creating the new one (the native provider's
    * `deleteBeforeReplace`): for a kind whose old and new resource cannot exist at once. Default: create

@@ -61,5 +61,9 @@ const found = codesec.ScmWebhookSubscription.get("hooks", "1001/scmcfg-1001-a");
       "the platform has no operation that reads a subscription back (docs/drift.md), so there is nothing to " +
       "import it from. Declare it in the program instead: creating it subscribes (operation 5 is idempotent).",
   },
+  unseenByRefresh: {
+    why: "the platform has no read operation for webhook subscriptions",
+    visibility: "none",
+  },
   implementation: scmWebhookSubscriptionImplementation,
 });

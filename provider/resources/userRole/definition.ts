@@ -69,5 +69,11 @@ export const myRole = me.role;`,
   inputs,
   outputs,
   importRule: { kind: "read" },
+  unseenByRefresh: {
+    why:
+      "the platform reads back no other user's role, so a change to another user's role made in the " +
+      "platform's UI does not show",
+    visibility: "ownRoleOnly",
+  },
   implementation: userRoleImplementation,
 });

@@ -91,5 +91,9 @@ const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>")
       "the platform has no operation that reads a provisioning back (docs/drift.md), so there is nothing to " +
       "import it from. Declare it in the program instead: creating it provisions (operation 2 is idempotent).",
   },
+  unseenByRefresh: {
+    why: "the platform has no read operation for workflow provisioning",
+    visibility: "none",
+  },
   implementation: workflowProvisioningImplementation,
 });

@@ -2,7 +2,8 @@
  * The TypeScript of the dynamic package that comes from the definitions alone: each resource class with
  * its Args interface (`provider/resources/<kind>/resource.ts`) and each function's Promise and Output forms
  * with their argument and result types (`provider/functions/<name>.ts`), with TSDoc on every field so an
- * editor's hover shows what the definition says. `npm run generate` writes them; lint fails when one is
+ * editor's hover shows what the definition says; each kind's engine entry (`provider/resources/<kind>/
+ * engineEntry.ts`) and its `./dynamic/<Kind>` export in package.json. `npm run generate` writes them; lint fails when one is
  * stale. Nothing here is written by hand twice: descriptions, types, what a change does, examples and
  * maturity all come from the one definition.
  */
@@ -232,12 +233,55 @@ export function functionFile(definition: FunctionDefinition): string {
   ].join("\n");
 }
 
+/** `provider/resources/<kind>/engineEntry.ts`: the module the engine loads for one kind. */
+export function engineEntryFile(kind: string): string {
+  const folder = kindFolder(kind);
+  return [
+    HEADER(`provider/resources/${folder}/definition.ts`, false),
+    ...doc("", [
+      `What the engine loads for codesec:${kind}: the package subpath \`pulumi-codesec/dynamic/${kind}\`, ` +
+        "which the provider stored with each resource names (provider/dynamic/stubProvider.ts; package.json's " +
+        "entry is generated too). The module's exports are the provider object itself. Do not rename or move " +
+        "without keeping that subpath: stacks store it.",
+    ]),
+    'import { engineEntry } from "../../dynamic/engineEntry";',
+    'import { dynamicProvider } from "../../dynamic/dynamicProvider";',
+    `import { ${folder}Definition } from "./definition";`,
+    "",
+    `export = engineEntry("${kind}", dynamicProvider(${folder}Definition));`,
+    "",
+  ].join("\n");
+}
+
+/** package.json's export of one kind's engine entry, `./dynamic/<Kind>`. */
+function kindExport(kind: string): { types: string; default: string } {
+  const entry = `./dist/provider/resources/${kindFolder(kind)}/engineEntry`;
+  return { types: `${entry}.d.ts`, default: `${entry}.js` };
+}
+
+/**
+ * package.json's text with its `./dynamic/<Kind>` exports those of the registry's kinds, in its order,
+ * right after `./dynamic`; every other entry and field stays as written.
+ */
+export function packageManifestText(manifestText: string): string {
+  const manifest = JSON.parse(manifestText) as { exports: Record<string, unknown> };
+  const exports: Record<string, unknown> = {};
+  for (const [subpath, entry] of Object.entries(manifest.exports)) {
+    if (subpath.startsWith("./dynamic/")) continue;
+    exports[subpath] = entry;
+    if (subpath === "./dynamic")
+      for (const kind of RESOURCE_KIND_NAMES) exports[`./dynamic/${kind}`] = kindExport(kind);
+  }
+  return `${JSON.stringify({ ...manifest, exports }, null, 2)}\n`;
+}
+
 /** Every file this generator writes, by path from the repository root. */
 export function dynamicPackageFiles(): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of RESOURCE_KIND_NAMES) {
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
     files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition));
+    files.set(`provider/resources/${kindFolder(kind)}/engineEntry.ts`, engineEntryFile(kind));
   }
   for (const definition of Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS)) {
     files.set(`provider/functions/${definition.name}.ts`, functionFile(definition));

@@ -262,7 +262,7 @@ function filesUnder(dir: string, ignored: (name: string) => boolean): Set<string
 async function formattedDynamicPackage(root: string): Promise<Map<string, string>> {
   const config = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
   const files = new Map<string, string>();
-  for (const [file, text] of dynamicPackageFiles()) {
+  for (const [file, text] of dynamicPackageFiles(root)) {
     files.set(file, await prettier.format(text, { ...config, parser: "typescript" }));
   }
   files.set("package.json", packageManifestText(fs.readFileSync(path.join(root, "package.json"), "utf8")));
@@ -299,8 +299,9 @@ async function main(): Promise<void> {
       }
       return;
     }
-    await generateDynamicPackage(root);
+    // The docs examples first: each kind's class takes its TSDoc example from the generated TypeScript one.
     generate(root);
+    await generateDynamicPackage(root);
   } catch (error) {
     if (!(error instanceof GeneratorMissingError)) throw error;
     console.error(

@@ -87,11 +87,10 @@ export interface ResourceDefinition<
   /** The platform operations it uses and their maturity, e.g. `operation 1 (experimental)`. */
   readonly operations: string;
   /**
-   * A program that declares one, against the emulator's default fixtures (TypeScript, as in a Pulumi
-   * program whose `codesec` and `pulumi` are imported): the class's TSDoc example, compiled by a test.
+   * A lookup by id with the class's static `get`, against the emulator's default fixtures (TypeScript, as
+   * in a Pulumi program whose `codesec` and `pulumi` are imported), compiled by a test. The class's example
+   * of declaring one is generated from the PCL source in ./<kind>/examples/main.pp.
    */
-  readonly example: string;
-  /** A lookup by id with the class's static `get`, likewise. */
   readonly getExample: string;
   /** The id's parts, in order: `<deploymentId>/<userId>`. */
   readonly idParts: readonly [keyof I & string, string];

@@ -7,6 +7,8 @@
  * stale. Nothing here is written by hand twice: descriptions, types, what a change does, examples and
  * maturity all come from the one definition.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ORG_ROLES } from "../../api/schemas/common";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
@@ -19,6 +21,7 @@ import {
   type ResourceDefinition,
 } from "../../provider/resources/definition";
 import { kindFolder } from "../../provider/resources/kindFolder";
+import { docsExample, examplePrograms } from "../docsExamples";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { isOptional, tsDoc, typeOf, wrap, type NamedEnums, type PrintOptions } from "./typeboxToTypeScript";
 
@@ -72,8 +75,25 @@ function properties(
   });
 }
 
+const REPOSITORY_ROOT = path.resolve(__dirname, "../..");
+
+/**
+ * A kind's example for its class's TSDoc: the TypeScript that `npm run generate` writes from its PCL
+ * source (`provider/resources/<kind>/examples/main.pp`, the one source of the example in every language),
+ * without its imports, indented as the repository's sources are.
+ */
+export function resourceExample(kind: string, root = REPOSITORY_ROOT): string {
+  const program = examplePrograms(docsExample("resources", kind, "main")).find(
+    ({ language }) => language.folder === "typescript",
+  )!;
+  const lines = fs.readFileSync(path.join(root, program.file), "utf8").trimEnd().split("\n");
+  const body = lines.filter((line) => !line.startsWith("import "));
+  while (body[0] === "") body.shift();
+  return body.map((line) => line.replace(/^(?: {4})+/, (indent) => " ".repeat(indent.length / 2))).join("\n");
+}
+
 /** `provider/resources/<kind>/resource.ts` for one kind. */
-export function resourceFile(definition: ResourceDefinition): string {
+export function resourceFile(definition: ResourceDefinition, root = REPOSITORY_ROOT): string {
   const name = definition.name;
   const folder = kindFolder(name);
   const inputs = inputShape(definition);
@@ -121,7 +141,7 @@ export function resourceFile(definition: ResourceDefinition): string {
       definition.description,
       `Platform: ${definition.operations}. **Experimental** platform operations. Type token ` +
         `\`pulumi-nodejs:dynamic/codesec:${name}\`; reference: docs/resources/${name}.md.`,
-      exampleDoc(definition.example),
+      exampleDoc(resourceExample(name, root)),
     ]),
     `export class ${name} extends pulumi.dynamic.Resource {`,
     ...outputLines,
@@ -276,11 +296,11 @@ export function packageManifestText(manifestText: string): string {
 }
 
 /** Every file this generator writes, by path from the repository root. */
-export function dynamicPackageFiles(): Map<string, string> {
+export function dynamicPackageFiles(root = REPOSITORY_ROOT): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of RESOURCE_KIND_NAMES) {
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
-    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition));
+    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition, root));
     files.set(`provider/resources/${kindFolder(kind)}/engineEntry.ts`, engineEntryFile(kind));
   }
   for (const definition of Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS)) {

@@ -11,7 +11,11 @@ import { kindFolder } from "../../provider/resources/kindFolder";
 import { RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { docEntries } from "../../scripts/docs";
 import { ownerExamplesSource } from "../../scripts/docsExamples";
-import { dynamicPackageFiles, packageManifestText } from "../../scripts/typescript/dynamicPackage";
+import {
+  dynamicPackageFiles,
+  packageManifestText,
+  resourceExample,
+} from "../../scripts/typescript/dynamicPackage";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -40,6 +44,35 @@ describe("a resource kind's folder", () => {
       expect(ownerExamplesSource("resources", kind), kind).to.equal(`${folder}/examples`);
       expect(generated, kind).to.include(`${folder}/resource.ts`);
       expect(generated, kind).to.include(`${folder}/engineEntry.ts`);
+    }
+  });
+
+  it("has one example, its PCL source, whose generated TypeScript is the class's TSDoc example", () => {
+    const generated = dynamicPackageFiles();
+    for (const kind of RESOURCE_KIND_NAMES) {
+      const folder = `provider/resources/${kindFolder(kind)}`;
+      expect(readdirSync(path.join(root, folder, "examples")), kind).to.deep.equal(["main.pp"]);
+      const program = readFileSync(
+        path.join(root, `docs/examples/resources/${kind}/main/typescript/index.ts`),
+        "utf8",
+      );
+      const example = resourceExample(kind);
+      expect(example, kind)
+        .to.include(`new codesec.${kind}(`)
+        .and.not.match(/^import /m);
+      // The same statements, indented by two spaces instead of four.
+      const statements = (code: string) =>
+        code
+          .replace(/^import .*\n/gm, "")
+          .replace(/\s+/g, " ")
+          .trim();
+      expect(statements(example), kind).to.equal(statements(program));
+      expect(generated.get(`${folder}/resource.ts`), kind).to.include(
+        example
+          .split("\n")
+          .map((line) => ` * ${line}`.trimEnd())
+          .join("\n"),
+      );
     }
   });
 

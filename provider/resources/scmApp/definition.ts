@@ -73,13 +73,6 @@ export const scmAppDefinition = defineResource({
   operations:
     "operation 3 (`PUT /api/scm/app_request_complete`, experimental); refresh and import: operation 4 " +
     "(`GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}`, experimental)",
-  example: `const cfg = new pulumi.Config();
-const app = new codesec.ScmApp("github", {
-  deploymentId: "1001",
-  requestId: "apprq-1001-a",
-  code: cfg.requireSecret("scmAppCode"),
-});
-export const appSlug = app.slug;`,
   getExample: `const connected = codesec.ScmApp.get("legacy", "1001/apprq-1001-done");
 export const legacySlug = connected.slug;`,
   idParts: ["deploymentId", "requestId"],

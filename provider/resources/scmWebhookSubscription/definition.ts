@@ -45,11 +45,6 @@ export const scmWebhookSubscriptionDefinition = defineResource({
     "the stack (the subscription stays).",
   operations:
     "operation 5 (`PUT /api/scm/deployments/{deploymentId}/subscriptions/{configId}`, experimental)",
-  example: `const hooks = new codesec.ScmWebhookSubscription("github-hooks", {
-  deploymentId: "1001",
-  configId: "scmcfg-1001-a",
-});
-export const events = hooks.events;`,
   getExample: `// Refused: the platform cannot read a subscription back, so there is nothing to look up.
 const found = codesec.ScmWebhookSubscription.get("hooks", "1001/scmcfg-1001-a");`,
   idParts: ["deploymentId", "configId"],

@@ -57,12 +57,6 @@ export const userRoleDefinition = defineResource({
     "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
     "refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 " +
     "(`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment",
-  example: `const member = new codesec.UserRole("member-502", {
-  deploymentId: "1001",
-  userId: "502",
-  role: codesec.OrgRole.Admin,
-  roleOnDestroy: codesec.OrgRole.Member, // demoted again when the resource is destroyed
-});`,
   getExample: `const me = codesec.UserRole.get("me", "1001/501"); // 501: the user behind the token
 export const myRole = me.role;`,
   idParts: ["deploymentId", "userId"],

@@ -58,11 +58,6 @@ export const userRolesDefinition = defineResource({
     "operation 1 (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental); " +
     "refresh: operation 8 (`GET /api/auth/users/current`, experimental), and operation 10 " +
     "(`POST /api/agent/deployments/{deploymentId}/actions/list`, experimental), which confirms the deployment",
-  example: `const admins = new codesec.UserRoles("admins", {
-  deploymentId: "1001",
-  roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },
-  roleOnDestroy: codesec.OrgRole.Readonly, // for a user removed from the map, or on destroy
-});`,
   getExample: `// Refused: the platform reads back only the caller's own role, not a whole map.
 const found = codesec.UserRoles.get("admins", "1001/userroles-<uuid>");`,
   idParts: ["deploymentId", "userroles-<uuid>"],

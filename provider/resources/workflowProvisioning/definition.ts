@@ -73,13 +73,6 @@ export const workflowProvisioningDefinition = defineResource({
     "remove it: refresh keeps the state, and destroy only removes the resource from the stack (the " +
     "workflow files stay in the repositories); change `triggers` to apply again.",
   operations: "operation 2 (`POST /api/agent/deployments/{deploymentId}/repos/_provision`, experimental)",
-  example: `const ci = new codesec.WorkflowProvisioning("ci", {
-  deploymentId: "1001",
-  filters: { codeAccess: true, archived: false, setup: true },
-  excludeIds: ["7005"], // a local-scan project: no repository to write a workflow into
-  ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
-});
-export const workflowFiles = ci.repoFileUrls;`,
   getExample: `// Refused: the platform cannot read a provisioning back, so there is nothing to look up.
 const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>");`,
   idParts: ["deploymentId", "provisioning-<uuid>"],

@@ -128,9 +128,18 @@ export interface WorkflowProvisioningArgs {
  * ```ts
  * const ci = new codesec.WorkflowProvisioning("ci", {
  *   deploymentId: "1001",
- *   filters: { codeAccess: true, archived: false, setup: true },
- *   excludeIds: ["7005"], // a local-scan project: no repository to write a workflow into
- *   ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
+ *   filters: {
+ *     codeAccess: true,
+ *     archived: false,
+ *     setup: true,
+ *   },
+ *   excludeIds: ["7005"],
+ *   ghaOptions: {
+ *     prEnabled: true,
+ *     prSendComments: true,
+ *     pushEnabled: true,
+ *     pushBranches: ["main"],
+ *   },
  * });
  * export const workflowFiles = ci.repoFileUrls;
  * ```

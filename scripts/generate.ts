@@ -1,8 +1,9 @@
 /**
  * Writes everything generated from the definitions and checks that the committed copies are fresh: the
- * dynamic package's classes and functions with their typings (scripts/typescript/dynamicPackage.ts),
- * `schema.json` (scripts/schema.ts), the SDKs generated from it by pulumi-gen-codesec
- * (provider/cmd/pulumi-gen-codesec, built by `npm run setup`), and the docs examples it generates from
+ * dynamic package's classes and functions with their typings and each kind's engine entry, with its
+ * `./dynamic/<Kind>` export in package.json (scripts/typescript/dynamicPackage.ts), `schema.json`
+ * (scripts/schema.ts), the SDKs generated from it by pulumi-gen-codesec (provider/cmd/pulumi-gen-codesec,
+ * built by `npm run setup`), and the docs examples it generates from
  * their PCL sources in every language (scripts/docsExamples.ts; `npm run docs` then inlines them).
  *
  *   npm run generate                   write schema.json, every committed SDK and the docs examples
@@ -20,7 +21,7 @@ import * as prettier from "prettier";
 import * as ts from "typescript";
 import { docsExamples, EXAMPLE_GROUPS, EXAMPLES_DIR } from "./docsExamples";
 import { SCHEMA_PATH, schemaText } from "./schema";
-import { dynamicPackageFiles } from "./typescript/dynamicPackage";
+import { dynamicPackageFiles, packageManifestText } from "./typescript/dynamicPackage";
 
 const REPOSITORY_ROOT = path.resolve(__dirname, "..");
 
@@ -254,13 +255,17 @@ function filesUnder(dir: string, ignored: (name: string) => boolean): Set<string
   return files;
 }
 
-/** The dynamic package's generated files, formatted as the repository formats its sources. */
+/**
+ * The dynamic package's generated files, formatted as the repository formats its sources, and package.json
+ * with the kinds' engine entries.
+ */
 async function formattedDynamicPackage(root: string): Promise<Map<string, string>> {
   const config = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
   const files = new Map<string, string>();
-  for (const [file, text] of dynamicPackageFiles()) {
+  for (const [file, text] of dynamicPackageFiles(root)) {
     files.set(file, await prettier.format(text, { ...config, parser: "typescript" }));
   }
+  files.set("package.json", packageManifestText(fs.readFileSync(path.join(root, "package.json"), "utf8")));
   return files;
 }
 
@@ -294,8 +299,9 @@ async function main(): Promise<void> {
       }
       return;
     }
-    await generateDynamicPackage(root);
+    // The docs examples first: each kind's class takes its TSDoc example from the generated TypeScript one.
     generate(root);
+    await generateDynamicPackage(root);
   } catch (error) {
     if (!(error instanceof GeneratorMissingError)) throw error;
     console.error(

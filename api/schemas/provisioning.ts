@@ -78,19 +78,7 @@ export type GhaOptions = Static<typeof GhaOptions>;
 /** Body of `provisionWorkflows` (POST .../repos/_provision). */
 export const ProvisionBody = Type.Object(
   {
-    deploymentId: NumericId,
-    filters: Type.Optional(ProvisionFilters),
-    excludeIds: Type.Optional(ProjectIds),
-    ghaOptions: Type.Optional(GhaOptions),
-  },
-  { additionalProperties: false },
-);
-export type ProvisionBody = Static<typeof ProvisionBody>;
-
-/** Arguments of `provisionWorkflows`: the body without the repeated deploymentId. */
-export const ProvisionWorkflowsArgs = Type.Object(
-  {
-    /** Numeric deployment id, as a string. */
+    /** Numeric deployment id, as a string (the path repeats it). */
     deploymentId: NumericId,
     /** Which projects' repositories receive the workflow; every eligible one when absent. */
     filters: Type.Optional(ProvisionFilters),
@@ -101,6 +89,10 @@ export const ProvisionWorkflowsArgs = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ProvisionBody = Static<typeof ProvisionBody>;
+
+/** Arguments of `provisionWorkflows`: the body's fields, one schema for both. */
+export const ProvisionWorkflowsArgs = ProvisionBody;
 export type ProvisionWorkflowsArgs = Static<typeof ProvisionWorkflowsArgs>;
 
 export const ProvisionError = Type.Object({

@@ -8,6 +8,7 @@ export const deploymentIdField = {
   schema: NumericId,
   description: "Deployment (organization) id.",
   onChange: "replace",
+  sent: true,
 } as const satisfies InputField;
 
 /**

@@ -41,6 +41,16 @@ export interface InputField<S extends TSchema = TSchema> {
   readonly differs?: (old: unknown, next: unknown) => boolean;
   /** Used by create only and never kept in the state (a one-time code): no output property of that name. */
   readonly writeOnly?: boolean;
+  /**
+   * Sent to the platform: by create and update, or, for an input whose change is only recorded, by
+   * destroy. The client checks it again then, with the rules `check` applied at preview.
+   */
+  readonly sent?: boolean;
+  /**
+   * The value of an optional input the program leaves out: `check` fills it in, schema.json carries it
+   * (so the generated SDKs apply it too), and the derived description says it.
+   */
+  readonly default?: Static<S>;
 }
 
 /** One output beyond the inputs. */
@@ -56,6 +66,14 @@ export type ImportRule =
   /** Refused at once: why, and what to do instead. */
   | { readonly kind: "refused"; readonly why: string };
 
+/** What a refresh cannot show of a kind's drift: the drift report lists such resources apart, saying why. */
+export interface RefreshBlindSpot {
+  /** `none`: the platform reads nothing back; `ownRoleOnly`: it reads back only the token owner's own role. */
+  readonly visibility: "none" | "ownRoleOnly";
+  /** Why, in the drift report's words. */
+  readonly why: string;
+}
+
 export interface ResourceDefinition<
   I extends Record<string, InputField> = Record<string, InputField>,
   O extends Record<string, OutputField> = Record<string, OutputField>,
@@ -69,17 +87,18 @@ export interface ResourceDefinition<
   /** The platform operations it uses and their maturity, each named as the catalogue's `describeOperation` names it. */
   readonly operations: string;
   /**
-   * A program that declares one, against the emulator's default fixtures (TypeScript, as in a Pulumi
-   * program whose `codesec` and `pulumi` are imported): the class's TSDoc example, compiled by a test.
+   * A lookup by id with the class's static `get`, against the emulator's default fixtures (TypeScript, as
+   * in a Pulumi program whose `codesec` and `pulumi` are imported), compiled by a test. The class's example
+   * of declaring one is generated from the PCL source in ./<kind>/examples/main.pp.
    */
-  readonly example: string;
-  /** A lookup by id with the class's static `get`, likewise. */
   readonly getExample: string;
   /** The id's parts, in order: `<deploymentId>/<userId>`. */
   readonly idParts: readonly [keyof I & string, string];
   readonly inputs: I;
   readonly outputs: O;
   readonly importRule: ImportRule;
+  /** What a refresh cannot see of it; absent when a refresh reads all of it back. */
+  readonly unseenByRefresh?: RefreshBlindSpot;
   /**
    * Whether a replacement deletes the old resource before creating the new one (the native provider's
    * `deleteBeforeReplace`): for a kind whose old and new resource cannot exist at once. Default: create
@@ -117,18 +136,26 @@ export function defineResource<
 
 const shapes = new WeakMap<object, TObject>();
 
-function shapeOf(fields: Record<string, { schema: TSchema; description: string }>, closed: boolean): TObject {
+function shapeOf(
+  fields: Record<string, { schema: TSchema; description: string; default?: unknown }>,
+  closed: boolean,
+): TObject {
   let shape = shapes.get(fields);
   if (shape === undefined) {
     shape = Type.Object(
-      Object.fromEntries(
-        Object.entries(fields).map(([name, field]) => [name, described(field.schema, field.description)]),
-      ),
+      Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, fieldSchema(field)])),
       closed ? { additionalProperties: false } : {},
     );
     shapes.set(fields, shape);
   }
   return shape;
+}
+
+/** A field's schema with its description and, for a defaulted input, its `default` (said in the description too). */
+function fieldSchema(field: { schema: TSchema; description: string; default?: unknown }): TSchema {
+  if (field.default === undefined) return described(field.schema, field.description);
+  const description = `${field.description} Default: \`${JSON.stringify(field.default)}\`.`;
+  return { ...described(field.schema, description), default: field.default };
 }
 
 /** The inputs' shape: the rules of `check` (no unknown key) and the type of the class's args. */
@@ -163,6 +190,25 @@ export function secretFields(definition: ResourceDefinition): string[] {
 export function isSecretValue(definition: ResourceDefinition, name: string, value: unknown): boolean {
   const secret = (definition.inputs[name] ?? definition.outputs[name])?.secret;
   return typeof secret === "function" ? secret(value) : secret === true;
+}
+
+/** The inputs with each absent defaulted input set to its default (what `check` returns). */
+export function withDefaults<P extends Record<string, unknown>>(
+  definition: ResourceDefinition,
+  inputs: P,
+): P {
+  const filled: Record<string, unknown> = { ...inputs };
+  for (const [name, field] of Object.entries(definition.inputs)) {
+    if (field.default !== undefined && filled[name] === undefined) filled[name] = field.default;
+  }
+  return filled as P;
+}
+
+/** The names of the inputs sent to the platform, in declaration order. */
+export function sentInputNames(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, field]) => field.sent === true)
+    .map(([name]) => name);
 }
 
 /** The output property names (beyond the inputs), in declaration order. */

@@ -22,6 +22,7 @@ import {
 } from "../providerContext";
 import {
   inputShape,
+  withDefaults,
   inputsWhoseChange,
   secretFields,
   typeLabel,
@@ -97,7 +98,8 @@ export async function checkResource(
       }
     }
   }
-  const done = () => (failures.length > 0 ? { inputs, failures } : { inputs });
+  const done = () =>
+    failures.length > 0 ? { inputs, failures } : { inputs: withDefaults(definition, inputs) };
   if (connectionNotKnown(ctx, inputs)) return done();
   try {
     // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
@@ -213,6 +215,8 @@ export function diffResource(
 
 function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {
   if (containsUnknown(next)) return true;
+  // A state written before the input had a default, or without it, holds the default all the same.
+  if (field.default !== undefined) [old, next] = [old ?? field.default, next ?? field.default];
   return field.differs ? field.differs(old, next) : !sameValue(old, next);
 }
 

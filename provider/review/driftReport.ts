@@ -7,6 +7,8 @@
 import { type EngineOutput, type Step } from "./engineOutput";
 import { nameOfUrn, stackOfUrn } from "./urn";
 import { kindOfType } from "./kindView";
+import { RESOURCE_DEFINITIONS } from "../resources/registry";
+import type { RefreshBlindSpot, ResourceDefinition } from "../resources/definition";
 import { fittedMarkdown, type Section } from "./markdownBudget";
 import { markdownCode, markdownText as text } from "./markdownText";
 import { maskedValue, sameValue, shownFields, shownValue } from "./shownValues";
@@ -45,7 +47,7 @@ export interface UnseenResource {
   readonly visibility: Visibility;
 }
 
-export type Visibility = "none" | "ownRoleOnly";
+export type Visibility = RefreshBlindSpot["visibility"];
 
 export interface DriftReport {
   readonly stack: string;
@@ -58,23 +60,6 @@ export interface DriftReport {
 
 // Outputs that record how a resource was applied, not what the platform has.
 const BOOKKEEPING_OUTPUTS = new Set(["appliedApp", "platform", "platformReported"]);
-
-const UNSEEN: Record<string, { why: string; visibility: Visibility }> = {
-  UserRole: {
-    why:
-      "the platform reads back no other user's role, so a change to another user's role made in the " +
-      "platform's UI does not show",
-    visibility: "ownRoleOnly",
-  },
-  WorkflowProvisioning: {
-    why: "the platform has no read operation for workflow provisioning",
-    visibility: "none",
-  },
-  ScmWebhookSubscription: {
-    why: "the platform has no read operation for webhook subscriptions",
-    visibility: "none",
-  },
-};
 
 const VISIBILITY_HEADING: Record<Visibility, string> = {
   none: "Not visible to this check (docs/drift.md):",
@@ -114,8 +99,9 @@ export function driftReport(output: EngineOutput): DriftReport {
   // A UserRole that drifted was read back (the token owner's own role): the others may not be.
   const seen = new Set(drifted.map((resource) => resource.urn));
   const unseen = reads.flatMap((step) => {
-    const kind = kindOfType(step.old?.type ?? "") ?? "";
-    const unseenAs = seen.has(step.urn) ? undefined : UNSEEN[kind];
+    const kind = kindOfType(step.old?.type ?? "")!;
+    const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+    const unseenAs = seen.has(step.urn) ? undefined : definition.unseenByRefresh;
     return unseenAs ? [{ kind, name: nameOfUrn(step.urn), urn: step.urn, ...unseenAs }] : [];
   });
   // Each resource's 401 carries the token-rotation advice, in its provider's words (stack config, or an

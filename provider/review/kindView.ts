@@ -4,24 +4,16 @@
  * (`codesec:index:<Kind>`), gives its kind, and its properties, minus the engine's serialized provider
  * (`__provider`, never shown), give that kind's typed inputs.
  */
-import { RESOURCE_KIND_NAMES, type ResourceKind } from "../resources/registry";
-import type { ScmAppInputs } from "../resources/scmApp/definition";
-import type { ScmWebhookSubscriptionInputs } from "../resources/scmWebhookSubscription/definition";
-import type { UserRoleInputs } from "../resources/userRole/definition";
-import type { UserRolesInputs } from "../resources/userRoles/definition";
-import type { WorkflowProvisioningInputs } from "../resources/workflowProvisioning/definition";
+import { RESOURCE_KIND_NAMES, type RESOURCE_DEFINITIONS, type ResourceKind } from "../resources/registry";
+import type { InputsOf } from "../resources/definition";
 
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/codesec:";
 const NATIVE_PREFIX = "codesec:index:";
 
-/** Each kind's inputs, by kind name. */
-export interface KindInputs {
-  UserRole: UserRoleInputs;
-  UserRoles: UserRolesInputs;
-  WorkflowProvisioning: WorkflowProvisioningInputs;
-  ScmWebhookSubscription: ScmWebhookSubscriptionInputs;
-  ScmApp: ScmAppInputs;
-}
+/** Each kind's inputs, by kind name, as its definition declares them. */
+export type KindInputs = {
+  [K in ResourceKind]: InputsOf<(typeof RESOURCE_DEFINITIONS)[K]["inputs"]>;
+};
 
 /** A codesec resource's kind and inputs, whichever provider (dynamic or native) manages it. */
 export type KindView = {

@@ -14,7 +14,7 @@
  * Object and enum types get their names from a table ({@link NamedTypes}), never invented: a nested object
  * or enum missing from it is an error naming where it was met. A table entry matches a schema and every
  * copy the shapes make of it (`Type.Optional`, `described`), which share its `properties` or `anyOf`.
- * Descriptions come from the schemas' `description`; a schema marked `secretValue` becomes `secret: true`.
+ * Descriptions and defaults come from the schemas' `description` and `default`; a schema marked `secretValue` becomes `secret: true`.
  * Property names are the schema's (camelCase: the platform's `config_error` is `configError`), from the
  * one mapping the native plugin also renames values with (provider/schemaNames.ts).
  */
@@ -34,6 +34,7 @@ export interface TypeSpec {
 /** A property of a resource, function, object type or the config (`propertySpec`). */
 export interface PropertySpec extends TypeSpec {
   readonly description?: string;
+  readonly default?: unknown;
   readonly secret?: true;
   readonly replaceOnChanges?: true;
 }
@@ -131,6 +132,7 @@ export class SchemaTypes {
     return {
       ...(typeof schema.description === "string" ? { description: schema.description } : {}),
       ...this.type(schema, where),
+      ...(schema.default !== undefined ? { default: schema.default as unknown } : {}),
       ...(options.secret || isSecretSchema(schema) ? { secret: true as const } : {}),
       ...(options.replaceOnChanges ? { replaceOnChanges: true as const } : {}),
     };

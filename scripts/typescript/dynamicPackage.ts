@@ -2,10 +2,13 @@
  * The TypeScript of the dynamic package that comes from the definitions alone: each resource class with
  * its Args interface (`provider/resources/<kind>/resource.ts`) and each function's Promise and Output forms
  * with their argument and result types (`provider/functions/<name>.ts`), with TSDoc on every field so an
- * editor's hover shows what the definition says. `npm run generate` writes them; lint fails when one is
+ * editor's hover shows what the definition says; each kind's engine entry (`provider/resources/<kind>/
+ * engineEntry.ts`) and its `./dynamic/<Kind>` export in package.json. `npm run generate` writes them; lint fails when one is
  * stale. Nothing here is written by hand twice: descriptions, types, what a change does, examples and
  * maturity all come from the one definition.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ORG_ROLES } from "../../api/schemas/common";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
@@ -18,6 +21,7 @@ import {
   type ResourceDefinition,
 } from "../../provider/resources/definition";
 import { kindFolder } from "../../provider/resources/kindFolder";
+import { docsExample, examplePrograms } from "../docsExamples";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { isOptional, tsDoc, typeOf, wrap, type NamedEnums, type PrintOptions } from "./typeboxToTypeScript";
 
@@ -71,8 +75,25 @@ function properties(
   });
 }
 
+const REPOSITORY_ROOT = path.resolve(__dirname, "../..");
+
+/**
+ * A kind's example for its class's TSDoc: the TypeScript that `npm run generate` writes from its PCL
+ * source (`provider/resources/<kind>/examples/main.pp`, the one source of the example in every language),
+ * without its imports, indented as the repository's sources are.
+ */
+export function resourceExample(kind: string, root = REPOSITORY_ROOT): string {
+  const program = examplePrograms(docsExample("resources", kind, "main")).find(
+    ({ language }) => language.folder === "typescript",
+  )!;
+  const lines = fs.readFileSync(path.join(root, program.file), "utf8").trimEnd().split("\n");
+  const body = lines.filter((line) => !line.startsWith("import "));
+  while (body[0] === "") body.shift();
+  return body.map((line) => line.replace(/^(?: {4})+/, (indent) => " ".repeat(indent.length / 2))).join("\n");
+}
+
 /** `provider/resources/<kind>/resource.ts` for one kind. */
-export function resourceFile(definition: ResourceDefinition): string {
+export function resourceFile(definition: ResourceDefinition, root = REPOSITORY_ROOT): string {
   const name = definition.name;
   const folder = kindFolder(name);
   const inputs = inputShape(definition);
@@ -120,7 +141,7 @@ export function resourceFile(definition: ResourceDefinition): string {
       definition.description,
       `Platform: ${definition.operations}. **Experimental** platform operations. Type token ` +
         `\`pulumi-nodejs:dynamic/codesec:${name}\`; reference: docs/resources/${name}.md.`,
-      exampleDoc(definition.example),
+      exampleDoc(resourceExample(name, root)),
     ]),
     `export class ${name} extends pulumi.dynamic.Resource {`,
     ...outputLines,
@@ -232,12 +253,55 @@ export function functionFile(definition: FunctionDefinition): string {
   ].join("\n");
 }
 
+/** `provider/resources/<kind>/engineEntry.ts`: the module the engine loads for one kind. */
+export function engineEntryFile(kind: string): string {
+  const folder = kindFolder(kind);
+  return [
+    HEADER(`provider/resources/${folder}/definition.ts`, false),
+    ...doc("", [
+      `What the engine loads for codesec:${kind}: the package subpath \`pulumi-codesec/dynamic/${kind}\`, ` +
+        "which the provider stored with each resource names (provider/dynamic/stubProvider.ts; package.json's " +
+        "entry is generated too). The module's exports are the provider object itself. Do not rename or move " +
+        "without keeping that subpath: stacks store it.",
+    ]),
+    'import { engineEntry } from "../../dynamic/engineEntry";',
+    'import { dynamicProvider } from "../../dynamic/dynamicProvider";',
+    `import { ${folder}Definition } from "./definition";`,
+    "",
+    `export = engineEntry("${kind}", dynamicProvider(${folder}Definition));`,
+    "",
+  ].join("\n");
+}
+
+/** package.json's export of one kind's engine entry, `./dynamic/<Kind>`. */
+function kindExport(kind: string): { types: string; default: string } {
+  const entry = `./dist/provider/resources/${kindFolder(kind)}/engineEntry`;
+  return { types: `${entry}.d.ts`, default: `${entry}.js` };
+}
+
+/**
+ * package.json's text with its `./dynamic/<Kind>` exports those of the registry's kinds, in its order,
+ * right after `./dynamic`; every other entry and field stays as written.
+ */
+export function packageManifestText(manifestText: string): string {
+  const manifest = JSON.parse(manifestText) as { exports: Record<string, unknown> };
+  const exports: Record<string, unknown> = {};
+  for (const [subpath, entry] of Object.entries(manifest.exports)) {
+    if (subpath.startsWith("./dynamic/")) continue;
+    exports[subpath] = entry;
+    if (subpath === "./dynamic")
+      for (const kind of RESOURCE_KIND_NAMES) exports[`./dynamic/${kind}`] = kindExport(kind);
+  }
+  return `${JSON.stringify({ ...manifest, exports }, null, 2)}\n`;
+}
+
 /** Every file this generator writes, by path from the repository root. */
-export function dynamicPackageFiles(): Map<string, string> {
+export function dynamicPackageFiles(root = REPOSITORY_ROOT): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of RESOURCE_KIND_NAMES) {
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
-    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition));
+    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition, root));
+    files.set(`provider/resources/${kindFolder(kind)}/engineEntry.ts`, engineEntryFile(kind));
   }
   for (const definition of Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS)) {
     files.set(`provider/functions/${definition.name}.ts`, functionFile(definition));

@@ -5,15 +5,12 @@ import { buildPath } from "../pathParams";
 import { validateResponse } from "../responseValidation";
 import type { Transport } from "../transport";
 
-/** The body of `provisionWorkflows` for validated arguments: the arguments, with absent options left out. */
+/**
+ * The body of `provisionWorkflows` for validated arguments: the arguments (the body's own fields, which their
+ * schema allows alone), with absent options left out.
+ */
 export function provisionBody(args: ProvisionWorkflowsArgs): ProvisionBody {
-  const { deploymentId, filters, excludeIds, ghaOptions } = args;
-  return {
-    deploymentId,
-    ...(filters === undefined ? {} : { filters }),
-    ...(excludeIds === undefined ? {} : { excludeIds }),
-    ...(ghaOptions === undefined ? {} : { ghaOptions }),
-  };
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as ProvisionBody;
 }
 
 export async function provisionWorkflows(

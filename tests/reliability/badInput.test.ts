@@ -11,7 +11,12 @@ import * as codesec from "../../provider";
 import { clientFor, clientSettingsFrom } from "../../provider/clients";
 import { CodeSecConnectionError, resolveConnection } from "../../provider/connection";
 import { run } from "../../provider/dynamic";
-import { RESOURCE_KIND_NAMES, type ResourceKind } from "../../provider/resources/registry";
+import {
+  RESOURCE_DEFINITIONS,
+  RESOURCE_KIND_NAMES,
+  type ResourceKind,
+} from "../../provider/resources/registry";
+import { sentInputNames, type ResourceDefinition } from "../../provider/resources/definition";
 import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import { CodeSecClient, CodeSecInputError } from "../../sdk";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
@@ -25,14 +30,24 @@ const PROVIDERS = Object.fromEntries(
   RESOURCE_KIND_NAMES.map((kind) => [kind, dynamicProviderOf(kind)]),
 ) as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;
 
-/** Inputs a resource sends to the platform (a field outside these is checked by `check` alone). */
-const SENT_INPUTS: Record<ResourceKind, readonly string[]> = {
-  UserRole: ["deploymentId", "userId", "role", "roleOnDestroy", "connection"],
-  UserRoles: ["deploymentId", "roles", "connection"],
-  WorkflowProvisioning: ["deploymentId", "filters", "excludeIds", "ghaOptions", "connection", "body"],
-  ScmWebhookSubscription: ["deploymentId", "configId", "connection"],
-  ScmApp: ["deploymentId", "requestId", "code", "connection"],
-};
+/**
+ * Inputs a resource sends to the platform, from its definition (a field outside these is checked by
+ * `check` alone), with the `connection` apply resolves, and the request body the client measures.
+ */
+const SENT_INPUTS = Object.fromEntries(
+  RESOURCE_KIND_NAMES.map((kind) => {
+    const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+    const body = definition.implementation.requestBodies === undefined ? [] : ["body"];
+    return [kind, [...sentInputNames(definition), "connection", ...body]];
+  }),
+) as Partial<Record<ResourceKind, readonly string[]>> as Record<ResourceKind, readonly string[]>;
+
+/** A sent input whose change is only recorded is what destroy sends (a role on destroy). */
+function sentByDestroy(kind: ResourceKind, input: string | undefined): input is string {
+  if (input === undefined) return false;
+  const field = (RESOURCE_DEFINITIONS[kind] as ResourceDefinition).inputs[input];
+  return field?.sent === true && field.onChange === "record";
+}
 
 function fieldOf(error: unknown): string | undefined {
   if (error instanceof CodeSecInputError || error instanceof CodeSecConnectionError) return error.field;
@@ -116,11 +131,10 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       if (root !== undefined && !SENT_INPUTS[c.target].includes(root)) {
         return [preview, { kind: "notApplicable", why: "never sent; check runs again at up" }];
       }
-      // Apply is the provider's own code: create sends the inputs; destroy is what sends roleOnDestroy.
-      const apply =
-        root === "roleOnDestroy"
-          ? await verdictOf(() => provider.delete!("1001/502", c.inputs), { newRole: "roleOnDestroy" })
-          : await verdictOf(() => provider.create(c.inputs), { newRole: "role" });
+      // Apply is the provider's own code: create sends the inputs; destroy sends a role on destroy.
+      const apply = sentByDestroy(c.target, root)
+        ? await verdictOf(() => provider.delete!("1001/502", c.inputs), { newRole: root })
+        : await verdictOf(() => provider.create(c.inputs), { newRole: "role" });
       return [preview, apply];
     }
     if (c.surface === "function") {

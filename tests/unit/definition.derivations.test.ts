@@ -6,7 +6,8 @@
  */
 import { expect } from "chai";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
-import type { ResourceDefinition } from "../../provider/resources/definition";
+import { Value } from "@sinclair/typebox/value";
+import type { InputField, ResourceDefinition } from "../../provider/resources/definition";
 import { diffResource, updateResource } from "../../provider/resources/lifecycle";
 import type { ProviderContext } from "../../provider/providerContext";
 import { onChangeWords, docEntries } from "../../scripts/docs";
@@ -64,6 +65,16 @@ const OTHER: Record<string, unknown> = {
   rolesOnDestroy: { "502": "ORG_ROLE_MEMBER" },
 };
 
+/**
+ * Another valid value of an input: the table's, else (an input added since) the value its schema creates,
+ * made to differ from its default.
+ */
+function otherValue(name: string, field: InputField): unknown {
+  if (Object.hasOwn(OTHER, name)) return OTHER[name];
+  const created = Value.Create(field.schema);
+  return typeof created === "boolean" && created === field.default ? !created : created;
+}
+
 /** The kind's definition with an update that only records whether it was asked to apply again. */
 function recordingUpdates(definition: ResourceDefinition, seen: boolean[]): ResourceDefinition {
   return {
@@ -84,7 +95,7 @@ describe("one definition per kind: diff, update and docs all follow each field's
     for (const [name, field] of Object.entries(definition.inputs)) {
       it(`${kind}.${name}: ${field.onChange}`, async () => {
         const olds = { ...BASE[kind], platform: PLATFORM };
-        const news = { ...BASE[kind], [name]: OTHER[name] };
+        const news = { ...BASE[kind], [name]: otherValue(name, field) };
         // The connection "org2" must resolve for ownership: give it the same platform.
         const config = {
           "codesec:baseUrl": PLATFORM,

@@ -49,15 +49,16 @@ function tsBlocks(file: string): Block[] {
   }));
 }
 
-/** The examples the definitions give the generated TSDoc (a resource's and its lookup, a function's two forms). */
+/**
+ * The examples the definitions give the generated TSDoc (a resource's lookup, a function's two forms); a
+ * resource's own example is the generated docs example of its PCL source, checked with those.
+ */
 function definitionExamples(): Block[] {
-  const resources = Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS).flatMap((definition) =>
-    [definition.example, definition.getExample].map((code) => ({
-      file: `provider/resources/${definition.name} definition (example)`,
-      line: 1,
-      code: `${code}\n`,
-    })),
-  );
+  const resources = Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS).map((definition) => ({
+    file: `provider/resources/${definition.name} definition (example)`,
+    line: 1,
+    code: `${definition.getExample}\n`,
+  }));
   const functions = Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS).flatMap((definition) =>
     [definition.example, definition.outputExample].map((code) => ({
       file: `provider/functions ${definition.name} definition (example)`,

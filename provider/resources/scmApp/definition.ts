@@ -16,6 +16,7 @@ const inputs = {
     schema: OpaqueId,
     description: "The SCM app request to complete (or, without `code`, to adopt).",
     onChange: "replace",
+    sent: true,
   },
   code: {
     schema: Type.Optional(OneTimeCode),
@@ -25,6 +26,7 @@ const inputs = {
     onChange: "never",
     secret: true,
     writeOnly: true,
+    sent: true,
   },
   connection: connectionField,
 } as const;
@@ -71,13 +73,6 @@ export const scmAppDefinition = defineResource({
     "`requestId` identify it; nothing changes in place. Destroy only removes the resource from the stack.",
   operations:
     `${describeOperation("completeScmAppRequest")}; refresh and import: ` + describeOperation("getScmApp"),
-  example: `const cfg = new pulumi.Config();
-const app = new codesec.ScmApp("github", {
-  deploymentId: "1001",
-  requestId: "apprq-1001-a",
-  code: cfg.requireSecret("scmAppCode"),
-});
-export const appSlug = app.slug;`,
   getExample: `const connected = codesec.ScmApp.get("legacy", "1001/apprq-1001-done");
 export const legacySlug = connected.slug;`,
   idParts: ["deploymentId", "requestId"],

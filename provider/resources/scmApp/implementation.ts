@@ -4,7 +4,7 @@
  * declared without a code (or an import) adopts an app that is already connected.
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
-import type { ScmApp } from "../../../api/schemas/scm";
+import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
 import { clientOf, connectionOf, type ProviderContext } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
@@ -16,21 +16,19 @@ import { CodeSecResourceError } from "../resourceError";
 
 const TYPE = "codesec:ScmApp";
 
+/** The API's app fields kept as they are (its `id` is the output `scmAppId`; `requestId` is an input). */
+type KeptAppField = Exclude<keyof ScmApp, "id" | "requestId">;
+
 /** The connected app's fields as the flat output properties (all outputs but `platform`). */
-type AppFields = Pick<
-  Required<ScmAppState>,
-  "scmAppId" | "slug" | "appId" | "scmType" | "baseUrl" | "scmName" | "codeAccess" | "tenantId"
->;
-const APP_FIELDS = [
+type AppFields = Pick<Required<ScmAppState>, "scmAppId" | KeptAppField>;
+
+/** Their names, from the API's app schema, in its order after `scmAppId`. */
+const APP_FIELDS: readonly (keyof AppFields)[] = [
   "scmAppId",
-  "slug",
-  "appId",
-  "scmType",
-  "baseUrl",
-  "scmName",
-  "codeAccess",
-  "tenantId",
-] as const satisfies readonly (keyof AppFields)[];
+  ...(Object.keys(ScmAppSchema.properties).filter(
+    (name) => name !== "id" && name !== "requestId",
+  ) as KeptAppField[]),
+];
 
 /**
  * Keys that 0.4.0 wrote into the inputs the engine keeps, to make `pulumi preview --diff` name drifted

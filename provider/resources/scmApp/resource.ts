@@ -60,13 +60,19 @@ export interface ScmAppArgs {
  *
  * @example
  * ```ts
- * const cfg = new pulumi.Config();
- * const app = new codesec.ScmApp("github", {
+ * const config = new pulumi.Config();
+ * const scmAppCode = config.requireSecret("scmAppCode");
+ * const github = new codesec.ScmApp("github", {
  *   deploymentId: "1001",
  *   requestId: "apprq-1001-a",
- *   code: cfg.requireSecret("scmAppCode"),
+ *   code: scmAppCode,
  * });
- * export const appSlug = app.slug;
+ * // Adopt an app that is already connected (its request completed elsewhere): no code, create reads it.
+ * const legacy = new codesec.ScmApp("legacy", {
+ *   deploymentId: "1001",
+ *   requestId: "apprq-1001-done",
+ * });
+ * export const appSlug = github.slug;
  * ```
  */
 export class ScmApp extends pulumi.dynamic.Resource {

@@ -16,6 +16,7 @@ const inputs = {
     schema: OpaqueId,
     description: "The SCM configuration whose webhooks the platform subscribes to.",
     onChange: "replace",
+    sent: true,
   },
   triggers: triggersField("subscribes again"),
   connection: connectionField,
@@ -44,11 +45,6 @@ export const scmWebhookSubscriptionDefinition = defineResource({
     "subscription back or remove it: refresh keeps the state, and destroy only removes the resource from " +
     "the stack (the subscription stays).",
   operations: describeOperation("subscribeScmWebhook"),
-  example: `const hooks = new codesec.ScmWebhookSubscription("github-hooks", {
-  deploymentId: "1001",
-  configId: "scmcfg-1001-a",
-});
-export const events = hooks.events;`,
   getExample: `// Refused: the platform cannot read a subscription back, so there is nothing to look up.
 const found = codesec.ScmWebhookSubscription.get("hooks", "1001/scmcfg-1001-a");`,
   idParts: ["deploymentId", "configId"],
@@ -59,6 +55,10 @@ const found = codesec.ScmWebhookSubscription.get("hooks", "1001/scmcfg-1001-a");
     why:
       "the platform has no operation that reads a subscription back (docs/drift.md), so there is nothing to " +
       "import it from. Declare it in the program instead: creating it subscribes (subscribing is idempotent).",
+  },
+  unseenByRefresh: {
+    why: "the platform has no read operation for webhook subscriptions",
+    visibility: "none",
   },
   implementation: scmWebhookSubscriptionImplementation,
 });

@@ -3,16 +3,17 @@
  * create and when it is applied again. No read or delete endpoint: state is kept on refresh and destroy
  * only forgets it.
  */
+import { SubscribeScmWebhookArgs } from "../../../api/schemas/scm";
 import { clientOf, type ProviderContext } from "../../providerContext";
+import { operationArguments } from "../operationArguments";
 import { formatResourceId } from "../resourceIds";
 import type { KindImplementation } from "../kindImplementation";
 import type { ScmWebhookSubscriptionInputs, ScmWebhookSubscriptionState } from "./definition";
 
 async function subscribe(ctx: ProviderContext, inputs: ScmWebhookSubscriptionInputs) {
-  const response = await clientOf(ctx, inputs).subscribeScmWebhook({
-    deploymentId: inputs.deploymentId,
-    configId: inputs.configId,
-  });
+  const response = await clientOf(ctx, inputs).subscribeScmWebhook(
+    operationArguments(SubscribeScmWebhookArgs, inputs),
+  );
   return { ...inputs, scmUrl: response.subscription.scmUrl, events: response.subscription.events };
 }
 

@@ -64,7 +64,7 @@ export interface ScmWebhookSubscriptionArgs {
  *   deploymentId: "1001",
  *   configId: "scmcfg-1001-a",
  * });
- * export const events = hooks.events;
+ * export const subscribedEvents = hooks.events;
  * ```
  */
 export class ScmWebhookSubscription extends pulumi.dynamic.Resource {

@@ -15,11 +15,13 @@ const inputs = {
     schema: OpaqueId,
     description: "The user whose organization role is managed.",
     onChange: "replace",
+    sent: true,
   },
   role: {
     schema: OrgRole,
     description: "The organization role the user holds; create and update set it on the platform.",
     onChange: "update",
+    sent: true,
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -28,6 +30,7 @@ const inputs = {
       "the resource only leaves the stack and the user keeps the role. Not applied when the same run " +
       "declares the user's role again (a replacement, a move, a second UserRole).",
     onChange: "record",
+    sent: true,
   },
   triggers: {
     ...triggersField("sets the declared role again"),
@@ -54,17 +57,17 @@ export const userRoleDefinition = defineResource({
   operations:
     `${describeOperation("updateUserRole")}; refresh: ${describeOperation("getCurrentUser")}, and ` +
     `${describeOperation("listNotificationRules")}, which confirms the deployment`,
-  example: `const member = new codesec.UserRole("member-502", {
-  deploymentId: "1001",
-  userId: "502",
-  role: codesec.OrgRole.Admin,
-  roleOnDestroy: codesec.OrgRole.Member, // demoted again when the resource is destroyed
-});`,
   getExample: `const me = codesec.UserRole.get("me", "1001/501"); // 501: the user behind the token
 export const myRole = me.role;`,
   idParts: ["deploymentId", "userId"],
   inputs,
   outputs,
   importRule: { kind: "read" },
+  unseenByRefresh: {
+    why:
+      "the platform reads back no other user's role, so a change to another user's role made in the " +
+      "platform's UI does not show",
+    visibility: "ownRoleOnly",
+  },
   implementation: userRoleImplementation,
 });

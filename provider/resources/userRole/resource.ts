@@ -78,11 +78,12 @@ export interface UserRoleArgs {
  *
  * @example
  * ```ts
+ * // roleOnDestroy: `pulumi destroy` demotes the user to a member again.
  * const member = new codesec.UserRole("member-502", {
  *   deploymentId: "1001",
  *   userId: "502",
  *   role: codesec.OrgRole.Admin,
- *   roleOnDestroy: codesec.OrgRole.Member, // demoted again when the resource is destroyed
+ *   roleOnDestroy: codesec.OrgRole.Member,
  * });
  * ```
  */

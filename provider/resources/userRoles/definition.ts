@@ -19,6 +19,7 @@ const inputs = {
       "only the entries that changed (one write each, at the provider's rate limit); a user removed from " +
       "the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.",
     onChange: "update",
+    sent: true,
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -27,12 +28,14 @@ const inputs = {
       "(demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the " +
       "role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).",
     onChange: "record",
+    sent: true,
   },
   rolesOnDestroy: {
     schema: Type.Optional(Type.Record(Type.String(), OrgRole)),
     description:
       "User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.",
     onChange: "record",
+    sent: true,
   },
   triggers: triggersField("writes every entry again"),
   connection: connectionField,
@@ -55,11 +58,6 @@ export const userRolesDefinition = defineResource({
   operations:
     `${describeOperation("updateUserRole")}; refresh: ${describeOperation("getCurrentUser")}, and ` +
     `${describeOperation("listNotificationRules")}, which confirms the deployment`,
-  example: `const admins = new codesec.UserRoles("admins", {
-  deploymentId: "1001",
-  roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },
-  roleOnDestroy: codesec.OrgRole.Readonly, // for a user removed from the map, or on destroy
-});`,
   getExample: `// Refused: the platform reads back only the caller's own role, not a whole map.
 const found = codesec.UserRoles.get("admins", "1001/userroles-<uuid>");`,
   idParts: ["deploymentId", "userroles-<uuid>"],

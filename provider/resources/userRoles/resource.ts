@@ -81,10 +81,18 @@ export interface UserRolesArgs {
  *
  * @example
  * ```ts
- * const admins = new codesec.UserRoles("admins", {
+ * // roleOnDestroy applies to a user removed from the map, and to every user on destroy; rolesOnDestroy
+ * // sets it per user instead.
+ * const team = new codesec.UserRoles("platform-team", {
  *   deploymentId: "1001",
- *   roles: { "502": codesec.OrgRole.Admin, "503": codesec.OrgRole.Member },
- *   roleOnDestroy: codesec.OrgRole.Readonly, // for a user removed from the map, or on destroy
+ *   roles: {
+ *     "502": codesec.OrgRole.Admin,
+ *     "503": codesec.OrgRole.Member,
+ *   },
+ *   roleOnDestroy: codesec.OrgRole.Readonly,
+ *   rolesOnDestroy: {
+ *     "502": codesec.OrgRole.Member,
+ *   },
  * });
  * ```
  */

@@ -19,11 +19,13 @@ const inputs = {
       "`setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, " +
       "`isLocalScanProject`, `tagId`); every eligible project when absent.",
     onChange: "update",
+    sent: true,
   },
   excludeIds: {
     schema: Type.Optional(ProjectIds),
     description: "Project ids to leave out even when they match `filters`.",
     onChange: "update",
+    sent: true,
   },
   ghaOptions: {
     schema: Type.Optional(GhaOptions),
@@ -31,13 +33,15 @@ const inputs = {
       "Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, " +
       "`pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).",
     onChange: "update",
+    sent: true,
   },
   allowPartialFailure: {
     schema: Type.Optional(Type.Boolean()),
     description:
       "When the platform's answer lists `errors`, record them in the `errors` output instead of failing " +
-      "the operation. Default false.",
+      "the operation.",
     onChange: "record",
+    default: false,
   },
   triggers: triggersField("provisions again"),
   connection: connectionField,
@@ -70,13 +74,6 @@ export const workflowProvisioningDefinition = defineResource({
     "remove it: refresh keeps the state, and destroy only removes the resource from the stack (the " +
     "workflow files stay in the repositories); change `triggers` to apply again.",
   operations: describeOperation("provisionWorkflows"),
-  example: `const ci = new codesec.WorkflowProvisioning("ci", {
-  deploymentId: "1001",
-  filters: { codeAccess: true, archived: false, setup: true },
-  excludeIds: ["7005"], // a local-scan project: no repository to write a workflow into
-  ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
-});
-export const workflowFiles = ci.repoFileUrls;`,
   getExample: `// Refused: the platform cannot read a provisioning back, so there is nothing to look up.
 const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>");`,
   idParts: ["deploymentId", "provisioning-<uuid>"],
@@ -87,6 +84,10 @@ const found = codesec.WorkflowProvisioning.get("wf", "1001/provisioning-<uuid>")
     why:
       "the platform has no operation that reads a provisioning back (docs/drift.md), so there is nothing to " +
       "import it from. Declare it in the program instead: creating it provisions (provisioning is idempotent).",
+  },
+  unseenByRefresh: {
+    why: "the platform has no read operation for workflow provisioning",
+    visibility: "none",
   },
   implementation: workflowProvisioningImplementation,
 });

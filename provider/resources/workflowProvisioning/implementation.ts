@@ -5,17 +5,18 @@
  */
 import { randomUUID } from "node:crypto";
 import { provisionBody } from "../../../sdk/operations/provisioning";
-import type { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
+import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf, type ProviderContext } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
 import { ResourceInitError } from "../initFailure";
+import { operationArguments } from "../operationArguments";
 import type { KindImplementation } from "../kindImplementation";
 import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
 
 const TYPE = "codesec:WorkflowProvisioning";
 
 /**
- * Thrown when the platform reports errors and `allowPartialFailure` is not set. The engine records its
+ * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine records its
  * `properties` as a resource that failed to initialize: the repositories that were provisioned stay in
  * state (and the next `pulumi up` applies again) instead of being lost.
  */
@@ -42,14 +43,13 @@ export class ProvisioningPartialFailure extends ResourceInitError {
 
 /** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
 function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
-  const { deploymentId, filters, excludeIds, ghaOptions } = inputs;
-  return { deploymentId, filters, excludeIds, ghaOptions };
+  return operationArguments(ProvisionWorkflowsArgs, inputs);
 }
 
 async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {
   const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
   const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
-  if (result.errors.length > 0 && inputs.allowPartialFailure !== true) {
+  if (result.errors.length > 0 && !inputs.allowPartialFailure) {
     throw new ProvisioningPartialFailure(id, state);
   }
   return state;
@@ -57,7 +57,7 @@ async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvi
 
 /** A resource recorded with errors (a failed create or update) whose errors are not to be accepted. */
 function failedBefore(state: WorkflowProvisioningState, news: WorkflowProvisioningInputs): boolean {
-  return (state.errors ?? []).length > 0 && news.allowPartialFailure !== true;
+  return (state.errors ?? []).length > 0 && !news.allowPartialFailure;
 }
 
 export const workflowProvisioningImplementation: KindImplementation<

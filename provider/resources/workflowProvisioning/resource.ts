@@ -80,7 +80,7 @@ export interface WorkflowProvisioningArgs {
   }>;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default false.
+   * operation. Default: `false`.
    *
    * Changing it is recorded with no API call.
    */
@@ -128,9 +128,18 @@ export interface WorkflowProvisioningArgs {
  * ```ts
  * const ci = new codesec.WorkflowProvisioning("ci", {
  *   deploymentId: "1001",
- *   filters: { codeAccess: true, archived: false, setup: true },
- *   excludeIds: ["7005"], // a local-scan project: no repository to write a workflow into
- *   ghaOptions: { prEnabled: true, pushEnabled: true, pushBranches: ["main"] },
+ *   filters: {
+ *     codeAccess: true,
+ *     archived: false,
+ *     setup: true,
+ *   },
+ *   excludeIds: ["7005"],
+ *   ghaOptions: {
+ *     prEnabled: true,
+ *     prSendComments: true,
+ *     pushEnabled: true,
+ *     pushBranches: ["main"],
+ *   },
  * });
  * export const workflowFiles = ci.repoFileUrls;
  * ```
@@ -202,7 +211,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
   >;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default false.
+   * operation. Default: `false`.
    */
   declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
   /**

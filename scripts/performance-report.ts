@@ -4,16 +4,19 @@
  * its floor does and why that floor is the cheapest honest way to do the same work, and its figures
  * (median, spread, target, verdict); then the full table. A run stopped early (results.unfinished) says so
  * and which parts are missing. Run it after a full bench run:
- * `node -r ts-node/register/transpile-only scripts/performance-report.ts [results.json]`.
+ * `node -r ts-node/register/transpile-only scripts/performance-report.ts [results.json]`; `--check` (in
+ * `npm run lint`) fails when the page is not what bench/results.json renders.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BENCH_STEPS, benchOptions } from "../bench/support/options";
 import {
+  formatMeasuredAt,
   formatTarget,
   formatValue,
   machineLine,
   markdownTable,
+  sourcesDigestLine,
   verdictOf,
   type BenchResults,
   type Figure,
@@ -26,7 +29,7 @@ const FLOOR_SUSPECT = 0.8;
 function figureLine(f: Figure): string {
   const verdict = f.met === undefined ? "" : f.met ? " (met)" : ` (**${verdictOf(f)}**)`;
   const target = f.target ? `, target ${formatTarget(f)}${verdict}` : "";
-  return `- ${f.name}: **${formatValue(f)}**${target}`;
+  return `- ${f.name}: **${formatValue(f)}**${target}; ${formatMeasuredAt(f)}`;
 }
 
 /** "50, 200 and 1,000". */
@@ -318,6 +321,9 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
   ) as Record<string, number>;
   const loads = rans.map((ran) => ran.loadAverage as { start: number; end: number } | undefined);
   const sameCommit = new Set(rans.map((ran) => (ran as { commit?: string }).commit)).size === 1;
+  // One digest only when every part measured the same sources: figures of other sources are not the release's.
+  const digests = new Set(parts.map((part) => part.sourcesDigest));
+  const sourcesDigest = digests.size === 1 ? parts[0].sourcesDigest : undefined;
   const described = runs.map((run, i) => {
     // What the run measured: the steps it timed (a stack size by its N).
     const timed = Object.keys((run.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
@@ -354,6 +360,7 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
       ...parts.flatMap((part) => part.notes.filter((note) => !note.startsWith(COMBINED))),
     ],
     unfinished: [...status.values()].filter((entry): entry is string => entry !== undefined),
+    ...(sourcesDigest ? { sourcesDigest } : {}),
   };
 }
 
@@ -394,6 +401,8 @@ export function performanceReport(results: BenchResults): string {
     `${machineLine(results.machine)}. Local file backend, passphrase secrets, the emulator on 127.0.0.1.${load}`,
     `Stack sizes measured: ${(ran.sizes ?? []).join(", ") || "none"}; repetitions (interleaved, paired): ${repetitions || "n/a"}; ` +
       `${ran.otherRepetitions ?? "n/a"} of the other comparisons.`,
+    "",
+    sourcesDigestLine(results.sourcesDigest),
     "",
   ];
   if (unfinished.length > 0) {
@@ -505,6 +514,15 @@ if (require.main === module) {
     const target = path.join(root, "bench", "results.json");
     writeFileSync(target, JSON.stringify(mergeResults(parts), null, 2) + "\n");
     console.log(`bench/results.json written from ${args.slice(1).join(", ")}`);
+  } else if (args[0] === "--check") {
+    // The lint's check: the page is what bench/results.json renders.
+    const results = JSON.parse(
+      readFileSync(path.join(root, "bench", "results.json"), "utf8"),
+    ) as BenchResults;
+    if (readFileSync(path.join(root, "docs", "performance.md"), "utf8") !== performanceReport(results)) {
+      console.error("docs/performance.md is not what bench/results.json renders: run npm run bench:report");
+      process.exitCode = 1;
+    }
   } else {
     const source = args[0] ?? path.join(root, "bench", "results.json");
     const results = JSON.parse(readFileSync(source, "utf8")) as BenchResults;

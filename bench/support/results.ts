@@ -42,6 +42,15 @@ export interface Figure {
   met?: boolean;
   /** With a spread and a target: whether the median alone respects the target (met, or the spread crosses it). */
   medianMet?: boolean;
+  /** The commit the figure was measured on ("+changes" when the work tree differed) and the load then. */
+  measuredAt?: MeasuredAt;
+}
+
+/** Where and under what load a figure was measured. */
+export interface MeasuredAt {
+  commit: string;
+  /** The 1-minute load average when the figure's comparison ended. */
+  load: number;
 }
 
 /** The machine a run measured. */
@@ -65,6 +74,11 @@ export interface BenchResults {
   figures: Figure[];
   /** Comparisons that could not run in full, and why. */
   notes: string[];
+  /**
+   * The digest of the sources measured (scripts/measuredSources.ts); absent when the figures come from runs
+   * of different sources, or from runs that did not record it.
+   */
+  sourcesDigest?: string;
   /**
    * The steps of the run not finished when these results were written (results are written after every
    * step and every stack size, so that a run stopped early still publishes what it measured); absent or
@@ -131,16 +145,38 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-/** The figures as one markdown table: comparison, figure, measured, target, met, detail. */
+/** Where a figure was measured, as the page and the table show it: "commit 1a2b3c4, load 1.20". */
+export function formatMeasuredAt(f: Pick<Figure, "measuredAt">): string {
+  return f.measuredAt
+    ? `commit ${f.measuredAt.commit}, load ${f.measuredAt.load.toFixed(2)}`
+    : "commit and load not recorded";
+}
+
+/** The figures as one markdown table: comparison, figure, measured, target, met, where measured, detail. */
 export function markdownTable(figures: readonly Figure[]): string {
-  const lines = ["| comparison | figure | measured | target | met | detail |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| comparison | figure | measured | target | met | measured at | detail |",
+    "|---|---|---|---|---|---|---|",
+  ];
   for (const f of figures) {
     const met = f.met === undefined ? "" : f.met ? "yes" : f.medianMet ? "**no** (spread)" : "**no**";
     lines.push(
-      `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(f.detail ?? "")} |`,
+      `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(formatMeasuredAt(f))} | ${cell(f.detail ?? "")} |`,
     );
   }
   return lines.join("\n");
+}
+
+/** The line of docs/performance.md that names the measured sources' digest (or says there is none). */
+export function sourcesDigestLine(digest: string | undefined): string {
+  return digest
+    ? `Measured sources: \`${digest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
+    : "Measured sources: not one digest (runs of different or unrecorded sources); `npm run release` refuses these figures.";
+}
+
+/** The measured sources' digest a page names (see sourcesDigestLine), if it names one. */
+export function publishedSourcesDigest(page: string): string | undefined {
+  return /^Measured sources: `(sha256:[0-9a-f]{64})`/m.exec(page)?.[1];
 }
 
 /** The machine as one line, e.g. "2 x Intel Xeon, 8 GiB, Linux 6.1, Node v22.18.0, Pulumi v3.259.0". */

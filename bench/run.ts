@@ -19,6 +19,7 @@ import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
+import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
 import { describeMachine } from "./support/machine";
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     ["getNotificationRules", () => notificationRules(options, log)],
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
+    [RELEASE_COMPARISON, () => releaseFigures(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),

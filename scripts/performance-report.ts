@@ -267,6 +267,19 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "(answered or refused) that reached the emulator within any one second.",
     ],
   },
+  {
+    comparison: "npm run release",
+    title: "npm run release (`bench/release.ts`)",
+    text: [
+      "`npm run release` on a warm machine, as a maintainer runs it again on a tag: its script in a committed",
+      "copy of the tree (`release/vX.Y.Z/`, every artifact of docs/release.md), once untimed (npm's, Go's and",
+      "pip's caches, the copy's first build), then timed in each repetition, with `--allow-stale-performance`",
+      "(the copy is not the commit this page was measured on). Each stage's seconds run from the time its",
+      '`[release]` log line arrives to the next one\'s; "start and checks" is the time before the first. An',
+      "absolute time on a shared machine: read it with the load it names. Published without a target.",
+      'Run it alone with `BENCH_ONLY="npm run release" npm run bench`.',
+    ],
+  },
 ];
 
 /** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */

@@ -55,6 +55,7 @@ export const BENCH_STEPS = [
   "getNotificationRules",
   "rate limits",
   "plugin start-up",
+  "npm run release",
   "engine",
   "native SDK aliases",
 ] as const;

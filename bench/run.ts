@@ -20,6 +20,7 @@ import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
+import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
 import { describeMachine } from "./support/machine";
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
     [RELEASE_COMPARISON, () => releaseFigures(options, log)],
+    [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),

@@ -29,7 +29,10 @@ const FLOOR_SUSPECT = 0.8;
 function figureLine(f: Figure): string {
   const verdict = f.met === undefined ? "" : f.met ? " (met)" : ` (**${verdictOf(f)}**)`;
   const target = f.target ? `, target ${formatTarget(f)}${verdict}` : "";
-  return `- ${f.name}: **${formatValue(f)}**${target}; ${formatMeasuredAt(f)}`;
+  const noise = f.noise
+    ? `; noise floor ${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x (a side against itself)`
+    : "";
+  return `- ${f.name}: **${formatValue(f)}**${target}${noise}; ${formatMeasuredAt(f)}`;
 }
 
 /** "50, 200 and 1,000". */
@@ -268,6 +271,19 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
     ],
   },
   {
+    comparison: "small real stack",
+    title: "Small real stack (`bench/smallStack.ts`)",
+    text: [
+      "What a user waits for on a stack as a team starts with (bench/programs/smallStack: 4 `UserRole`s, a",
+      "`UserRoles` of 20, 2 `WorkflowProvisioning`s, 2 `ScmWebhookSubscription`s and 1 `ScmApp`): `up`, a",
+      "no-change `preview`, `refresh` and `destroy`, with the dynamic resources and with the native provider,",
+      "interleaved with an empty program's preview, the CLI's own fixed cost. Each phase as the seconds above",
+      "that repetition's empty preview and as a ratio to it; the native side as a ratio to the dynamic one,",
+      "target at or below 1.0x, met only when every repetition clears the noise floor: the empty preview",
+      "against itself, measured in the same run.",
+    ],
+  },
+  {
     comparison: "npm run release",
     title: "npm run release (`bench/release.ts`)",
     text: [
@@ -439,8 +455,14 @@ export function performanceReport(results: BenchResults): string {
     "- A figure is **met only when its whole spread is inside the target** (every repetition). When the median",
     '  is inside but some repetition is not, it is marked not met, with the words "the spread crosses it":',
     "  a rerun could go either way, so it is not claimed.",
+    "- Where a comparison has a noise floor (a side against itself in the same run, e.g. the small real",
+    "  stack's), a ratio meets its target only when every repetition clears the target by that noise: a",
+    "  ratio of r with a noise floor of 0.9x to 1.1x meets at most 1.0x only when r is at most 0.9x.",
     "- The machine is shared: the load average above says how busy it was. Ratios of sides that ran side by",
     "  side are what to compare across runs, not seconds.",
+    "- Every figure names the commit it was measured on and the load (1-minute average) when its comparison",
+    "  ended. The page names the digest of the provider, plugin and SDK sources measured",
+    "  (scripts/measuredSources.ts): `npm run release` refuses this page unless that digest is its own.",
     "",
     "## How to reproduce",
     "",

@@ -56,6 +56,7 @@ export const BENCH_STEPS = [
   "rate limits",
   "plugin start-up",
   "npm run release",
+  "small real stack",
   "engine",
   "native SDK aliases",
 ] as const;

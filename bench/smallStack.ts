@@ -12,6 +12,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { performance } from "node:perf_hooks";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
 import { benchFixtures } from "./support/fixtures";
+import { expectChanges } from "./support/lifecycle";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
 import { benchStack, connectionConfig } from "./support/stacks";
@@ -28,14 +29,6 @@ const SMALL_PHASES = ["up", "preview, no change", "refresh", "destroy"] as const
 type SmallPhase = (typeof SMALL_PHASES)[number];
 type ProviderSide = "dynamic" | "native";
 const PROVIDER_SIDES: ProviderSide[] = ["dynamic", "native"];
-
-function expectCount(what: string, changes: Record<string, number> | undefined, op: string, want: number) {
-  const got = changes?.[op] ?? 0;
-  if (got !== want)
-    throw new Error(
-      `${what}: expected ${want} resources to ${op}, the engine reports ${JSON.stringify(changes)}`,
-    );
-}
 
 async function timed<T>(action: () => Promise<T>): Promise<{ seconds: number; result: T }> {
   const start = performance.now();
@@ -54,12 +47,12 @@ async function lifecycle(
   await stack.setConfig("bench:scmAppRequestId", { value: request.requestId });
   await stack.setConfig("bench:scmAppCode", { value: request.code, secret: true });
   const up = await timed(() => stack.up());
-  expectCount(`${side} up`, up.result.summary.resourceChanges, "create", RESOURCES + 1);
+  expectChanges(`${side} up`, up.result.summary.resourceChanges, "create", RESOURCES + 1);
   const preview = await timed(() => stack.preview());
-  expectCount(`${side} preview`, preview.result.changeSummary, "same", RESOURCES + 1);
+  expectChanges(`${side} preview`, preview.result.changeSummary, "same", RESOURCES + 1);
   const refresh = await timed(() => stack.refresh());
   const destroy = await timed(() => stack.destroy());
-  expectCount(`${side} destroy`, destroy.result.summary.resourceChanges, "delete", RESOURCES + 1);
+  expectChanges(`${side} destroy`, destroy.result.summary.resourceChanges, "delete", RESOURCES + 1);
   return {
     up: up.seconds,
     "preview, no change": preview.seconds,

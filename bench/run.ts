@@ -19,7 +19,10 @@ import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
+import { RELEASE_COMPARISON, releaseFigures } from "./release";
+import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
 import { stateSize } from "./stateSize";
+import { measuredSourcesDigest } from "../scripts/measuredSources";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
 import { markdownTable, machineLine, type BenchResults, type Figure } from "./support/results";
@@ -59,6 +62,11 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const loadAtStart = os.loadavg()[0];
   const commit = treeCommit();
+  // What release compares with its own (scripts/release/performanceFreshness.ts); checked again at the end.
+  let sourcesDigest: string | undefined = measuredSourcesDigest();
+  /** Each figure with the commit and the load it was measured at (the load when its comparison ended). */
+  const stamped = (measured: Figure[]): Figure[] =>
+    measured.map((f) => (f.measuredAt ? f : { ...f, measuredAt: { commit, load: round2(os.loadavg()[0]) } }));
   const started = performance.now();
   const figures: Figure[] = [];
   const notes: string[] = [];
@@ -81,6 +89,8 @@ async function main(): Promise<void> {
     ["getNotificationRules", () => notificationRules(options, log)],
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
+    [RELEASE_COMPARISON, () => releaseFigures(options, log)],
+    [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
     figures,
     notes,
     unfinished,
+    ...(sourcesDigest ? { sourcesDigest } : {}),
   });
   // Written after every step and every size: a run stopped early still leaves what it measured.
   const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
@@ -136,7 +147,7 @@ async function main(): Promise<void> {
     log(`[bench] ${name} ...`);
     const start = performance.now();
     try {
-      figures.push(...(await measure()));
+      figures.push(...stamped(await measure()));
     } catch (error) {
       failed(name, error);
       return;
@@ -157,14 +168,17 @@ async function main(): Promise<void> {
     try {
       await engineFloor(options, log, (run: SizeRun) => {
         // After every repetition: this size's figures from all its repetitions so far replace the last ones.
-        bySize.set(run.n, [
-          ...engineFloorFigures(run),
-          ...apiCallFigures([
-            { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+        bySize.set(
+          run.n,
+          stamped([
+            ...engineFloorFigures(run),
+            ...apiCallFigures([
+              { n: run.n, codesec: run.calls.codesec, native: run.calls.native, http: run.calls.http },
+            ]),
+            ...nativeFigures(run),
+            ...userRolesMapFigures(run),
           ]),
-          ...nativeFigures(run),
-          ...userRolesMapFigures(run),
-        ]);
+        );
         figures.splice(0, figures.length, ...quick, ...[...bySize.values()].flat());
         if (!sizesDone.includes(run.n)) sizesDone.push(run.n);
         repetitionsDone[`N=${run.n}`] = run.repetitions;
@@ -198,7 +212,7 @@ async function main(): Promise<void> {
     const before = figures.length;
     try {
       await nativeAliases(options, log, (measured, repetitions) => {
-        figures.splice(before, figures.length - before, ...measured);
+        figures.splice(before, figures.length - before, ...stamped(measured));
         timings[ALIASES_COMPARISON] = Math.round(secondsSince(start));
         const at = unfinished.findIndex((entry) => entry.startsWith(ALIASES_COMPARISON));
         if (at >= 0)
@@ -212,6 +226,12 @@ async function main(): Promise<void> {
     }
   }
 
+  if (sourcesDigest !== measuredSourcesDigest()) {
+    sourcesDigest = undefined;
+    notes.push(
+      "The provider, plugin or SDK sources changed during this run: its figures hold for no one commit.",
+    );
+  }
   save();
   console.log(markdownTable(figures));
   for (const note of notes) console.log(`\nNote: ${note}`);

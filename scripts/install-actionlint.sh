@@ -4,7 +4,7 @@
 # shellcheck on their `run:` scripts when a `shellcheck` is on PATH (Debian/Ubuntu: apt-get install
 # shellcheck; it needs root, so the set-up does not install it). Idempotent. The build keeps Go's checksum
 # database on whatever the environment says, as every Go build of the set-up (go-build.sh's
-# require_checksum_db).
+# require_checksum_db). A cached binary is reused only while it has the sha256 recorded when it was built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version=v1.7.7
@@ -12,6 +12,14 @@ log() { printf '[install-actionlint] %s\n' "$*"; }
 cache="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}/actionlint-$version"
 # shellcheck source=go-build.sh
 source "$root/scripts/go-build.sh" # ensure_go, require_checksum_db
+# The sha256 of the binary, recorded when it is built: the cache is shared by every clone and kept for
+# months, and a reused binary must be the one that was built, not one changed since.
+sha256_of() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d' ' -f1; }
+record="$cache/actionlint.sha256"
+if [ -x "$cache/actionlint" ] && { [ ! -f "$record" ] || [ "$(sha256_of "$cache/actionlint")" != "$(cat "$record")" ]; }; then
+  log "the cached actionlint does not have the digest recorded when it was built: building it again"
+  rm -f "$cache/actionlint" "$record"
+fi
 if [ ! -x "$cache/actionlint" ]; then
   ensure_go || {
     echo "[install-actionlint] no Go: install actionlint $version yourself (https://github.com/rhysd/actionlint)" >&2
@@ -20,6 +28,7 @@ if [ ! -x "$cache/actionlint" ]; then
   require_checksum_db
   log "building actionlint $version"
   GOBIN="$cache" GOFLAGS=-mod=mod GOWORK=off go install "github.com/rhysd/actionlint/cmd/actionlint@$version"
+  sha256_of "$cache/actionlint" >"$record"
 fi
 mkdir -p "$root/.tools/bin"
 ln -sfn "$cache/actionlint" "$root/.tools/bin/actionlint"

@@ -4,16 +4,19 @@
  * its floor does and why that floor is the cheapest honest way to do the same work, and its figures
  * (median, spread, target, verdict); then the full table. A run stopped early (results.unfinished) says so
  * and which parts are missing. Run it after a full bench run:
- * `node -r ts-node/register/transpile-only scripts/performance-report.ts [results.json]`.
+ * `node -r ts-node/register/transpile-only scripts/performance-report.ts [results.json]`; `--check` (in
+ * `npm run lint`) fails when the page is not what bench/results.json renders.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BENCH_STEPS, benchOptions } from "../bench/support/options";
 import {
+  formatMeasuredAt,
   formatTarget,
   formatValue,
   machineLine,
   markdownTable,
+  sourcesDigestLine,
   verdictOf,
   type BenchResults,
   type Figure,
@@ -26,7 +29,10 @@ const FLOOR_SUSPECT = 0.8;
 function figureLine(f: Figure): string {
   const verdict = f.met === undefined ? "" : f.met ? " (met)" : ` (**${verdictOf(f)}**)`;
   const target = f.target ? `, target ${formatTarget(f)}${verdict}` : "";
-  return `- ${f.name}: **${formatValue(f)}**${target}`;
+  const noise = f.noise
+    ? `; noise floor ${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x (a side against itself)`
+    : "";
+  return `- ${f.name}: **${formatValue(f)}**${target}${noise}; ${formatMeasuredAt(f)}`;
 }
 
 /** "50, 200 and 1,000". */
@@ -264,6 +270,32 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "(answered or refused) that reached the emulator within any one second.",
     ],
   },
+  {
+    comparison: "small real stack",
+    title: "Small real stack (`bench/smallStack.ts`)",
+    text: [
+      "What a user waits for on a stack as a team starts with (bench/programs/smallStack: 4 `UserRole`s, a",
+      "`UserRoles` of 20, 2 `WorkflowProvisioning`s, 2 `ScmWebhookSubscription`s and 1 `ScmApp`): `up`, a",
+      "no-change `preview`, `refresh` and `destroy`, with the dynamic resources and with the native provider,",
+      "interleaved with an empty program's preview, the CLI's own fixed cost. Each phase as the seconds above",
+      "that repetition's empty preview and as a ratio to it; the native side as a ratio to the dynamic one,",
+      "target at or below 1.0x, met only when every repetition clears the noise floor: the empty preview",
+      "against itself, measured in the same run.",
+    ],
+  },
+  {
+    comparison: "npm run release",
+    title: "npm run release (`bench/release.ts`)",
+    text: [
+      "`npm run release` on a warm machine, as a maintainer runs it again on a tag: its script in a committed",
+      "copy of the tree (`release/vX.Y.Z/`, every artifact of docs/release.md), once untimed (npm's, Go's and",
+      "pip's caches, the copy's first build), then timed in each repetition, with `--allow-stale-performance`",
+      "(the copy is not the commit this page was measured on). Each stage's seconds run from the time its",
+      '`[release]` log line arrives to the next one\'s; "start and checks" is the time before the first. An',
+      "absolute time on a shared machine: read it with the load it names. Published without a target.",
+      'Run it alone with `BENCH_ONLY="npm run release" npm run bench`.',
+    ],
+  },
 ];
 
 /** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */
@@ -318,6 +350,9 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
   ) as Record<string, number>;
   const loads = rans.map((ran) => ran.loadAverage as { start: number; end: number } | undefined);
   const sameCommit = new Set(rans.map((ran) => (ran as { commit?: string }).commit)).size === 1;
+  // One digest only when every part measured the same sources: figures of other sources are not the release's.
+  const digests = new Set(parts.map((part) => part.sourcesDigest));
+  const sourcesDigest = digests.size === 1 ? parts[0].sourcesDigest : undefined;
   const described = runs.map((run, i) => {
     // What the run measured: the steps it timed (a stack size by its N).
     const timed = Object.keys((run.ran as { secondsPerComparison?: object }).secondsPerComparison ?? {});
@@ -354,6 +389,7 @@ export function mergeResults(parts: readonly BenchResults[]): BenchResults {
       ...parts.flatMap((part) => part.notes.filter((note) => !note.startsWith(COMBINED))),
     ],
     unfinished: [...status.values()].filter((entry): entry is string => entry !== undefined),
+    ...(sourcesDigest ? { sourcesDigest } : {}),
   };
 }
 
@@ -395,6 +431,8 @@ export function performanceReport(results: BenchResults): string {
     `Stack sizes measured: ${(ran.sizes ?? []).join(", ") || "none"}; repetitions (interleaved, paired): ${repetitions || "n/a"}; ` +
       `${ran.otherRepetitions ?? "n/a"} of the other comparisons.`,
     "",
+    sourcesDigestLine(results.sourcesDigest),
+    "",
   ];
   if (unfinished.length > 0) {
     lines.push(
@@ -417,8 +455,14 @@ export function performanceReport(results: BenchResults): string {
     "- A figure is **met only when its whole spread is inside the target** (every repetition). When the median",
     '  is inside but some repetition is not, it is marked not met, with the words "the spread crosses it":',
     "  a rerun could go either way, so it is not claimed.",
+    "- Where a comparison has a noise floor (a side against itself in the same run, e.g. the small real",
+    "  stack's), a ratio meets its target only when every repetition clears the target by that noise: a",
+    "  ratio of r with a noise floor of 0.9x to 1.1x meets at most 1.0x only when r is at most 0.9x.",
     "- The machine is shared: the load average above says how busy it was. Ratios of sides that ran side by",
     "  side are what to compare across runs, not seconds.",
+    "- Every figure names the commit it was measured on and the load (1-minute average) when its comparison",
+    "  ended. The page names the digest of the provider, plugin and SDK sources measured",
+    "  (scripts/measuredSources.ts): `npm run release` refuses this page unless that digest is its own.",
     "",
     "## How to reproduce",
     "",
@@ -505,6 +549,15 @@ if (require.main === module) {
     const target = path.join(root, "bench", "results.json");
     writeFileSync(target, JSON.stringify(mergeResults(parts), null, 2) + "\n");
     console.log(`bench/results.json written from ${args.slice(1).join(", ")}`);
+  } else if (args[0] === "--check") {
+    // The lint's check: the page is what bench/results.json renders.
+    const results = JSON.parse(
+      readFileSync(path.join(root, "bench", "results.json"), "utf8"),
+    ) as BenchResults;
+    if (readFileSync(path.join(root, "docs", "performance.md"), "utf8") !== performanceReport(results)) {
+      console.error("docs/performance.md is not what bench/results.json renders: run npm run bench:report");
+      process.exitCode = 1;
+    }
   } else {
     const source = args[0] ?? path.join(root, "bench", "results.json");
     const results = JSON.parse(readFileSync(source, "utf8")) as BenchResults;

@@ -18,7 +18,7 @@
  *   node -r ts-node/register/transpile-only scripts/plugin-release.ts --build-hash
  *     prints the hash of the tree's sources that a bundle built now would carry
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
@@ -96,11 +96,19 @@ function buildHashOf(metafile: Metafile): string {
   // The bundle's own run lists its define as an input (`<define:CODESEC_PLUGIN_BUILD>`): what it embeds, not
   // a file of the tree.
   const files = Object.keys(metafile.inputs).filter((input) => !input.startsWith("<define:"));
-  for (const input of files.sort()) {
-    hash.update(`\n${input}\n`);
-    hash.update(readFileSync(path.join(root, input)));
-  }
+  hashFiles(hash, root, files);
   return `sha256:${hash.digest("hex")}`;
+}
+
+/**
+ * Adds each file (relative to `base`) to `hash` as the build hash digests sources: sorted by path, each
+ * its path on a line of its own, then its content.
+ */
+export function hashFiles(hash: Hash, base: string, files: readonly string[]): void {
+  for (const file of [...files].sort()) {
+    hash.update(`\n${file}\n`);
+    hash.update(readFileSync(path.join(base, file)));
+  }
 }
 
 /**

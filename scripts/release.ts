@@ -14,6 +14,11 @@
  *   provenance.intoto.json                in-toto / SLSA v1 provenance of every artifact above
  *   SHA256SUMS                            every file above
  *
+ * It refuses a dirty tree, versions that disagree, and docs/performance.md measured on other provider,
+ * plugin or SDK sources than the release's (scripts/release/performanceFreshness.ts);
+ * `npm run release -- --allow-stale-performance` builds anyway, for a rehearsal or a test, and its
+ * provenance marks it not publishable.
+ *
  * Two runs on one commit write the same bytes. Everything is written into release/.v<version>.partial
  * first and moved into place only once complete: a refused or failed release leaves no release/v<version>
  * half-written (an earlier complete one stays until a new one replaces it).
@@ -42,6 +47,14 @@ import {
   npmPack,
   publishedManifest,
 } from "./release/npmPackages";
+import { measuredSourcesDigest } from "./measuredSources";
+import {
+  ALLOW_STALE_PERFORMANCE,
+  PERFORMANCE_PAGE,
+  releaseOptions,
+  stalePerformance,
+  type ReleaseOptions,
+} from "./release/performanceFreshness";
 import { checksums, provenanceStatement, sha256Of } from "./release/provenance";
 import { buildPythonDistributions, PYTHON_BUILD_REQUIREMENTS } from "./release/python";
 import { npmPackageBom, npmTreeBom, pythonDistributionBom } from "./release/sbom";
@@ -64,10 +77,20 @@ function log(message: string): void {
   process.stderr.write(`[release] ${message}\n`);
 }
 
-/** Refuses a dirty tree or versions that disagree, naming the files. */
-export function checkReleasable(root: string): string {
+/**
+ * Refuses a dirty tree, versions that disagree, or docs/performance.md measured on other sources than the
+ * release's (unless `--allow-stale-performance`), naming the files.
+ */
+export function checkReleasable(root: string, options: ReleaseOptions): string {
   const version = releaseVersion(root);
   const problems: string[] = [];
+  const stale = stalePerformance(
+    readFileSync(path.join(root, PERFORMANCE_PAGE), "utf8"),
+    measuredSourcesDigest(),
+  );
+  if (stale && !options.allowStalePerformance) problems.push(stale);
+  if (stale && options.allowStalePerformance)
+    log(`building anyway (${ALLOW_STALE_PERFORMANCE}; the provenance says so): ${stale}`);
   const disagreeing = disagreeingVersions(root, version);
   if (disagreeing.length > 0) {
     problems.push(
@@ -130,7 +153,7 @@ function pythonRequirements(root: string): string[] {
 }
 
 /** Makes the release of the tree at `root` into `staging`. */
-function build(root: string, version: string, staging: string, work: string): void {
+function build(root: string, version: string, staging: string, work: string, options: ReleaseOptions): void {
   const commit = headCommit(root);
   log(`building ${version} from ${commit.sha}`);
   execFileSync("bash", [path.join(root, "scripts/build.sh")], {
@@ -195,7 +218,7 @@ function build(root: string, version: string, staging: string, work: string): vo
   const artifacts = filesUnder(staging);
   writeFileSync(
     path.join(staging, "provenance.intoto.json"),
-    provenanceStatement(staging, artifacts, version, commit, toolVersions()),
+    provenanceStatement(staging, artifacts, version, commit, toolVersions(), process.env, options),
   );
   writeFileSync(path.join(staging, "SHA256SUMS"), checksums(staging, filesUnder(staging)));
 
@@ -205,8 +228,11 @@ function build(root: string, version: string, staging: string, work: string): vo
 }
 
 /** Makes the release into release/v<version>/ and returns that folder. */
-export function release(root: string = ROOT): string {
-  const version = checkReleasable(root);
+export function release(
+  root: string = ROOT,
+  options: ReleaseOptions = { allowStalePerformance: false },
+): string {
+  const version = checkReleasable(root, options);
   const releases = path.join(root, "release");
   const target = path.join(releases, `v${version}`);
   const staging = path.join(releases, `.v${version}.partial`);
@@ -224,7 +250,7 @@ export function release(root: string = ROOT): string {
   try {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    build(root, version, staging, work);
+    build(root, version, staging, work, options);
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
     return target;
@@ -235,9 +261,18 @@ export function release(root: string = ROOT): string {
   }
 }
 
+/** The command line's options; an unknown argument is a refusal, not a crash. */
+function commandLineOptions(): ReleaseOptions {
+  try {
+    return releaseOptions(process.argv.slice(2));
+  } catch (error) {
+    throw new ReleaseRefused((error as Error).message);
+  }
+}
+
 if (require.main === module) {
   try {
-    const target = release();
+    const target = release(ROOT, commandLineOptions());
     const files = filesUnder(target);
     const size = files.reduce((total, file) => total + statSync(path.join(target, file)).size, 0);
     log(

@@ -5,7 +5,9 @@
 # `node` meta-package only fetches that package in a postinstall script, which npm may refuse to run):
 # the exact release node_release names (every Node 22 release so far has the loop), its tarball checked
 # against the sha512 recorded below (the registry's `dist.integrity` of that version) before it is
-# unpacked. NODE_VERSION=X.Y.Z with NODE_INTEGRITY=sha512-... installs another release.
+# unpacked. NODE_VERSION=X.Y.Z with NODE_INTEGRITY=sha512-... installs another release. An installed
+# .tools/bin/node is reused only while its binary has the sha256 recorded at its install; else it is
+# installed again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/.tools/bin"
@@ -54,9 +56,18 @@ suitable() { # $1 = node
   fi
 }
 
+# The sha256 of the binary .tools/bin/node leads to, recorded beside it when it is installed (after its
+# package's integrity check): a reused node is the one that was checked, not one changed since.
+sha256_of() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
+digest_record="$root/.tools/node/installed.sha256"
+
 mkdir -p "$bin"
 if [ -x "$bin/node" ]; then
-  if suitable "$bin/node"; then
+  target="$(readlink -f "$bin/node")"
+  if [ ! -f "$digest_record" ] || [ "$(sha256_of "$target")" != "$(cat "$digest_record")" ]; then
+    log ".tools/bin/node does not have the digest recorded when it was installed: not using it (removed)"
+    rm -f "$bin/node"
+  elif suitable "$bin/node"; then
     log "using $("$bin/node" --version) from .tools/bin"
     exit 0
   fi
@@ -108,6 +119,7 @@ mkdir -p "$root/.tools/node"
 tar -xzf "$tarball" -C "$root/.tools/node"
 mv "$root/.tools/node/package" "$root/.tools/node/node-$os-$arch"
 ln -sfn "$root/.tools/node/node-$os-$arch/bin/node" "$bin/node"
+sha256_of "$root/.tools/node/node-$os-$arch/bin/node" >"$digest_record"
 log "installed $("$bin/node" --version) as .tools/bin/node ($pkg, $integrity)"
 if inspect_loops "$bin/node"; then
   log "WARNING: this node's util.inspect loops on some stack traces (nodejs/node#64011): a Pulumi program's errors take minutes to appear; choose another NODE_VERSION"

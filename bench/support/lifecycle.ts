@@ -22,11 +22,17 @@ export function updatedCount(n: number): number {
   return Math.min(5, n);
 }
 
-function expectChanges(phase: Phase, changes: Record<string, number> | undefined, op: string, want: number) {
+/** Throws unless the engine reports `want` resources to `op` in `what` (a phase), so a broken program cannot pass for a fast one. */
+export function expectChanges(
+  what: string,
+  changes: Record<string, number> | undefined,
+  op: string,
+  want: number,
+): void {
   const got = changes?.[op] ?? 0;
   if (got !== want) {
     throw new Error(
-      `${phase}: expected ${want} resources to ${op}, the engine reports ${JSON.stringify(changes)}`,
+      `${what}: expected ${want} resources to ${op}, the engine reports ${JSON.stringify(changes)}`,
     );
   }
 }

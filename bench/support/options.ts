@@ -55,6 +55,8 @@ export const BENCH_STEPS = [
   "getNotificationRules",
   "rate limits",
   "plugin start-up",
+  "npm run release",
+  "small real stack",
   "engine",
   "native SDK aliases",
 ] as const;

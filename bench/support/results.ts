@@ -42,6 +42,22 @@ export interface Figure {
   met?: boolean;
   /** With a spread and a target: whether the median alone respects the target (met, or the spread crosses it). */
   medianMet?: boolean;
+  /** The commit the figure was measured on ("+changes" when the work tree differed) and the load then. */
+  measuredAt?: MeasuredAt;
+  /**
+   * The noise floor beside a ratio: the lowest and highest paired ratio of a side against itself in the
+   * same run. A target is met only when the figure clears it (see figure()).
+   */
+  noise?: { low: number; high: number };
+  /** With a noise floor: whether every repetition clears the target by the noise. */
+  clearsNoise?: boolean;
+}
+
+/** Where and under what load a figure was measured. */
+export interface MeasuredAt {
+  commit: string;
+  /** The 1-minute load average when the figure's comparison ended. */
+  load: number;
 }
 
 /** The machine a run measured. */
@@ -66,6 +82,11 @@ export interface BenchResults {
   /** Comparisons that could not run in full, and why. */
   notes: string[];
   /**
+   * The digest of the sources measured (scripts/measuredSources.ts); absent when the figures come from runs
+   * of different sources, or from runs that did not record it.
+   */
+  sourcesDigest?: string;
+  /**
    * The steps of the run not finished when these results were written (results are written after every
    * step and every stack size, so that a run stopped early still publishes what it measured); absent or
    * empty for a whole run.
@@ -73,21 +94,52 @@ export interface BenchResults {
   unfinished?: string[];
 }
 
-/** A figure with `met` filled in from its target. */
-export function figure(fields: Omit<Figure, "met" | "medianMet">): Figure {
-  if (!fields.target || !Number.isFinite(fields.value)) return { ...fields };
-  const { op, value } = fields.target;
-  const respects = (x: number) => (op === "<=" ? x <= value : op === ">=" ? x >= value : x === value);
-  const medianMet = respects(fields.value);
-  if (!fields.spread) return { ...fields, met: medianMet };
-  const met = medianMet && respects(fields.spread.low) && respects(fields.spread.high);
-  return { ...fields, met, medianMet };
+/**
+ * Whether every value of `values` respects a `<=` or `>=` target even if the machine's noise made it look
+ * better than it is: a side against itself ranged `noise.low` to `noise.high`, so a measured ratio r may
+ * stand for anything from r / high to r / low. An `==` target has no noise margin.
+ */
+function clearsNoiseFloor(values: number[], target: Target, noise: { low: number; high: number }): boolean {
+  if (target.op === "<=") return values.every((x) => x <= target.value * Math.min(1, noise.low));
+  if (target.op === ">=") return values.every((x) => x >= target.value * Math.max(1, noise.high));
+  return true;
 }
 
-/** "met", "not met", or "not met (median inside the target, spread crosses it)". */
-export function verdictOf(f: Pick<Figure, "met" | "medianMet">): string {
+/** Whether `x` respects `target`. */
+function respects(x: number, target: Target): boolean {
+  return target.op === "<=" ? x <= target.value : target.op === ">=" ? x >= target.value : x === target.value;
+}
+
+/** The figure's median and, with a spread, its lowest and highest repetitions. */
+function valuesOf(f: Pick<Figure, "value" | "spread">): number[] {
+  return f.spread ? [f.value, f.spread.low, f.spread.high] : [f.value];
+}
+
+/** A figure with `met` filled in from its target (and its noise floor, when it has one). */
+export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise">): Figure {
+  const target = fields.target;
+  if (!target || !Number.isFinite(fields.value)) return { ...fields };
+  const medianMet = respects(fields.value, target);
+  const values = valuesOf(fields);
+  const inside = values.every((x) => respects(x, target));
+  const clearsNoise = fields.noise ? clearsNoiseFloor(values, target, fields.noise) : undefined;
+  const noise = clearsNoise === undefined ? {} : { clearsNoise };
+  if (!fields.spread) return { ...fields, met: medianMet && clearsNoise !== false, ...noise };
+  return { ...fields, met: inside && clearsNoise !== false, medianMet, ...noise };
+}
+
+/**
+ * "met", "not met", "not met (median inside the target, spread crosses it)" or "not met: inside the noise
+ * floor (...)" when every repetition respects the target but not by the noise.
+ */
+export function verdictOf(
+  f: Pick<Figure, "met" | "medianMet" | "noise" | "clearsNoise" | "spread" | "value" | "target">,
+): string {
   if (f.met === undefined) return "";
   if (f.met) return "met";
+  const target = f.target;
+  if (f.clearsNoise === false && f.noise && target && valuesOf(f).every((x) => respects(x, target)))
+    return `not met: inside the noise floor (a side against itself: ${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x)`;
   return f.medianMet ? "not met: the median is inside the target, the spread crosses it" : "not met";
 }
 
@@ -131,16 +183,47 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-/** The figures as one markdown table: comparison, figure, measured, target, met, detail. */
+/** Where a figure was measured, as the page and the table show it: "commit 1a2b3c4, load 1.20". */
+export function formatMeasuredAt(f: Pick<Figure, "measuredAt">): string {
+  return f.measuredAt
+    ? `commit ${f.measuredAt.commit}, load ${f.measuredAt.load.toFixed(2)}`
+    : "commit and load not recorded";
+}
+
+/** The figures as one markdown table: comparison, figure, measured, target, met, where measured, detail. */
 export function markdownTable(figures: readonly Figure[]): string {
-  const lines = ["| comparison | figure | measured | target | met | detail |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| comparison | figure | measured | target | met | measured at | detail |",
+    "|---|---|---|---|---|---|---|",
+  ];
   for (const f of figures) {
-    const met = f.met === undefined ? "" : f.met ? "yes" : f.medianMet ? "**no** (spread)" : "**no**";
+    const met =
+      f.met === undefined
+        ? ""
+        : f.met
+          ? "yes"
+          : f.clearsNoise === false
+            ? "**no** (noise)"
+            : f.medianMet
+              ? "**no** (spread)"
+              : "**no**";
     lines.push(
-      `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(f.detail ?? "")} |`,
+      `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(formatMeasuredAt(f))} | ${cell(f.detail ?? "")} |`,
     );
   }
   return lines.join("\n");
+}
+
+/** The line of docs/performance.md that names the measured sources' digest (or says there is none). */
+export function sourcesDigestLine(digest: string | undefined): string {
+  return digest
+    ? `Measured sources: \`${digest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
+    : "Measured sources: not one digest (runs of different or unrecorded sources); `npm run release` refuses these figures.";
+}
+
+/** The measured sources' digest a page names (see sourcesDigestLine), if it names one. */
+export function publishedSourcesDigest(page: string): string | undefined {
+  return /^Measured sources: `(sha256:[0-9a-f]{64})`/m.exec(page)?.[1];
 }
 
 /** The machine as one line, e.g. "2 x Intel Xeon, 8 GiB, Linux 6.1, Node v22.18.0, Pulumi v3.259.0". */

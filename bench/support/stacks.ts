@@ -11,7 +11,7 @@ import { createStack, nativePluginEnv, scratchDir, useModules } from "../../test
 import { benchModules } from "./modules";
 
 /** The programs under bench/programs. */
-export type BenchProgram = "roles" | "kinds";
+export type BenchProgram = "roles" | "kinds" | "smallStack";
 
 /** Where each stack's folder goes: one scratch folder for the run, so their state files sit side by side. */
 let stacksDir: string | undefined;

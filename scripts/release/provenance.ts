@@ -2,7 +2,8 @@
  * The release's checksums and its provenance statement. SHA256SUMS: one `<sha256>  <path>` line per
  * file, sorted by path, as `sha256sum -c` reads them. The provenance: an in-toto Statement (v1) whose
  * subjects are every artifact and whose predicate is SLSA Provenance v1: the source commit, the build's
- * parameters, the builder (the GitHub Actions workflow run on CI, this machine otherwise). CI signs it as
+ * parameters (with `allowStalePerformance` and `publishable: false` for a build that did not check
+ * docs/performance.md), the builder (the GitHub Actions workflow run on CI, this machine otherwise). CI signs it as
  * an attestation on a real release (.github/workflows/release.yml); it carries no time, so that two runs
  * on one commit write the same bytes.
  */
@@ -10,6 +11,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { SourceCommit } from "./gitTree";
+import { ALLOW_STALE_PERFORMANCE, type ReleaseOptions } from "./performanceFreshness";
 
 export const REPOSITORY_URL = "https://github.com/pulumi-codesec/pulumi-codesec";
 /** What a build of this type does: `npm run release` at the commit, as docs/release.md describes. */
@@ -47,6 +49,7 @@ export function provenanceStatement(
   commit: SourceCommit,
   tools: Record<string, string>,
   env: NodeJS.ProcessEnv = process.env,
+  options: ReleaseOptions = { allowStalePerformance: false },
 ): string {
   const { id, invocationId } = builder(env);
   const statement = {
@@ -58,7 +61,15 @@ export function provenanceStatement(
     predicate: {
       buildDefinition: {
         buildType: BUILD_TYPE,
-        externalParameters: { version, command: "npm run release" },
+        externalParameters: options.allowStalePerformance
+          ? {
+              version,
+              command: `npm run release -- ${ALLOW_STALE_PERFORMANCE}`,
+              allowStalePerformance: true,
+              // Its docs/performance.md may not hold for it: a rehearsal's or a test's build.
+              publishable: false,
+            }
+          : { version, command: "npm run release" },
         internalParameters: tools,
         resolvedDependencies: [
           { uri: `git+${REPOSITORY_URL}@v${version}`, digest: { gitCommit: commit.sha } },

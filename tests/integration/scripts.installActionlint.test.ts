@@ -98,6 +98,22 @@ describe("scripts/install-actionlint.sh: the checksum database stays on", functi
     expect(existsSync(path.join(clone, ".tools/bin/actionlint"))).to.equal(true);
   });
 
+  it("builds again a cached actionlint that no longer has the digest recorded when it was built", () => {
+    expect(run().status).to.equal(0);
+    const cached = path.join(scratch, "cache/actionlint-v1.7.7/actionlint");
+    const built = readFileSync(cached, "utf8");
+    writeFileSync(cached, "#!/bin/sh\necho not actionlint\n");
+    const again = run();
+    expect(again.status, again.output).to.equal(0);
+    expect(again.output).to.include(
+      "the cached actionlint does not have the digest recorded when it was built: building it again",
+    );
+    expect(again.installs, "built again").to.have.length(2);
+    expect(readFileSync(cached, "utf8")).to.equal(built);
+    // Intact, it is kept: no third build.
+    expect(run().installs).to.have.length(2);
+  });
+
   it("refuses a `go env -w` setting that exempts modules from it, fetching nothing", () => {
     const goEnv = path.join(scratch, "go.env");
     writeFileSync(goEnv, "GOINSECURE=*\n");

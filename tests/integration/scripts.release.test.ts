@@ -137,6 +137,17 @@ describe("npm run release (scripts/release.ts)", function () {
       for (const subject of subjects) expect(subject.digest.sha256).to.equal(sums.get(subject.name));
     });
 
+    it("records in the provenance that it was built with --allow-stale-performance, as not publishable", () => {
+      const statement = JSON.parse(readFileSync(path.join(second, "provenance.intoto.json"), "utf8")) as {
+        predicate: { buildDefinition: { externalParameters: Record<string, unknown> } };
+      };
+      expect(statement.predicate.buildDefinition.externalParameters).to.deep.include({
+        command: "npm run release -- --allow-stale-performance",
+        allowStalePerformance: true,
+        publishable: false,
+      });
+    });
+
     it("packs the workspaces as publishable packages that depend on this release's pulumi-codesec", () => {
       for (const name of ["codesec-emulator", "codesec-policy"]) {
         const manifest = JSON.parse(
@@ -187,6 +198,29 @@ describe("npm run release (scripts/release.ts)", function () {
       expect(refused.status).to.equal(1);
       expect(refused.stderr).to.match(
         /npm run release refused: the tree has uncommitted changes: README\.md, notes\.txt\./,
+      );
+      expect(refused.stderr).to.not.include("    at ");
+      expect(existsSync(path.join(clone, "release"))).to.equal(false);
+    });
+
+    it("refuses docs/performance.md measured on other sources, naming the file and what to run", () => {
+      const refused = runRelease(clone, []);
+      expect(refused.status).to.equal(1);
+      expect(refused.stderr).to.match(
+        /npm run release refused: docs\/performance\.md (was measured on sources sha256:[0-9a-f]{64}, not on this release's|names no digest of the sources it was measured on)/,
+      );
+      expect(refused.stderr).to.include(
+        "Run the bench on this commit (`npm run bench`, then `npm run bench:report`)",
+      );
+      expect(refused.stderr).to.not.include("    at ");
+      expect(existsSync(path.join(clone, "release"))).to.equal(false);
+    });
+
+    it("refuses an argument it does not know, without building", () => {
+      const refused = runRelease(clone, ["--allow-stale"]);
+      expect(refused.status).to.equal(1);
+      expect(refused.stderr).to.include(
+        "npm run release takes no argument but --allow-stale-performance, not --allow-stale",
       );
       expect(refused.stderr).to.not.include("    at ");
       expect(existsSync(path.join(clone, "release"))).to.equal(false);

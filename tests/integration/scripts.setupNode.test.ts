@@ -123,6 +123,25 @@ describe("scripts/setup-node.sh: an exact Node release, checked against its reco
     expect(run().calls).to.have.length(1);
   });
 
+  it("reinstalls a .tools/bin/node whose binary no longer has the digest recorded at its install", () => {
+    const tarball = makeTarball(scratch, "24.99.1");
+    const pinned = { FAKE_TARBALL: tarball.file, NODE_VERSION: "24.99.1", NODE_INTEGRITY: tarball.integrity };
+    expect(run(pinned).status).to.equal(0);
+    const binary = path.join(clone, ".tools/node", `${PLATFORM_PACKAGE}`, "bin/node");
+    const original = readFileSync(binary, "utf8");
+    // Still a suitable node by its answers, but not the bytes that were checked.
+    writeFileSync(binary, `${original}# changed after its install\n`);
+    const again = run(pinned);
+    expect(again.status, again.output).to.equal(0);
+    expect(again.output).to.include(
+      ".tools/bin/node does not have the digest recorded when it was installed: not using it (removed)",
+    );
+    expect(again.calls, "downloaded again").to.have.length(2);
+    expect(readFileSync(binary, "utf8")).to.equal(original);
+    // Intact, it is kept: no third download.
+    expect(run(pinned).calls).to.have.length(2);
+  });
+
   it("refuses NODE_VERSION without its NODE_INTEGRITY, and a version that is not exact", () => {
     const tarball = makeTarball(scratch, "24.99.1");
     const unchecked = run({ FAKE_TARBALL: tarball.file, NODE_VERSION: "24.99.1" });

@@ -51,6 +51,35 @@ describe("bench: figures against targets", () => {
     expect(figure({ ...base, value: 3 })).to.not.have.property("met");
   });
 
+  it("meets a target only when it clears the noise floor of a same-against-same pairing of the same run", () => {
+    const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.0 } } as const;
+    const noise = { low: 0.9, high: 1.12 };
+    // Every repetition at or below 1.0x, but a side against itself ranged 0.9x to 1.12x: not claimed.
+    const inNoise = figure({
+      ...base,
+      value: 0.95,
+      spread: { low: 0.93, high: 0.97 },
+      repetitions: 3,
+      noise,
+    });
+    expect(inNoise.met).to.equal(false);
+    expect(verdictOf(inNoise)).to.equal(
+      "not met: inside the noise floor (a side against itself: 0.90x to 1.12x)",
+    );
+    const clears = figure({ ...base, value: 0.8, spread: { low: 0.78, high: 0.85 }, repetitions: 3, noise });
+    expect(clears.met).to.equal(true);
+    const atLeast = figure({
+      ...base,
+      target: { op: ">=", value: 1.0 },
+      value: 1.1,
+      spread: { low: 1.05, high: 1.15 },
+      repetitions: 3,
+      noise,
+    });
+    expect(atLeast.met).to.equal(false);
+    expect(figure({ ...atLeast, value: 1.2, spread: { low: 1.13, high: 1.3 } }).met).to.equal(true);
+  });
+
   it("meets a target only when every repetition does, and says when the median alone would", () => {
     const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.1 } } as const;
     const inside = figure({ ...base, value: 1.0, spread: { low: 0.9, high: 1.05 }, repetitions: 3 });

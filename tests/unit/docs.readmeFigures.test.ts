@@ -56,6 +56,17 @@ describe("README: figures about the tests and the benchmarks", () => {
     }
   });
 
+  it("docs/release.md's time of a warm npm run release, with its commit and load, as bench/results.json has it", () => {
+    const results = JSON.parse(readFileSync(path.join(root, "bench/results.json"), "utf8")) as BenchResults;
+    const release = results.figures.find((f) => f.name === "warm `npm run release`, wall time");
+    expect(release?.measuredAt, "a measured release").to.not.equal(undefined);
+    const page = readFileSync(path.join(root, "docs/release.md"), "utf8").replace(/\s*\n\s*/g, " ");
+    expect(page).to.include(
+      `\`npm run release\` took ${Math.round(release!.value)} s on the bench's 2-core machine ` +
+        `(commit ${release!.measuredAt!.commit}, load ${release!.measuredAt!.load.toFixed(2)}`,
+    );
+  });
+
   it("the end-to-end suite's time limits, as tests/e2e/support/timeLimits.ts sets them", () => {
     expect(readme).to.include(
       `${CLI_COMMAND_LIMIT_MS / 1000} s per Pulumi CLI command it runs (plus ${RESOURCE_STEP_LIMIT_MS / 1000} s per resource`,

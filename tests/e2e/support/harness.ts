@@ -23,12 +23,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { SECRET_SIGNATURE, SIGNATURE_KEY } from "../../../provider/native/properties";
 import { packageVersion } from "../../../scripts/plugin-release";
+import { npmPack } from "../../../scripts/release/npmPackages";
 import {
   buildNativePluginRelease,
   buildPackedNativeSdk,
   buildPackedPackage,
   handedBuild,
-  npmPack,
 } from "./sharedBuilds";
 import { assertNoUnexpectedErrors, unexpectedErrorsFailure } from "./cliOutput";
 

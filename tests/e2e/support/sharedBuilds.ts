@@ -11,11 +11,11 @@
  * No side effect on import: the workers load this module too (mocha ignores their global setups), and the
  * harness imports it.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { releaseTarball } from "../../../scripts/plugin-release";
+import { npmPack, packNativeSdk } from "../../../scripts/release/npmPackages";
 
 const repoRoot = path.resolve(__dirname, "../../..");
 
@@ -43,19 +43,6 @@ function announce(what: string): void {
   process.stderr.write(`[e2e-builds] ${what}\n`);
 }
 
-/** `npm pack` of the package in `packageDir` into `outDir`: the tarball's path. */
-export function npmPack(packageDir: string, outDir: string): string {
-  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", outDir], {
-    cwd: packageDir,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
-  return path.join(outDir, name);
-}
-
 /** Packs this repository (built dist/ included) into `outDir`. */
 export function buildPackedPackage(outDir: string): string {
   announce("npm pack: the package");
@@ -69,23 +56,12 @@ export function buildNativePluginRelease(outDir: string): { tarball: string; bui
 }
 
 /**
- * The generated Node.js SDK (sdk/nodejs, `@pulumi-codesec/codesec`) built and packed as its release would
- * be (tsc into bin/, the package.json beside it), built in `workDir` and packed into `outDir`: the tarball.
+ * The generated Node.js SDK (sdk/nodejs, `@pulumi-codesec/codesec`) built and packed as its release packs
+ * it (scripts/release/npmPackages.ts), built in `workDir` and packed into `outDir`: the tarball.
  */
 export function buildPackedNativeSdk(workDir: string, outDir: string): string {
   announce("npm pack: the Node.js SDK");
-  cpSync(path.join(repoRoot, "sdk/nodejs"), workDir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}bin`),
-  });
-  // Its @pulumi/pulumi and @types/node are this repository's (the folder has no node_modules).
-  symlinkSync(path.join(repoRoot, "node_modules"), path.join(workDir, "node_modules"), "dir");
-  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], {
-    cwd: workDir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cpSync(path.join(workDir, "package.json"), path.join(workDir, "bin/package.json"));
-  return npmPack(path.join(workDir, "bin"), outDir);
+  return packNativeSdk(repoRoot, workDir, outDir);
 }
 
 function isSharedBuilds(value: unknown): value is SharedBuilds {

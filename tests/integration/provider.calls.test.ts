@@ -198,7 +198,7 @@ describe("one client-side rate limiter per platform for the whole process", () =
       await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
       const users = scaleMemberIds(300);
       const roles = Object.fromEntries(users.map((userId) => [userId, "ORG_ROLE_READONLY"]));
-      const created = await dynamicProviderOf("UserRoles").create!({ deploymentId: h.deploymentId, roles });
+      const created = await dynamicProviderOf("UserRoles").create({ deploymentId: h.deploymentId, roles });
       expect(Object.keys((created.outs as { roles: object }).roles)).to.have.length(300);
       expect(h.control.requestCounts().byStatus).to.not.have.property("429");
       expect(h.control.requestCounts().byOperation.updateUserRole).to.deep.equal({ "200": 300 });

@@ -199,7 +199,7 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "| language host and program start (Node, `@pulumi/pulumi`) | 3.4 | 13 % |",
       "| program run until the map is registered (`pulumi-codesec` loaded, 1,000 entries) | 2.8 | 11 % |",
       "| dynamic-provider host start | 2.0 | 8 % |",
-      "| `check` (in-process, `check` and `diff` of 1,000 entries take about 140 ms cold, the credential read included, and under 10 ms warm) | 0.6 | 2 % |",
+      "| `check` (in-process, `check` and `diff` of 1,000 entries take 0.14 s to 0.21 s cold, the credential read included, and about 10 ms warm) | 0.6 | 2 % |",
       "| `create`: 1,000 writes at 100 per second (the API floor: 10.0) | 11.3 | 44 % |",
       "| engine end (state written, plugins stopped) | 0.3 | 1 % |",
       "| the bench's Automation API after the command: `pulumi stack output` twice, `pulumi stack history` | 4.0 | 16 % |",

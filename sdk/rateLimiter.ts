@@ -17,9 +17,11 @@ export const MAX_IN_FLIGHT_LIMIT = 1_000;
 /**
  * How much traffic may go out at once after a quiet spell: this many ms worth at the rate (at least one
  * request). Small enough that a client at a server's exact rate stays within a server bucket holding
- * one second's worth; large enough that timer granularity (about 1 ms) does not cap a high rate.
+ * one second's worth (a tenth of it); large enough that a timer firing late (a busy event loop, a loaded
+ * machine: tens of ms) is made up at once instead of pushing every later request back, and that timer
+ * granularity (about 1 ms) does not cap a high rate.
  */
-export const BURST_WINDOW_MS = 20;
+export const BURST_WINDOW_MS = 100;
 
 export interface RateLimiterOptions {
   /** Requests started per second, 1-100000 (may be fractional). Default 100. */

@@ -190,6 +190,23 @@ describe("one client-side rate limiter per platform for the whole process", () =
     }
   });
 
+  it("a UserRoles of 300 entries at the default rate sets off no 429 from a platform limited to that rate", async function () {
+    this.timeout(60_000);
+    // The platform's documented limit, which the client's default pace (and its burst) must stay within.
+    const h = await startEmulator({ quiet: true, fixtures: fixturesWithMembers(300), rateLimit: 100 });
+    try {
+      await configureStack({ "codesec:baseUrl": h.baseUrl, "codesec:token": h.apiToken });
+      const users = scaleMemberIds(300);
+      const roles = Object.fromEntries(users.map((userId) => [userId, "ORG_ROLE_READONLY"]));
+      const created = await dynamicProviderOf("UserRoles").create({ deploymentId: h.deploymentId, roles });
+      expect(Object.keys((created.outs as { roles: object }).roles)).to.have.length(300);
+      expect(h.control.requestCounts().byStatus).to.not.have.property("429");
+      expect(h.control.requestCounts().byOperation.updateUserRole).to.deep.equal({ "200": 300 });
+    } finally {
+      await h.close();
+    }
+  });
+
   it("connections to the same platform share the in-flight cap (codesec:maxInFlight)", async () => {
     // A platform that answers `getCurrentUser` after a pause, counting the requests it holds at once.
     let open = 0;

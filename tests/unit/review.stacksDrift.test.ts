@@ -11,6 +11,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { driftMain, type StackRefresher } from "../../provider/review/commands";
 import type { RefreshRun } from "../../provider/review/stackRefresh";
+import type { StacksDriftReport } from "../../provider/review/stacksDrift";
+
+const reportOf = (json: string) => JSON.parse(json) as StacksDriftReport;
 
 const TOKEN = "cst_live_0123456789abcdefSECRET";
 
@@ -72,9 +75,9 @@ function refresher(
       state.maxRunning = Math.max(state.maxRunning, running);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       running--;
-      const given = platforms[stack];
+      const given: Platform | RefreshRun | undefined = platforms[stack];
       if (given === undefined) throw new Error(`no stack ${stack} in this test`);
-      return "events" in given ? (given as RefreshRun) : finished(eventLog(stack, given as Platform));
+      return "events" in given ? given : finished(eventLog(stack, given));
     },
   };
   return state;
@@ -142,14 +145,14 @@ describe("codesec-drift across many stacks", () => {
       refresher({ prod: { scmName: "renamed", role: "ORG_ROLE_MEMBER" }, gone: failed, dev: {} }),
     );
     expect(code).to.equal(1);
-    const report = JSON.parse(stdout);
-    const schema = JSON.parse(
+    const report = reportOf(stdout);
+    const schema: unknown = JSON.parse(
       readFileSync(path.join(__dirname, "../../docs/drift-report.schema.json"), "utf8"),
     );
-    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema as object);
     expect(validate(report), JSON.stringify(validate.errors)).to.equal(true);
     expect(report.total).to.deep.equal({ stacks: 3, failed: 1, drifted: 2, newDrift: 2, resolved: 0 });
-    expect(report.stacks.map((s: { stack: string; status: string }) => [s.stack, s.status])).to.deep.equal([
+    expect(report.stacks.map((s) => [s.stack, s.status])).to.deep.equal([
       ["prod", "drift"],
       ["gone", "error"],
       ["dev", "none"],
@@ -187,7 +190,7 @@ describe("codesec-drift across many stacks", () => {
       refresher({ prod: { events: cut, cliOutput: "", exitCode: null, signal: "SIGKILL" }, dev: {} }),
     );
     expect(code).to.equal(1);
-    const prod = JSON.parse(stdout).stacks[0];
+    const prod = reportOf(stdout).stacks[0];
     expect(prod.errors).to.deep.equal([
       "the refresh did not finish: its event log stops before the end (the run was stopped or killed)",
       "the Pulumi CLI was stopped (SIGKILL) before it finished",
@@ -231,7 +234,7 @@ describe("codesec-drift across many stacks", () => {
       `codesec-drift: no baseline at ${baseline} yet (a first run): every drift counts as new; this run writes it.\n`,
     );
     expect(first.code).to.equal(2);
-    expect(JSON.parse(readFileSync(baseline, "utf8")).total.newDrift).to.equal(1);
+    expect(reportOf(readFileSync(baseline, "utf8")).total.newDrift).to.equal(1);
 
     const second = await run(args, refresher({ prod: { scmName: "renamed" }, staging: {} }));
     expect([second.code, second.stderr]).to.deep.equal([0, ""]);
@@ -268,7 +271,7 @@ describe("codesec-drift across many stacks", () => {
       signal: null,
     };
     expect((await run(args, refresher({ prod: failed }))).code).to.equal(1);
-    expect(JSON.parse(readFileSync(baseline, "utf8")).stacks[0].carriedDrift).to.have.length(1);
+    expect(reportOf(readFileSync(baseline, "utf8")).stacks[0].carriedDrift).to.have.length(1);
     const recovered = await run(args, refresher({ prod: { scmName: "renamed" } }));
     expect(recovered.code).to.equal(0);
   });

@@ -20,6 +20,7 @@ import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { stateSize } from "./stateSize";
+import { driftStacks } from "./driftStacks";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
 import { markdownTable, machineLine, type BenchResults, type Figure } from "./support/results";
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     ["getNotificationRules", () => notificationRules(options, log)],
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
+    ["drift across stacks", () => driftStacks(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
       writesPerMeasure: options.writesPerMeasure,
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
+      driftStacks: options.driftStacks,
       secondsPerComparison: timings,
       steps: planned,
       commit,

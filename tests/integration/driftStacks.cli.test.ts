@@ -74,16 +74,20 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   function start(args: string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", MAIN, "--", ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-        FAKE_RECORDS: records,
-        FAKE_DELAY_MS: "0",
-        ...env,
+    const child = spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", "-e", MAIN, "--", ...args],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+          FAKE_RECORDS: records,
+          FAKE_DELAY_MS: "0",
+          ...env,
+        },
       },
-    });
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));

@@ -335,6 +335,9 @@ const DRIFT_OPTIONS = {
   baseline: { type: "string" },
 } as const;
 
+/** The flags of the many-stack check alone. */
+const MANY_STACKS_ONLY = ["--cwd", "--concurrency", "--baseline"];
+
 // A stack as `pulumi --stack` takes it: a name, project/name or organization/project/name.
 const STACK_NAME = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.][A-Za-z0-9_.-]*){0,2}$/;
 
@@ -481,6 +484,16 @@ export async function driftMain(
     return failure(error, DRIFT_USAGE, io);
   }
   if (values.stack === undefined && !values["all-stacks"]) {
+    const manyOnly = MANY_STACKS_ONLY.filter((flag) =>
+      args.some((arg) => arg === flag || arg.startsWith(`${flag}=`)),
+    );
+    if (manyOnly.length > 0) {
+      return failure(
+        new TypeError(`${manyOnly.join(", ")}: for many stacks, with --stack or --all-stacks`),
+        DRIFT_USAGE,
+        io,
+      );
+    }
     return driftCommand(args, io);
   }
   let signal: NodeJS.Signals | undefined;

@@ -329,12 +329,17 @@ describe("codesec-drift across many stacks", () => {
     });
   }
 
-  it("refuses a stack name that is none, an event log given with --stack, and --stack with --all-stacks", async () => {
+  it("refuses a stack name that is none, an event log given with --stack, --stack with --all-stacks, and the many-stack flags without either", async () => {
     const cases: [string[], string][] = [
       [["--stack=--color=always"], "is no stack name"],
       [["--stack", "prod", "events.jsonl"], "give an event log, or --stack / --all-stacks"],
       [["--stack", "prod", "--all-stacks"], "give --stack or --all-stacks, not both"],
       [["--stack", "prod", "--stack", "prod"], "a stack is named twice"],
+      [
+        ["events.jsonl", "--baseline", "last.json"],
+        "--baseline: for many stacks, with --stack or --all-stacks",
+      ],
+      [["events.jsonl", "--concurrency=2", "--cwd", "."], "--cwd, --concurrency: for many stacks"],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await run(args, refresher({ prod: {} }));

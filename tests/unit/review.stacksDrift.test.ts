@@ -372,3 +372,31 @@ describe("codesec-drift across many stacks", () => {
     expect(existsSync(baseline)).to.equal(false);
   });
 });
+
+describe("docs/review-and-drift.md's example of many stacks", () => {
+  it("is what codesec-drift prints", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "stacks-drift-doc-"));
+    try {
+      const baseline = path.join(dir, "last.json");
+      await run(["--stack", "staging", "--baseline", baseline], refresher({ staging: {} }));
+      const failed: RefreshRun = {
+        events: "",
+        cliOutput: "error: getting secrets manager: incorrect passphrase\n",
+        exitCode: 255,
+        signal: null,
+      };
+      const { code, stdout } = await run(
+        ["--stack", "prod", "--stack", "staging", "--stack", "dev", "--baseline", baseline],
+        refresher({ prod: { scmName: "renamed" }, staging: {}, dev: failed }),
+      );
+      expect(code).to.equal(1);
+      const page = readFileSync(path.join(__dirname, "../../docs/review-and-drift.md"), "utf8");
+      const block = /```text\n(### ❗ codesec drift check failed for 1 of 3 stack\(s\)\n[\s\S]*?)```/.exec(
+        page,
+      );
+      expect(block?.[1]).to.equal(stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -23,6 +23,7 @@ import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
+import { driftStacks } from "./driftStacks";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
 import { markdownTable, machineLine, type BenchResults, type Figure } from "./support/results";
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
     [RELEASE_COMPARISON, () => releaseFigures(options, log)],
     [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
+    ["drift across stacks", () => driftStacks(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       writesPerMeasure: options.writesPerMeasure,
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
+      driftStacks: options.driftStacks,
       secondsPerComparison: timings,
       steps: planned,
       commit,

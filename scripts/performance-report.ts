@@ -335,6 +335,18 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       'Run it alone with `BENCH_ONLY="npm run release" npm run bench`.',
     ],
   },
+  {
+    comparison: "drift across stacks",
+    title: "Drift across stacks (`bench/driftStacks.ts`)",
+    text: [
+      "`codesec-drift --stack ...` over 20 stacks of 50 dynamic `codesec.UserRole`s each (one project folder,",
+      "one file state backend, the emulator), each refresh a real `pulumi refresh --preview-only` process:",
+      "with the default `--concurrency` against the same refreshes one after the other (`--concurrency 1`),",
+      "interleaved and paired repetition by repetition, with the most refreshes seen running at once (the",
+      "limit's own test, tests/unit/review.stacksDrift.test.ts, asserts it exactly). On a machine of few cores",
+      "the gain is bounded by the cores: each refresh is a CLI, a language host and a provider process.",
+    ],
+  },
 ];
 
 /** The step an `unfinished` entry names, without what it adds in parentheses ("... (2 of 3 repetitions done)"). */

@@ -25,6 +25,8 @@ export interface BenchOptions {
   rateLimited: { resources: number; rate: number };
   /** Starts of the native plugin measured. */
   pluginStarts: number;
+  /** Stacks, and UserRoles per stack, of the drift-across-stacks comparison. */
+  driftStacks: { stacks: number; resources: number };
   /**
    * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
    * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
@@ -57,6 +59,7 @@ export const BENCH_STEPS = [
   "plugin start-up",
   "npm run release",
   "small real stack",
+  "drift across stacks",
   "engine",
   "native SDK aliases",
 ] as const;
@@ -112,6 +115,7 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     writesPerMeasure: smoke ? 20 : 200,
     rateLimited: smoke ? { resources: 50, rate: 10 } : { resources: 1000, rate: 50 },
     pluginStarts: smoke ? 3 : 15,
+    driftStacks: smoke ? { stacks: 3, resources: 5 } : { stacks: 20, resources: 50 },
     ...(env.BENCH_ONLY ? { only: onlySteps(env.BENCH_ONLY) } : {}),
   };
 }

@@ -3,8 +3,11 @@
  * (bin/ runs them with the process's): each prints its report on stdout, and its usage or what went wrong
  * on stderr, and returns its exit code.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { redact } from "../../sdk/redaction";
+import { mapWithLimit } from "./boundedConcurrency";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
 import { COMMENT_LIMIT } from "./markdownBudget";
@@ -12,6 +15,16 @@ import { policyAnnotations, policySarif } from "./policyResults";
 import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
 import { reviewSummary } from "./reviewSummary";
 import { sourcePositionsOfState } from "./sourceLocations";
+import { cliRefresh, projectStacks, StackListError, stopRefreshes, type RefreshStack } from "./stackRefresh";
+import {
+  BaselineError,
+  parseBaseline,
+  refreshDrift,
+  stacksDrift,
+  stacksDriftJson,
+  stacksDriftMarkdown,
+  type Baseline,
+} from "./stacksDrift";
 import { parseUrn } from "./urn";
 import { jsonWithoutWorkflowCommands, withoutWorkflowCommands } from "./workflowCommands";
 
@@ -43,11 +56,25 @@ Exit codes: 0 summary written (a preview that failed, did not run or did not fin
 summary's headline says so), 1 the input could not be read or the comment could not be posted.
 `;
 
+/** Refreshes run at once by default: a shared CI runner has few cores, and each refresh is a CLI process. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
+
 const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
-  Drift report of \`PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log EVENT_LOG\`.
-  --format  markdown (default; for a CI job summary) or json (for tools)
-Exit codes: 0 no drift, 2 drift, 1 the refresh failed, did not run or did not finish, or its event log
-could not be read.
+       codesec-drift (--stack STACK ... | --all-stacks) [--cwd DIR] [--concurrency N]
+                     [--baseline FILE] [--format markdown|json]
+  One stack: the drift report of \`PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log
+  EVENT_LOG\`. Many stacks: runs that refresh of each stack with the Pulumi CLI on PATH, and reports each
+  stack and the total.
+  --stack        a stack of the project in --cwd (repeat it for each stack)
+  --all-stacks   every stack of the project in --cwd (\`pulumi stack ls --json\`)
+  --cwd          the project's folder, holding Pulumi.yaml (default .)
+  --concurrency  refreshes run at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
+  --baseline     the last run's JSON report, which this run reads (absent: every drift is new) and
+                 replaces: only drift it did not report is alerted
+  --format       markdown (default; for a CI job summary) or json (for tools)
+Exit codes: 0 no drift (many stacks: no new drift), 2 drift (new drift), 1 a refresh failed, did not run
+or did not finish, or an input could not be read.
 `;
 
 function read(file: string | undefined, io: CommandIo): string {
@@ -268,7 +295,7 @@ export function driftCommand(args: readonly string[], io: CommandIo): number {
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
-      options: { format: { type: "string", default: "markdown" }, help: { type: "boolean", short: "h" } },
+      options: { format: DRIFT_OPTIONS.format, help: DRIFT_OPTIONS.help },
       allowPositionals: true,
     });
     if (values.help) {
@@ -296,6 +323,219 @@ export function driftCommand(args: readonly string[], io: CommandIo): number {
   } catch (error) {
     return failure(error, DRIFT_USAGE, io);
   }
+}
+
+const DRIFT_OPTIONS = {
+  format: { type: "string", default: "markdown" },
+  help: { type: "boolean", short: "h" },
+  stack: { type: "string", multiple: true },
+  "all-stacks": { type: "boolean" },
+  cwd: { type: "string", default: "." },
+  concurrency: { type: "string", default: String(DEFAULT_CONCURRENCY) },
+  baseline: { type: "string" },
+} as const;
+
+/** The flags of the many-stack check alone. */
+const MANY_STACKS_ONLY = ["--cwd", "--concurrency", "--baseline"];
+
+// A stack as `pulumi --stack` takes it: a name, project/name or organization/project/name.
+const STACK_NAME = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.][A-Za-z0-9_.-]*){0,2}$/;
+
+/** Environment variables whose values are secrets, redacted from every error the report shows. */
+const SECRET_VARIABLES = [
+  "CODESEC_TOKEN",
+  "PULUMI_ACCESS_TOKEN",
+  "PULUMI_CONFIG_PASSPHRASE",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AZURE_STORAGE_KEY",
+  "ARM_CLIENT_SECRET",
+];
+
+/** How the many-stack check gets its stacks and their refreshes (the CLI; tests inject their own). */
+export interface StackRefresher {
+  readonly refresh: RefreshStack;
+  readonly listStacks: () => Promise<string[]>;
+}
+
+function concurrencyOf(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_CONCURRENCY) {
+    throw new TypeError(
+      `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY} (refreshes run at once), got ${JSON.stringify(value)}`,
+    );
+  }
+  return Number(value);
+}
+
+function readBaseline(file: string, io: CommandIo): Baseline | undefined {
+  let content: string;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    io.stderr(
+      `codesec-drift: no baseline at ${file} yet (a first run): every drift counts as new; this run writes it.\n`,
+    );
+    return undefined;
+  }
+  try {
+    return parseBaseline(content);
+  } catch (error) {
+    throw new BaselineError(
+      `the baseline ${file} cannot be read: ${(error as Error).message}. It must be the JSON report a run of ` +
+        "codesec-drift with --baseline wrote: restore the job's last one, or delete the file to start over " +
+        "(every drift then counts as new).",
+    );
+  }
+}
+
+/** Writes the file whole or not at all (a run stopped while writing leaves the last baseline). */
+function writeWhole(file: string, content: string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, content);
+  renameSync(partial, file);
+}
+
+/** The check of many stacks (--stack / --all-stacks). */
+async function stacksDriftCommand(
+  values: {
+    stack?: string[];
+    "all-stacks"?: boolean;
+    cwd: string;
+    concurrency: string;
+    baseline?: string;
+    format: string;
+  },
+  io: CommandIo,
+  env: NodeJS.ProcessEnv,
+  refresher: StackRefresher,
+  stopped: () => NodeJS.Signals | undefined,
+): Promise<number> {
+  const limit = concurrencyOf(values.concurrency);
+  if (values.stack !== undefined && values["all-stacks"]) {
+    throw new TypeError("give --stack or --all-stacks, not both");
+  }
+  const secrets = SECRET_VARIABLES.map((name) => env[name] ?? "").filter((value) => value !== "");
+  const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io) : undefined;
+  let stacks: string[];
+  try {
+    stacks = values.stack ?? (await refresher.listStacks());
+  } catch (error) {
+    const said = error instanceof StackListError ? `\n${redact(error.cliOutput.trim(), secrets)}` : "";
+    throw new StackListError(`${(error as Error).message}${said}`, "");
+  }
+  if (stacks.length === 0) throw new TypeError(`no stack to check: the project in ${values.cwd} has none`);
+  const bad = stacks.find((stack) => !STACK_NAME.test(stack));
+  if (bad !== undefined) {
+    throw new TypeError(
+      `${JSON.stringify(bad)} is no stack name (letters, digits, "-", "_" and ".", as name, project/name or organization/project/name)`,
+    );
+  }
+  if (new Set(stacks).size !== stacks.length) throw new TypeError("a stack is named twice");
+  const reports = await mapWithLimit(stacks, limit, async (stack) => {
+    if (stopped() !== undefined) {
+      return refreshDrift(stack, { events: "", cliOutput: "", exitCode: null, signal: stopped()! });
+    }
+    try {
+      return refreshDrift(stack, await refresher.refresh(stack));
+    } catch (error) {
+      return refreshDrift(stack, {
+        events: "",
+        cliOutput: `error: could not run the Pulumi CLI: ${(error as Error).message}`,
+        exitCode: null,
+        signal: null,
+      });
+    }
+  });
+  const report = stacksDrift(reports, baseline, secrets);
+  io.stdout(
+    values.format === "json"
+      ? jsonWithoutWorkflowCommands(stacksDriftJson(report))
+      : withoutWorkflowCommands(stacksDriftMarkdown(report)),
+  );
+  const signal = stopped();
+  if (signal !== undefined) {
+    io.stderr(
+      `codesec-drift: stopped (${signal}) before every refresh finished${values.baseline !== undefined ? `: the baseline ${values.baseline} is left as it was` : ""}.\n`,
+    );
+    return DRIFT_EXIT.error;
+  }
+  if (values.baseline !== undefined) writeWhole(values.baseline, stacksDriftJson(report));
+  return report.exitCode;
+}
+
+/**
+ * \`codesec-drift\` as bin/ runs it: one event log ({@link driftCommand}), or the refreshes of many stacks,
+ * run by the Pulumi CLI (\`refresher\`: tests inject their own). SIGINT or SIGTERM stops the refreshes
+ * still running; the report still shows every stack, and the baseline is left as it was.
+ */
+export async function driftMain(
+  args: readonly string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv,
+  refresher?: StackRefresher,
+): Promise<number> {
+  let values: ReturnType<typeof parseDriftArgs>["values"];
+  try {
+    values = parseDriftArgs(args).values;
+  } catch (error) {
+    return failure(error, DRIFT_USAGE, io);
+  }
+  if (values.stack === undefined && !values["all-stacks"]) {
+    const manyOnly = MANY_STACKS_ONLY.filter((flag) =>
+      args.some((arg) => arg === flag || arg.startsWith(`${flag}=`)),
+    );
+    if (manyOnly.length > 0) {
+      return failure(
+        new TypeError(`${manyOnly.join(", ")}: for many stacks, with --stack or --all-stacks`),
+        DRIFT_USAGE,
+        io,
+      );
+    }
+    return driftCommand(args, io);
+  }
+  let signal: NodeJS.Signals | undefined;
+  const stop = (received: NodeJS.Signals) => {
+    signal = received;
+    stopRefreshes(received);
+  };
+  const watched = refresher === undefined;
+  if (watched) {
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+  try {
+    const cwd = path.resolve(values.cwd);
+    const used = refresher ?? {
+      refresh: cliRefresh(cwd, env),
+      listStacks: () => projectStacks(cwd, env),
+    };
+    if (values.format !== "markdown" && values.format !== "json") {
+      throw new TypeError(`--format must be markdown or json, got ${values.format}`);
+    }
+    return await stacksDriftCommand(values, io, env, used, () => signal);
+  } catch (error) {
+    if (error instanceof BaselineError || error instanceof StackListError) {
+      io.stderr(`codesec-drift: ${error.message}\n`);
+      return DRIFT_EXIT.error;
+    }
+    return failure(error, DRIFT_USAGE, io);
+  } finally {
+    if (watched) {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  }
+}
+
+function parseDriftArgs(args: readonly string[]) {
+  const parsed = parseArgs({ args: [...args], options: DRIFT_OPTIONS, allowPositionals: true });
+  if ((parsed.values.stack !== undefined || parsed.values["all-stacks"]) && parsed.positionals.length > 0) {
+    throw new TypeError("give an event log, or --stack / --all-stacks to run the refreshes, not both");
+  }
+  return parsed;
 }
 
 /** The process's own input and output, for bin/. */

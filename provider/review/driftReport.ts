@@ -133,7 +133,7 @@ export function driftReport(output: EngineOutput): DriftReport {
 }
 
 /** What the check cannot see, or sees only for the token owner's own role: a section each, a line per reason. */
-function unseenSections(unseen: readonly UnseenResource[]): Section[] {
+export function unseenSections(unseen: readonly UnseenResource[]): Section[] {
   return (Object.keys(VISIBILITY_HEADING) as Visibility[]).flatMap((visibility) => {
     const byWhy = new Map<string, string[]>();
     for (const item of unseen.filter((resource) => resource.visibility === visibility))
@@ -152,7 +152,7 @@ function unseenSections(unseen: readonly UnseenResource[]): Section[] {
 }
 
 /** How many resources the check cannot see, or sees only when they are the token owner's own role. */
-function unseenCount(unseen: readonly UnseenResource[]): string {
+export function unseenCount(unseen: readonly UnseenResource[]): string {
   const none = unseen.filter((resource) => resource.visibility === "none").length;
   const ownRoleOnly = unseen.length - none;
   return [
@@ -160,6 +160,27 @@ function unseenCount(unseen: readonly UnseenResource[]): string {
     ...(ownRoleOnly > 0 ? [`${ownRoleOnly} UserRole(s) only when the token owner's own`] : []),
   ].join(", ");
 }
+
+/** The header of the table {@link driftRows} fills. */
+export const DRIFT_TABLE_HEAD = ["| resource | field | state | platform |", "|---|---|---|---|"] as const;
+
+/** The drifted resources as rows of a table, a row per field (a resource gone: one row). */
+export function driftRows(drifted: readonly DriftedResource[]): string[] {
+  return drifted.flatMap((resource) => {
+    const name = text(`${resource.kind} "${resource.name}"`);
+    return resource.drift === "gone"
+      ? [`| ${name} | (all) | present | gone: the next refresh removes it from the stack |`]
+      : resource.fields.map(
+          (field) =>
+            `| ${name} | ${text(field.field)} | ${text(shownValue(undefined, field.field, field.state))} | ` +
+            `${text(shownValue(undefined, field.field, field.platform))} |`,
+        );
+  });
+}
+
+/** What a stack's drift is set back with, after its table. */
+export const DRIFT_ADVICE =
+  "`pulumi up` sets a UserRole's role back; an SCM app cannot be changed back (undo it in the platform's UI, or let `pulumi up` record it).";
 
 /** The report as Markdown: one line when nothing drifted. */
 export function driftMarkdown(report: DriftReport): string {
@@ -173,16 +194,7 @@ export function driftMarkdown(report: DriftReport): string {
   if (report.drifted.length === 0) {
     return `✅ No drift${stack}: the platform matches the state of every resource it can read back (${unseenCount(report.unseen)}: docs/drift.md).\n`;
   }
-  const rows = report.drifted.flatMap((resource) => {
-    const name = text(`${resource.kind} "${resource.name}"`);
-    return resource.drift === "gone"
-      ? [`| ${name} | (all) | present | gone: the next refresh removes it from the stack |`]
-      : resource.fields.map(
-          (field) =>
-            `| ${name} | ${text(field.field)} | ${text(shownValue(undefined, field.field, field.state))} | ` +
-            `${text(shownValue(undefined, field.field, field.platform))} |`,
-        );
-  });
+  const rows = driftRows(report.drifted);
   return fittedMarkdown([
     {
       head: [
@@ -192,15 +204,12 @@ export function driftMarkdown(report: DriftReport): string {
     },
     {
       rowsAre: "drifted fields",
-      head: ["| resource | field | state | platform |", "|---|---|---|---|"],
+      head: [...DRIFT_TABLE_HEAD],
       rows,
       foot: [""],
     },
     {
-      head: [
-        "`pulumi up` sets a UserRole's role back; an SCM app cannot be changed back (undo it in the platform's UI, or let `pulumi up` record it).",
-        "",
-      ],
+      head: [DRIFT_ADVICE, ""],
     },
     ...unseenSections(report.unseen),
   ]);

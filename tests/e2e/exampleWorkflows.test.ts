@@ -32,6 +32,7 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
@@ -411,11 +412,21 @@ describe("the example workflows' shell steps, as written, against the emulator a
     const workflowFile = path.join(EXAMPLES, "drift-check/.github/workflows/drift-check.yml");
     const workflow = readWorkflow(workflowFile);
     const env = workflow.env as Record<string, string>;
+    const DRIFT_STEP = "Drift check (org-config stacks)";
     let checkout: string;
-    let stack: Stack;
-    const schedule = { event_name: "schedule", event: { schedule: "17 6 * * 1-5" } };
+    /** The stacks of ORG_STACKS, on one state backend. */
+    let stacks: Stack[];
+    /** The second stack's organization: another platform, named (with its token) in the stack's config. */
+    let otherPlatform: EmulatorHandle;
+    /** The Actions cache: entries by key, each a file's content. */
+    let cache: Map<string, string>;
+    let runId = 1000;
+    const schedule = () => ({ event_name: "schedule", event: { schedule: "17 6 * * 1-5" }, run_id: ++runId });
 
     before(async function () {
+      const [prod, staging, ...others] = env.ORG_STACKS.split(" ");
+      expect(others, "the test sets up two stacks").to.deep.equal([]);
+      otherPlatform = await startEmulator({ quiet: true });
       checkout = scratchDir("checkout-drift-check");
       installProgramCopy(path.join(EXAMPLES, "org-config"), path.join(checkout, env.ORG_CONFIG_DIR));
       installProgramCopy(path.join(EXAMPLES, "drift-check"), path.join(checkout, env.HEALTH_DIR));
@@ -427,20 +438,54 @@ describe("the example workflows' shell steps, as written, against the emulator a
         path.join(checkout, env.HEALTH_DIR, `Pulumi.${env.HEALTH_STACK}.yaml`),
         "config:\n  codesec-drift-check:ignoreRuleIds: [4, 5]\n",
       );
-      // The org-config stack, applied (credentials from the environment, as the workflow passes them).
+      // The org-config stacks, applied: the first with credentials from the environment (as the workflow
+      // passes them), the second with its own platform and token in its (committed, encrypted) config.
       const orgDir = path.join(checkout, env.ORG_CONFIG_DIR);
-      stack = await createStack(
-        orgDir,
-        env.ORG_STACK,
-        {},
-        {
-          CODESEC_BASE_URL: emulator.baseUrl,
-          CODESEC_TOKEN: emulator.apiToken,
-        },
-      );
+      const credentials = { CODESEC_BASE_URL: emulator.baseUrl, CODESEC_TOKEN: emulator.apiToken };
+      stacks = [
+        await createStack(orgDir, prod, {}, credentials),
+        await createStack(
+          orgDir,
+          staging,
+          {
+            "codesec:baseUrl": { value: otherPlatform.baseUrl },
+            "codesec:token": { value: otherPlatform.apiToken, secret: true },
+          },
+          credentials,
+        ),
+      ];
       emulator.control.reset();
-      await stack.up();
+      for (const stack of stacks) await stack.up();
     });
+
+    after(async () => {
+      await otherPlatform?.close();
+    });
+
+    beforeEach(() => {
+      cache = new Map();
+    });
+
+    /** actions/cache/restore and actions/cache/save, keeping entries in `cache` (the newest restored by prefix). */
+    const cacheActions: Record<string, ActionStandIn> = {
+      "actions/cache/restore": (inputs) => {
+        const file = path.join(checkout, inputs.path);
+        const hit =
+          cache.get(inputs.key) ??
+          [...cache].reverse().find(([key]) => key.startsWith(inputs["restore-keys"].trim()))?.[1];
+        if (hit !== undefined) {
+          mkdirSync(path.dirname(file), { recursive: true });
+          writeFileSync(file, hit);
+        } else if (existsSync(file)) rmSync(file);
+        return {};
+      },
+      "actions/cache/save": (inputs) => {
+        const file = path.join(checkout, inputs.path);
+        expect(cache.has(inputs.key), "a cache key is saved once").to.equal(false);
+        if (existsSync(file)) cache.set(inputs.key, readFileSync(file, "utf8"));
+        return {};
+      },
+    };
 
     async function run(token?: string): Promise<JobResult> {
       return runJob(
@@ -448,9 +493,9 @@ describe("the example workflows' shell steps, as written, against the emulator a
         "drift-check",
         runner(
           checkout,
-          stack,
-          actions(checkout, () => undefined),
-          schedule,
+          stacks[0],
+          { ...actions(checkout, () => undefined), ...cacheActions },
+          schedule(),
           scratchDir("gh-records"),
           token,
         ),
@@ -460,12 +505,30 @@ describe("the example workflows' shell steps, as written, against the emulator a
     /** The summary's drift part (the drift step's) and health part (the last step's). */
     function summaries(job: JobResult): { drift: string; health: string } {
       return {
-        drift: stepNamed(job, "Drift check (org-config)").summary,
+        drift: stepNamed(job, DRIFT_STEP).summary,
         health: stepNamed(job, "Job summary (health)").summary,
       };
     }
 
-    it("no drift: the drift step exits 0 with a one-line report, the health report follows, the job passes", async () => {
+    /** Drift made behind Pulumi's back in the first stack's organization, undone after `during`. */
+    async function withDrift<T>(during: () => Promise<T>): Promise<T> {
+      emulator.control.setUserRole(emulator.sample.userId, {
+        deploymentId: emulator.deploymentId,
+        role: "ORG_ROLE_MEMBER",
+      });
+      emulator.control.editScmApp("apprq-1001-done", { scmName: "renamed-in-the-ui" });
+      try {
+        return await during();
+      } finally {
+        emulator.control.setUserRole(emulator.sample.userId, {
+          deploymentId: emulator.deploymentId,
+          role: "ORG_ROLE_ADMIN",
+        });
+        emulator.control.editScmApp("apprq-1001-done", { scmName: "acme-legacy" });
+      }
+    }
+
+    it("no drift: the drift step reports both stacks and exits 0, the report is kept, the job passes", async () => {
       const job = await run();
       expect(
         job.steps.map((s) => [s.name, s.outcome, s.exitCode]),
@@ -475,15 +538,34 @@ describe("the example workflows' shell steps, as written, against the emulator a
         ["actions/setup-node@v4", "success", undefined],
         ["Install the Pulumi CLI", "success", undefined],
         ["Install the programs' packages", "success", 0],
-        ["Drift check (org-config)", "success", 0],
+        ["Restore the last drift report", "success", undefined],
+        [DRIFT_STEP, "success", 0],
+        ["Keep this drift report for the next run", "success", undefined],
         ["Health report", "success", 0],
         ["Job summary (health)", "success", 0],
       ]);
       expect(job.conclusion).to.equal("success");
       const { drift, health } = summaries(job);
       expect(drift).to.equal(
-        "✅ No drift in stack `prod`: the platform matches the state of every resource it can read back (2 it cannot, 3 UserRole(s) only when the token owner's own: docs/drift.md).\n",
+        [
+          "### ✅ No drift across 2 stack(s)",
+          "",
+          "| stack | result |",
+          "|---|---|",
+          "| prod | ✅ no drift |",
+          "| staging | ✅ no drift |",
+          "",
+          "Total: 2 stack(s), 0 failed; 0 resource(s) differ (0 new); 0 resolved (no baseline: every drift counts as new).",
+          "",
+          "Not visible to this check, or only for the token owner's own role: 4 it cannot, 6 UserRole(s) only when the token owner's own (docs/drift.md).",
+          "",
+        ].join("\n"),
       );
+      expect(stepNamed(job, DRIFT_STEP).stderr).to.match(
+        /^codesec-drift: no baseline at .* yet \(a first run\)/,
+      );
+      const kept = JSON.parse([...cache.values()][0]) as { total: unknown };
+      expect(kept.total).to.deep.equal({ stacks: 2, failed: 0, drifted: 0, newDrift: 0, resolved: 0 });
       expect(health)
         .to.match(/^### health\n\n```text\n/)
         .and.include("deployment 1001 is healthy");
@@ -493,52 +575,78 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expectNoSecretPrinted(job, emulator.apiToken);
     });
 
-    it("drift made behind Pulumi's back: the drift step exits 2 with the changed fields, the job fails", async () => {
-      emulator.control.setUserRole(emulator.sample.userId, {
-        deploymentId: emulator.deploymentId,
-        role: "ORG_ROLE_MEMBER",
-      });
-      emulator.control.editScmApp("apprq-1001-done", { scmName: "renamed-in-the-ui" });
-      let job: JobResult;
-      try {
-        job = await run();
-      } finally {
-        emulator.control.setUserRole(emulator.sample.userId, {
-          deploymentId: emulator.deploymentId,
-          role: "ORG_ROLE_ADMIN",
-        });
-        emulator.control.editScmApp("apprq-1001-done", { scmName: "acme-legacy" });
-      }
-      const drift = stepNamed(job, "Drift check (org-config)");
+    it("drift behind Pulumi's back: exit 2 with the changed fields; the next run shows it as reported before and passes", async () => {
+      const [first, second] = await withDrift(async () => [await run(), await run()]);
+      const drift = stepNamed(first, DRIFT_STEP);
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 2]);
-      expect(job.conclusion).to.equal("failure");
-      expect(stepNamed(job, "Health report").outcome, "runs after a failed drift step").to.equal("success");
-      expect(drift.summary.split("\n").slice(0, 6)).to.deep.equal([
-        "### ❌ codesec drift in stack `prod`: 2 resource(s) differ from the platform",
+      expect(first.conclusion).to.equal("failure");
+      expect(stepNamed(first, "Keep this drift report for the next run").outcome).to.equal("success");
+      expect(stepNamed(first, "Health report").outcome, "runs after a failed drift step").to.equal("success");
+      const lines = drift.summary.split("\n");
+      expect(lines.slice(0, 7)).to.deep.equal([
+        "### ❌ codesec drift across 2 stack(s): 2 resource(s) newly differ from the platform",
         "",
-        "| resource | field | state | platform |",
-        "|---|---|---|---|",
-        '| ScmApp "scm-app" | scmName | "acme-legacy" | "renamed-in-the-ui" |',
-        '| UserRole "role-501" | role | "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" |',
+        "| stack | result |",
+        "|---|---|",
+        "| prod | ❌ 2 resource(s) differ: 2 new, 0 reported before |",
+        "| staging | ✅ no drift |",
+        "",
       ]);
-      expect(job.summary).not.to.match(PROGRESS_LINE);
-      expectNoSecretPrinted(job, emulator.apiToken);
+      expect(drift.summary).to.include(
+        [
+          "New drift:",
+          "",
+          "| resource | field | state | platform |",
+          "|---|---|---|---|",
+          '| ScmApp "scm-app" | scmName | "acme-legacy" | "renamed-in-the-ui" |',
+          '| UserRole "role-501" | role | "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" |',
+        ].join("\n"),
+      );
+      const again = stepNamed(second, DRIFT_STEP);
+      expect([again.outcome, again.exitCode, second.conclusion]).to.deep.equal(["success", 0, "success"]);
+      expect(again.summary.split("\n").slice(0, 6)).to.deep.equal([
+        "### ⚠️ No new drift across 2 stack(s): 2 resource(s) still differ, reported before",
+        "",
+        "| stack | result |",
+        "|---|---|",
+        "| prod | ⚠️ 2 resource(s) differ: 0 new, 2 reported before |",
+        "| staging | ✅ no drift |",
+      ]);
+      expect(again.summary).to.include("Reported before (not alerted again):");
+      for (const job of [first, second]) {
+        expect(job.summary).not.to.match(PROGRESS_LINE);
+        expectNoSecretPrinted(job, emulator.apiToken);
+      }
     });
 
-    it("a bad token: the drift step exits 1, reports the failed refresh and prints the refresh's log", async () => {
+    it("a bad token for one stack: that stack fails with the 401, the other is still reported, exit 1", async () => {
       const job = await run(BAD_TOKEN);
-      const drift = stepNamed(job, "Drift check (org-config)");
+      const drift = stepNamed(job, DRIFT_STEP);
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 1]);
       expect(job.conclusion).to.equal("failure");
-      expect(drift.summary).to.match(/^### ❗ codesec drift check failed/);
+      expect(drift.summary.split("\n").slice(0, 6)).to.deep.equal([
+        "### ❗ codesec drift check failed for 1 of 2 stack(s)",
+        "",
+        "| stack | result |",
+        "|---|---|",
+        drift.summary.split("\n")[4],
+        "| staging | ✅ no drift |",
+      ]);
+      expect(drift.summary.split("\n")[4]).to.match(
+        /^\| prod \| ❗ the refresh failed \(\d+ error\(s\)\) \|$/,
+      );
+      expect(drift.summary).to.include("#### ❗ stack `prod`: the refresh failed");
       expect(drift.summary).to.match(/401|unauthori[sz]ed/i);
-      expect(drift.stderr, "the tail of the refresh's log").to.match(/error/i);
       // The workflow passes the token in CODESEC_TOKEN, which the provider reads itself (always current): no
       // advice to record a rotated token with `pulumi up`, which would not help; the 401's own advice.
       expect(drift.summary, "no token-rotation advice").not.to.include("If the token was rotated");
       expect(drift.summary).to.include("Check the token: it is missing, malformed, expired or revoked.");
       expect(job.summary).not.to.match(PROGRESS_LINE);
       expectNoSecretPrinted(job, BAD_TOKEN);
+      expect(
+        everythingPrinted(job).includes(otherPlatform.apiToken),
+        "the token of the stack's config",
+      ).to.equal(false);
     });
   });
 });

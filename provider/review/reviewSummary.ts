@@ -8,6 +8,7 @@ import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges"
 import { type EngineOutput, type Step } from "./engineOutput";
 import { isStackWide, nameOfUrn, stackOfUrn, typeOfUrn } from "./urn";
 import { kindOfType, typeName } from "./kindView";
+import { lowersRole } from "./roleGrants";
 import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
 import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
@@ -59,14 +60,19 @@ function why(change: AccessChange): string {
   }
 }
 
-function accessSections(changes: readonly AccessChange[]): Section[] {
-  if (changes.length === 0) return [];
-  const rows = [...changes].sort(
+/** Access changes in the order the comment lists them: by deployment, user, then resource. */
+function byUser(changes: readonly AccessChange[]): AccessChange[] {
+  return [...changes].sort(
     (a, b) =>
       a.deploymentId.localeCompare(b.deploymentId) ||
       a.userId.localeCompare(b.userId) ||
       a.name.localeCompare(b.name),
   );
+}
+
+function accessSections(changes: readonly AccessChange[]): Section[] {
+  if (changes.length === 0) return [];
+  const rows = byUser(changes);
   const table: Section = {
     rowsAre: "access changes",
     priority: 1,
@@ -98,6 +104,57 @@ function accessSections(changes: readonly AccessChange[]): Section[] {
   return twice.length === 0
     ? [table]
     : [table, { rowsAre: "warnings of users touched twice", priority: 1, head: [], rows: twice, foot: [""] }];
+}
+
+/** A user's role lowered or left in place by an entry removed: what a reviewer must not miss. */
+function removalOf(change: AccessChange): string | undefined {
+  const user = `user ${text(change.userId)} of deployment ${text(change.deploymentId)}`;
+  if (change.reason === "kept") {
+    return (
+      `- ${user}: removed from ${doneBy(change)}; without roleOnDestroy the user keeps ` +
+      `${text(change.after)} on the platform`
+    );
+  }
+  const lowered =
+    change.reason === "demoted" ||
+    (change.reason === "changed" && change.before !== undefined && lowersRole(change.before, change.after));
+  if (!lowered || change.before === undefined) return undefined;
+  return (
+    `- ${user}: ${text(change.before)} → ${text(change.after)}, lowered by ${doneBy(change)}` +
+    (change.reason === "demoted" ? " (its roleOnDestroy)" : "")
+  );
+}
+
+/**
+ * Deletions and demotions, named at the top of the comment: roles lowered, role entries removed, then
+ * every resource deleted or replaced that no line above names already.
+ */
+function deletionsSection(steps: readonly Step[], changes: readonly AccessChange[]): Section[] {
+  const access = byUser(changes).flatMap((change) => {
+    const line = removalOf(change);
+    return line === undefined ? [] : [{ line, urn: change.urn }];
+  });
+  const named = new Set(access.map((item) => item.urn));
+  const resources = steps
+    .filter((step) => (step.op === "delete" || step.op === "replace") && !named.has(step.urn))
+    .map(
+      (step) =>
+        `- ${label(step)} ${text(WHAT_STEP_DOES[step.op])}` +
+        (step.op === "replace" && step.replaceReasons.length > 0
+          ? ` (replace: ${text(step.replaceReasons.join(", "))})`
+          : ""),
+    );
+  const rows = [...access.map((item) => item.line), ...resources];
+  if (rows.length === 0) return [];
+  return [
+    {
+      rowsAre: "deletions and demotions",
+      priority: 0,
+      head: [`#### ⚠️ Deletions and demotions (${rows.length.toLocaleString("en-US")})`, ""],
+      rows,
+      foot: [""],
+    },
+  ];
 }
 
 /** The roles the changes of one user set, in order of appearance; a role kept or not demoted sets none. */
@@ -174,9 +231,9 @@ function provisioningSection(steps: readonly Step[]): Section[] {
         {
           rowsAre: "workflow provisioning lines",
           priority: 2,
-          head: ["#### Workflow provisioning", ""],
+          head: [`<details><summary>Workflow provisioning (${lines.length})</summary>`, ""],
           rows: lines,
-          foot: [""],
+          foot: ["", "</details>", ""],
         },
       ]
     : [];
@@ -220,9 +277,9 @@ function scmSection(steps: readonly Step[]): Section[] {
         {
           rowsAre: "webhook and SCM app lines",
           priority: 2,
-          head: ["#### Webhooks and SCM apps", ""],
+          head: [`<details><summary>Webhooks and SCM apps (${lines.length})</summary>`, ""],
           rows: lines,
-          foot: [""],
+          foot: ["", "</details>", ""],
         },
       ]
     : [];
@@ -375,13 +432,15 @@ export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMI
       limit,
     );
   }
+  const changes = accessChanges(steps);
   const headline =
     incompleteRun(output, counts.join(", ")) ??
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`;
   return fittedMarkdown(
     [
       { head: [title, "", headline, ""] },
-      ...accessSections(accessChanges(steps)),
+      ...deletionsSection(steps, changes),
+      ...accessSections(changes),
       ...provisioningSection(steps),
       ...scmSection(steps),
       ...policySection(output),

@@ -96,8 +96,12 @@ describe("review: deletions and demotions first, details folded", () => {
   it("names every deletion and demotion right after the counts and the verdict, before anything folded, each resource once", () => {
     const markdown = review(plan);
     const html = renderGfm(markdown);
-    const [headline, heading] = [...html.matchAll(/<(?:p|h4)>([\s\S]*?)<\/(?:p|h4)>/g)].map((m) => seen(m[1]));
-    expect(headline).to.equal("1 to create, 3 to update, 1 to replace, 2 to delete. Policies: ✅ no violation.");
+    const [headline, heading] = [...html.matchAll(/<(?:p|h4)>([\s\S]*?)<\/(?:p|h4)>/g)].map((m) =>
+      seen(m[1]),
+    );
+    expect(headline).to.equal(
+      "1 to create, 3 to update, 1 to replace, 2 to delete. Policies: ✅ no violation.",
+    );
     expect(heading).to.equal("⚠️ Deletions and demotions (5)");
     expect(listAfter(html, "⚠️ Deletions and demotions (5)")).to.deep.equal([
       'user 701 of deployment 1001: ORG_ROLE_ADMIN → ORG_ROLE_MEMBER, lowered by UserRole "lowered" updated',

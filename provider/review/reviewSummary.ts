@@ -13,6 +13,9 @@ import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
 import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
 
+// String.prototype.localeCompare's order, without building a collator per comparison.
+const collate = new Intl.Collator().compare;
+
 const WHAT_STEP_DOES: Record<string, string> = {
   create: "created",
   update: "updated",
@@ -64,15 +67,13 @@ function why(change: AccessChange): string {
 function byUser(changes: readonly AccessChange[]): AccessChange[] {
   return [...changes].sort(
     (a, b) =>
-      a.deploymentId.localeCompare(b.deploymentId) ||
-      a.userId.localeCompare(b.userId) ||
-      a.name.localeCompare(b.name),
+      collate(a.deploymentId, b.deploymentId) || collate(a.userId, b.userId) || collate(a.name, b.name),
   );
 }
 
-function accessSections(changes: readonly AccessChange[]): Section[] {
-  if (changes.length === 0) return [];
-  const rows = byUser(changes);
+/** The access table and the warnings of users touched twice; `rows` in the order of {@link byUser}. */
+function accessSections(rows: readonly AccessChange[]): Section[] {
+  if (rows.length === 0) return [];
   const table: Section = {
     rowsAre: "access changes",
     priority: 1,
@@ -127,10 +128,10 @@ function removalOf(change: AccessChange): string | undefined {
 
 /**
  * Deletions and demotions, named at the top of the comment: roles lowered, role entries removed, then
- * every resource deleted or replaced that no line above names already.
+ * every resource deleted or replaced that no line above names already; `changes` in the order of {@link byUser}.
  */
 function deletionsSection(steps: readonly Step[], changes: readonly AccessChange[]): Section[] {
-  const access = byUser(changes).flatMap((change) => {
+  const access = changes.flatMap((change) => {
     const line = removalOf(change);
     return line === undefined ? [] : [{ line, urn: change.urn }];
   });
@@ -178,10 +179,16 @@ function field(step: Step, name: string): string {
 
 const OP_ORDER = ["create", "update", "replace", "delete"];
 
-/** Steps in a stable order (the engine's order varies from run to run): by operation, then name. */
+/**
+ * Steps in a stable order (the engine's order varies from run to run): by operation, then name; each
+ * step's sort key made once, since a plan may hold tens of thousands.
+ */
 function inOrder(steps: readonly Step[]): Step[] {
   const rank = (step: Step) => (OP_ORDER.includes(step.op) ? OP_ORDER.indexOf(step.op) : OP_ORDER.length);
-  return [...steps].sort((a, b) => rank(a) - rank(b) || labelText(a).localeCompare(labelText(b)));
+  return steps
+    .map((step) => ({ step, rank: rank(step), label: labelText(step) }))
+    .sort((a, b) => a.rank - b.rank || collate(a.label, b.label))
+    .map(({ step }) => step);
 }
 
 /** The inputs a step changes, as plain text: `name: old → new`. */
@@ -432,7 +439,8 @@ export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMI
       limit,
     );
   }
-  const changes = accessChanges(steps);
+  // Sorted once for both sections that list them.
+  const changes = byUser(accessChanges(steps));
   const headline =
     incompleteRun(output, counts.join(", ")) ??
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`;

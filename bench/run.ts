@@ -19,6 +19,7 @@ import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
+import { reviewTools } from "./reviewTools";
 import { stateSize } from "./stateSize";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     ["getNotificationRules", () => notificationRules(options, log)],
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
+    ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
       writesPerMeasure: options.writesPerMeasure,
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
+      reviewToolSteps: options.reviewToolSteps,
       secondsPerComparison: timings,
       steps: planned,
       commit,

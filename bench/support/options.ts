@@ -25,6 +25,8 @@ export interface BenchOptions {
   rateLimited: { resources: number; rate: number };
   /** Starts of the native plugin measured. */
   pluginStarts: number;
+  /** Event-log sizes (steps) at which codesec-review and codesec-drift are timed. */
+  reviewToolSteps: number[];
   /**
    * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
    * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
@@ -55,6 +57,7 @@ export const BENCH_STEPS = [
   "getNotificationRules",
   "rate limits",
   "plugin start-up",
+  "review tools",
   "engine",
   "native SDK aliases",
 ] as const;
@@ -110,6 +113,7 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     writesPerMeasure: smoke ? 20 : 200,
     rateLimited: smoke ? { resources: 50, rate: 10 } : { resources: 1000, rate: 50 },
     pluginStarts: smoke ? 3 : 15,
+    reviewToolSteps: smoke ? [500] : [500, 5_000, 50_000],
     ...(env.BENCH_ONLY ? { only: onlySteps(env.BENCH_ONLY) } : {}),
   };
 }

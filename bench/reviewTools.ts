@@ -184,8 +184,8 @@ export async function reviewTools(
           {
             comparison: REVIEW_TOOLS_COMPARISON,
             name: `${tool}, ${size}, CPU time per step`,
-            value: round3((cpu / steps) * 1000),
-            unit: "ms",
+            value: Math.round((cpu / steps) * 1e6),
+            unit: "µs",
             detail: "the CPU time over the steps: flat or falling from size to size when the time is linear",
           },
         );

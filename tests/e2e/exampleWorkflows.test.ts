@@ -26,11 +26,9 @@ import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "node:child_process";
 import {
-  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,

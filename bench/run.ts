@@ -21,6 +21,7 @@ import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
+import { reviewTools } from "./reviewTools";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
 import { driftStacks } from "./driftStacks";
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     [RELEASE_COMPARISON, () => releaseFigures(options, log)],
     [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
     ["drift across stacks", () => driftStacks(options, log)],
+    ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
       rateLimited: options.rateLimited,
       pluginStarts: options.pluginStarts,
       driftStacks: options.driftStacks,
+      reviewToolSteps: options.reviewToolSteps,
       secondsPerComparison: timings,
       steps: planned,
       commit,

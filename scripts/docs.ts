@@ -9,7 +9,10 @@
  * README.md is written by hand but for one region, its program in Python and Go, from
  * provider/examples/readme.pp: `<!-- example: readme ... -->` to `<!-- end example -->`.
  *
- *   npm run docs                     write every generated doc
+ * The screenshot of the rendered PR comment (scripts/reviewScreenshot.ts) is made here too (with Chromium),
+ * and checked by the digest of the page it shows (without).
+ *
+ *   npm run docs                     write every generated doc, and the screenshot
  *   scripts/docs.ts --check          write nothing; fail naming each generated doc that is stale (lint)
  *   scripts/docs.ts --root DIR       the same for a copy of the repository at DIR
  */
@@ -31,6 +34,7 @@ import {
   type OwnedExampleGroupName,
 } from "./docsExamples";
 import type { FunctionDefinition } from "../provider/functions/definition";
+import { staleScreenshot, writeScreenshot } from "./reviewScreenshot";
 import { kindFolder } from "../provider/resources/kindFolder";
 import { schemaName } from "../provider/schemaNames";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../provider/resources/registry";
@@ -331,14 +335,17 @@ function main(): void {
   const root = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : path.resolve(__dirname, "..");
   if (process.argv.includes("--check")) {
     const stale = staleDocs(root);
-    if (stale.length > 0) {
+    if (stale.length > 0)
       console.error(`Generated docs are stale (run \`npm run docs\`): ${stale.join(", ")}`);
-      process.exit(1);
-    }
+    // The screenshot is checked by the digest of the page it shows: no Chromium needed here.
+    const screenshot = staleScreenshot(root);
+    if (screenshot !== undefined) console.error(screenshot);
+    if (stale.length > 0 || screenshot !== undefined) process.exit(1);
     return;
   }
   for (const entry of docEntries()) fs.writeFileSync(path.join(root, entry.target), renderDoc(root, entry));
   fs.writeFileSync(path.join(root, "README.md"), renderReadme(root));
+  writeScreenshot(root);
 }
 
 if (require.main === module) main();

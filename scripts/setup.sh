@@ -32,6 +32,8 @@ fi
 bash scripts/setup-policy.sh
 # actionlint, for lint's check of the example workflows.
 bash scripts/install-actionlint.sh
+# Chromium, for the test that photographs the rendered PR comment (scripts/install-chromium.sh).
+bash scripts/install-chromium.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
 # The Python, Go and YAML language hosts and the Python virtual environment, only when asked for

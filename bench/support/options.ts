@@ -27,6 +27,8 @@ export interface BenchOptions {
   pluginStarts: number;
   /** Stacks, and UserRoles per stack, of the drift-across-stacks comparison. */
   driftStacks: { stacks: number; resources: number };
+  /** Event-log sizes (steps) at which codesec-review and codesec-drift are timed. */
+  reviewToolSteps: number[];
   /**
    * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
    * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
@@ -60,6 +62,7 @@ export const BENCH_STEPS = [
   "npm run release",
   "small real stack",
   "drift across stacks",
+  "review tools",
   "engine",
   "native SDK aliases",
 ] as const;
@@ -116,6 +119,7 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     rateLimited: smoke ? { resources: 50, rate: 10 } : { resources: 1000, rate: 50 },
     pluginStarts: smoke ? 3 : 15,
     driftStacks: smoke ? { stacks: 3, resources: 5 } : { stacks: 20, resources: 50 },
+    reviewToolSteps: smoke ? [500] : [500, 5_000, 50_000],
     ...(env.BENCH_ONLY ? { only: onlySteps(env.BENCH_ONLY) } : {}),
   };
 }

@@ -105,7 +105,9 @@ export function touchedTwice(changes: readonly AccessChange[]): Map<string, Acce
   const byUser = new Map<string, AccessChange[]>();
   for (const change of changes) {
     const key = grantKey(change);
-    byUser.set(key, [...(byUser.get(key) ?? []), change]);
+    const list = byUser.get(key) ?? [];
+    list.push(change);
+    byUser.set(key, list);
   }
   return new Map([...byUser].filter(([, list]) => new Set(list.map((change) => change.urn)).size > 1));
 }

@@ -131,6 +131,24 @@ const REVIEW_OPTIONS = {
 interface Review {
   readonly text: string;
   readonly comment?: { readonly target: CommentTarget; readonly marker: string };
+  /** The input could not be read: the comment posted says so, and the command fails with this error. */
+  readonly unreadable?: Error;
+}
+
+/**
+ * The comment that replaces a stack's summary when the input cannot be read: the summary posted for an
+ * earlier push must not stand as this one's.
+ */
+const UNREADABLE_SUMMARY =
+  "### codesec: what this change does\n\n" +
+  "❗ The summary could not be written: codesec-review could not read the preview's output (see the job's log). Nothing here describes this push.\n";
+
+/** A failure to read the input (a file that cannot be opened, output that is no CLI output), not a bug. */
+function isInputError(error: unknown): error is Error {
+  return (
+    error instanceof EngineOutputError ||
+    (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string")
+  );
 }
 
 /** Where `--post-comment` posts: the workflow's repository, token and pull request (`--pr`, or the event's). */
@@ -166,12 +184,8 @@ function commentTarget(pr: string | undefined, author: string, env: NodeJS.Proce
 // Organization, project and stack names: letters, digits, `-`, `_` and `.`.
 const STACK_PATH = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
-/**
- * The stack whose comment `--post-comment` keeps: `--stack` as organization/project/stack, known even
- * when the preview did not run; a preview of another project or stack is refused, since its summary
- * would replace that stack's comment.
- */
-function commentStack(stack: string | undefined, output: EngineOutput): string {
+/** `--stack`, checked to be organization/project/stack. */
+function stackPath(stack: string | undefined): string {
   if (stack === undefined) {
     throw new TypeError(
       "--post-comment needs the stack as --stack organization/project/stack (what `pulumi stack --show-name --fully-qualify-stack-names` prints): the comment is found again by it",
@@ -182,6 +196,16 @@ function commentStack(stack: string | undefined, output: EngineOutput): string {
       `--stack must be organization/project/stack (letters, digits, "-", "_" and "."), got ${JSON.stringify(stack)}`,
     );
   }
+  return stack;
+}
+
+/**
+ * The stack whose comment `--post-comment` keeps: `--stack` as organization/project/stack, known even
+ * when the preview did not run; a preview of another project or stack is refused, since its summary
+ * would replace that stack's comment.
+ */
+function commentStack(given: string | undefined, output: EngineOutput): string {
+  const stack = stackPath(given);
   const [, project, name] = stack.split("/");
   const urns = [
     ...output.steps.map((step) => step.urn),
@@ -215,10 +239,20 @@ function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv):
     throw new TypeError("--post-comment posts the Markdown summary: leave out --format, or give markdown");
   }
   const target = values["post-comment"] ? commentTarget(values.pr, values["comment-author"], env) : undefined;
-  const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
-  const preview =
-    positionals.length > 0 || events === undefined ? parseEngineOutput(read(positionals[0], io)) : undefined;
-  const output: EngineOutput = preview ? (events ? withEvents(preview, events) : preview) : events!;
+  if (target !== undefined) stackPath(values.stack);
+  let output: EngineOutput;
+  try {
+    const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
+    const preview =
+      positionals.length > 0 || events === undefined
+        ? parseEngineOutput(read(positionals[0], io))
+        : undefined;
+    output = preview ? (events ? withEvents(preview, events) : preview) : events!;
+  } catch (error) {
+    if (target === undefined || !isInputError(error)) throw error;
+    const marker = commentMarker(stackPath(values.stack));
+    return { text: `${marker}\n${UNREADABLE_SUMMARY}`, comment: { target, marker }, unreadable: error };
+  }
   if (format === "markdown") {
     if (target === undefined) return { text: withoutWorkflowCommands(reviewSummary(output)) };
     const marker = commentMarker(commentStack(values.stack, output));
@@ -276,12 +310,14 @@ export async function reviewMain(
   } catch (error) {
     return failure(error, REVIEW_USAGE, io);
   }
-  io.stdout(posting.text);
-  if (posting.comment === undefined) return 0;
+  // Input that cannot be read fails the command, after its note replaces the stack's summary.
+  const code = posting.unreadable !== undefined ? failure(posting.unreadable, REVIEW_USAGE, io) : 0;
+  if (posting.unreadable === undefined) io.stdout(posting.text);
+  if (posting.comment === undefined) return code;
   try {
     const { action, url } = await upsertComment(posting.comment.target, posting.comment.marker, posting.text);
     io.stderr(`codesec-review: ${action} the pull request's comment${url ? ` ${url}` : ""}\n`);
-    return 0;
+    return code;
   } catch (error) {
     io.stderr(
       `codesec-review: could not post the summary: ${error instanceof Error ? error.message : String(error)}\n`,

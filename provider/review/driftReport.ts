@@ -136,8 +136,11 @@ export function driftReport(output: EngineOutput): DriftReport {
 export function unseenSections(unseen: readonly UnseenResource[]): Section[] {
   return (Object.keys(VISIBILITY_HEADING) as Visibility[]).flatMap((visibility) => {
     const byWhy = new Map<string, string[]>();
-    for (const item of unseen.filter((resource) => resource.visibility === visibility))
-      byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), text(`${item.kind} "${item.name}"`)]);
+    for (const item of unseen.filter((resource) => resource.visibility === visibility)) {
+      const names = byWhy.get(item.why) ?? [];
+      names.push(text(`${item.kind} "${item.name}"`));
+      byWhy.set(item.why, names);
+    }
     if (byWhy.size === 0) return [];
     return [
       {

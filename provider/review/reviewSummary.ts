@@ -8,9 +8,13 @@ import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges"
 import { type EngineOutput, type Step } from "./engineOutput";
 import { isStackWide, nameOfUrn, stackOfUrn, typeOfUrn } from "./urn";
 import { kindOfType, typeName } from "./kindView";
+import { lowersRole } from "./roleGrants";
 import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
 import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
+
+// String.prototype.localeCompare's order, without building a collator per comparison.
+const collate = new Intl.Collator().compare;
 
 const WHAT_STEP_DOES: Record<string, string> = {
   create: "created",
@@ -59,14 +63,17 @@ function why(change: AccessChange): string {
   }
 }
 
-function accessSections(changes: readonly AccessChange[]): Section[] {
-  if (changes.length === 0) return [];
-  const rows = [...changes].sort(
+/** Access changes in the order the comment lists them: by deployment, user, then resource. */
+function byUser(changes: readonly AccessChange[]): AccessChange[] {
+  return [...changes].sort(
     (a, b) =>
-      a.deploymentId.localeCompare(b.deploymentId) ||
-      a.userId.localeCompare(b.userId) ||
-      a.name.localeCompare(b.name),
+      collate(a.deploymentId, b.deploymentId) || collate(a.userId, b.userId) || collate(a.name, b.name),
   );
+}
+
+/** The access table and the warnings of users touched twice; `rows` in the order of {@link byUser}. */
+function accessSections(rows: readonly AccessChange[]): Section[] {
+  if (rows.length === 0) return [];
   const table: Section = {
     rowsAre: "access changes",
     priority: 1,
@@ -100,6 +107,57 @@ function accessSections(changes: readonly AccessChange[]): Section[] {
     : [table, { rowsAre: "warnings of users touched twice", priority: 1, head: [], rows: twice, foot: [""] }];
 }
 
+/** A user's role lowered or left in place by an entry removed: what a reviewer must not miss. */
+function removalOf(change: AccessChange): string | undefined {
+  const user = `user ${text(change.userId)} of deployment ${text(change.deploymentId)}`;
+  if (change.reason === "kept") {
+    return (
+      `- ${user}: removed from ${doneBy(change)}; without roleOnDestroy the user keeps ` +
+      `${text(change.after)} on the platform`
+    );
+  }
+  const lowered =
+    change.reason === "demoted" ||
+    (change.reason === "changed" && change.before !== undefined && lowersRole(change.before, change.after));
+  if (!lowered || change.before === undefined) return undefined;
+  return (
+    `- ${user}: ${text(change.before)} → ${text(change.after)}, lowered by ${doneBy(change)}` +
+    (change.reason === "demoted" ? " (its roleOnDestroy)" : "")
+  );
+}
+
+/**
+ * Deletions and demotions, named at the top of the comment: roles lowered, role entries removed, then
+ * every resource deleted or replaced that no line above names already; `changes` in the order of {@link byUser}.
+ */
+function deletionsSection(steps: readonly Step[], changes: readonly AccessChange[]): Section[] {
+  const access = changes.flatMap((change) => {
+    const line = removalOf(change);
+    return line === undefined ? [] : [{ line, urn: change.urn }];
+  });
+  const named = new Set(access.map((item) => item.urn));
+  const resources = steps
+    .filter((step) => (step.op === "delete" || step.op === "replace") && !named.has(step.urn))
+    .map(
+      (step) =>
+        `- ${label(step)} ${text(WHAT_STEP_DOES[step.op])}` +
+        (step.op === "replace" && step.replaceReasons.length > 0
+          ? ` (replace: ${text(step.replaceReasons.join(", "))})`
+          : ""),
+    );
+  const rows = [...access.map((item) => item.line), ...resources];
+  if (rows.length === 0) return [];
+  return [
+    {
+      rowsAre: "deletions and demotions",
+      priority: 0,
+      head: [`#### ⚠️ Deletions and demotions (${rows.length.toLocaleString("en-US")})`, ""],
+      rows,
+      foot: [""],
+    },
+  ];
+}
+
 /** The roles the changes of one user set, in order of appearance; a role kept or not demoted sets none. */
 function rolesSet(changes: readonly AccessChange[]): string[] {
   const setting = changes.filter(
@@ -121,10 +179,16 @@ function field(step: Step, name: string): string {
 
 const OP_ORDER = ["create", "update", "replace", "delete"];
 
-/** Steps in a stable order (the engine's order varies from run to run): by operation, then name. */
+/**
+ * Steps in a stable order (the engine's order varies from run to run): by operation, then name; each
+ * step's sort key made once, since a plan may hold tens of thousands.
+ */
 function inOrder(steps: readonly Step[]): Step[] {
   const rank = (step: Step) => (OP_ORDER.includes(step.op) ? OP_ORDER.indexOf(step.op) : OP_ORDER.length);
-  return [...steps].sort((a, b) => rank(a) - rank(b) || labelText(a).localeCompare(labelText(b)));
+  return steps
+    .map((step) => ({ step, rank: rank(step), label: labelText(step) }))
+    .sort((a, b) => a.rank - b.rank || collate(a.label, b.label))
+    .map(({ step }) => step);
 }
 
 /** The inputs a step changes, as plain text: `name: old → new`. */
@@ -174,9 +238,9 @@ function provisioningSection(steps: readonly Step[]): Section[] {
         {
           rowsAre: "workflow provisioning lines",
           priority: 2,
-          head: ["#### Workflow provisioning", ""],
+          head: [`<details><summary>Workflow provisioning (${lines.length})</summary>`, ""],
           rows: lines,
-          foot: [""],
+          foot: ["", "</details>", ""],
         },
       ]
     : [];
@@ -220,9 +284,9 @@ function scmSection(steps: readonly Step[]): Section[] {
         {
           rowsAre: "webhook and SCM app lines",
           priority: 2,
-          head: ["#### Webhooks and SCM apps", ""],
+          head: [`<details><summary>Webhooks and SCM apps (${lines.length})</summary>`, ""],
           rows: lines,
-          foot: [""],
+          foot: ["", "</details>", ""],
         },
       ]
     : [];
@@ -375,13 +439,16 @@ export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMI
       limit,
     );
   }
+  // Sorted once for both sections that list them.
+  const changes = byUser(accessChanges(steps));
   const headline =
     incompleteRun(output, counts.join(", ")) ??
     `${counts.length > 0 ? counts.join(", ") : "No change to codesec resources"}. ${verdict(output)}`;
   return fittedMarkdown(
     [
       { head: [title, "", headline, ""] },
-      ...accessSections(accessChanges(steps)),
+      ...deletionsSection(steps, changes),
+      ...accessSections(changes),
       ...provisioningSection(steps),
       ...scmSection(steps),
       ...policySection(output),

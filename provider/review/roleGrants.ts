@@ -49,3 +49,12 @@ export function roleGrantsOf(view: KindView): RoleGrant[] {
 export function grantKey(grant: Pick<RoleGrant, "deploymentId" | "userId">): string {
   return `${grant.deploymentId}/${grant.userId}`;
 }
+
+/**
+ * Whether going from `before` to `after` lowers a user's role. Roles are ordered only where their
+ * rights nest: ORG_ROLE_ADMIN above every other role, ORG_ROLE_READONLY below every other; MEMBER and
+ * IMPERSONATOR grant different rights, so a move between them is a change, not a demotion.
+ */
+export function lowersRole(before: OrgRole, after: OrgRole): boolean {
+  return before !== after && (before === "ORG_ROLE_ADMIN" || after === "ORG_ROLE_READONLY");
+}

@@ -12,8 +12,10 @@
  *   the step's range must accept. That CLI's Node.js language host cannot run policy packs, so the stand-in
  *   also does what `npm run setup` does for it (scripts/setup-policy.sh: the analyzer launcher on PATH and
  *   the pack's runtime renamed), the one place where the checkout differs from a user's;
- * - the runner image's `gh`: a stand-in that accepts only `gh pr comment` with flags the real one has and
- *   records the comment's body;
+ * - GitHub's REST API (`GITHUB_API_URL`, where `codesec-review --post-comment` posts the comment): the
+ *   review tests' local stand-in (tests/support/fakeGitHub.ts), with the workflow's token;
+ * - `github/codeql-action/upload-sarif`: a stand-in that reads the file it is given as SARIF 2.1.0 and
+ *   records it;
  * - `vars` / `secrets`: the emulator's address and token, a local file backend and its passphrase.
  *
  * Asserted: what a reviewer and a CI owner see, i.e. the PR comment, the steps' exit codes, the job's
@@ -24,11 +26,9 @@ import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "node:child_process";
 import {
-  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -37,6 +37,7 @@ import {
 } from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../../emulator";
+import { FakeGitHub, type StoredComment } from "../support/fakeGitHub";
 import { satisfies } from "../../scripts/examples-check";
 import {
   createStack,
@@ -67,60 +68,8 @@ const BAD_TOKEN = "not-a-valid-token-0123456789";
 /** Lines the Pulumi CLI prints while it works, which a report must not carry. */
 const PROGRESS_LINE = /^@ |\b(previewing|updating|refreshing|destroying)( update)?\.{3,}/m;
 
-/** One recorded `gh pr comment` call. */
-interface Comment {
-  args: string[];
-  pr: string;
-  repo: string;
-  editLast: boolean;
-  createIfNone: boolean;
-  body: string;
-  hadToken: boolean;
-}
-
-/**
- * The runner image's `gh`, standing in: `gh pr comment <number> [--repo R] (--body-file F | --body B)
- * [--edit-last [--create-if-none]]`, the flags of gh 2.x; anything else fails as gh does (exit 1), and a
- * call without GH_TOKEN fails as on a runner (exit 4). Records each call as JSON in `records`.
- */
-function ghStandIn(bin: string, records: string): void {
-  mkdirSync(records, { recursive: true });
-  const script = `#!${process.execPath}
-"use strict";
-const fs = require("node:fs");
-const args = process.argv.slice(2);
-const fail = (code, message) => { process.stderr.write(message + "\\n"); process.exit(code); };
-if (args[0] !== "pr" || args[1] !== "comment") fail(1, "gh stand-in: only \`gh pr comment\` is stood in for, got: " + args.join(" "));
-if (!process.env.GH_TOKEN) fail(4, "To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable.");
-const call = { args, pr: "", repo: "", editLast: false, createIfNone: false, body: undefined, hadToken: true };
-for (let i = 2; i < args.length; i++) {
-  const arg = args[i];
-  const value = () => { if (i + 1 >= args.length) fail(1, "flag needs an argument: " + arg); return args[++i]; };
-  if (arg === "--repo" || arg === "-R") call.repo = value();
-  else if (arg === "--body-file" || arg === "-F") { const f = value(); call.body = fs.readFileSync(f === "-" ? 0 : f, "utf8"); }
-  else if (arg === "--body" || arg === "-b") call.body = value();
-  else if (arg === "--edit-last") call.editLast = true;
-  else if (arg === "--create-if-none") call.createIfNone = true;
-  else if (arg.startsWith("-")) fail(1, "unknown flag: " + arg);
-  else if (call.pr === "") call.pr = arg;
-  else fail(1, "accepts at most 1 arg(s), received 2");
-}
-if (call.body === undefined) fail(1, "--body or --body-file required when not running interactively");
-if (call.createIfNone && !call.editLast) fail(1, "--create-if-none can only be used with --edit-last");
-if (call.pr === "") fail(1, "argument required when not running interactively");
-fs.writeFileSync(${JSON.stringify(records)} + "/" + Date.now() + "-" + process.pid + ".json", JSON.stringify(call));
-process.stdout.write("https://github.com/" + call.repo + "/pull/" + call.pr + "#issuecomment-1\\n");
-`;
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(path.join(bin, "gh"), script);
-  chmodSync(path.join(bin, "gh"), 0o755);
-}
-
-function commentsIn(records: string): Comment[] {
-  return readdirSync(records)
-    .sort()
-    .map((file) => JSON.parse(readFileSync(path.join(records, file), "utf8")) as Comment);
-}
+/** One comment on the stand-in of GitHub. */
+type Comment = StoredComment;
 
 /** The run's text a secret must never reach: every step's output, the summary and the comments. */
 function everythingPrinted(job: JobResult, comments: Comment[] = []): string {
@@ -188,26 +137,23 @@ describe("the example workflows' shell steps, as written, against the emulator a
   }
 
   /**
-   * A runner: its home, its temp folder, the image's PATH (gh) and the repository's vars and secrets (the
-   * state of `stack`: its backend and passphrase, as the harness made them).
+   * A runner: its home, its temp folder and the repository's vars and secrets (the state of `stack`: its
+   * backend and passphrase, as the harness made them).
    */
   function runner(
     workspace: string,
     stack: Stack,
     standIns: Record<string, ActionStandIn>,
     github: Record<string, unknown>,
-    ghRecords: string,
     token = emulator.apiToken,
   ): RunnerOptions {
     const root = scratchDir("runner");
-    const image = path.join(root, "image-bin");
-    ghStandIn(image, ghRecords);
     for (const dir of ["home", "temp"]) mkdirSync(path.join(root, dir));
     return {
       workspace,
       runnerTemp: path.join(root, "temp"),
       home: path.join(root, "home"),
-      path: [image],
+      path: [],
       vars: { CODESEC_BASE_URL: emulator.baseUrl, PULUMI_BACKEND_URL: stackStateOf(stack).backendUrl },
       secrets: {
         CODESEC_TOKEN: token,
@@ -272,21 +218,48 @@ describe("the example workflows' shell steps, as written, against the emulator a
       github = pullRequest(),
       expectErrors: string[] = [],
     ): Promise<{ job: JobResult; comments: Comment[] }> {
-      const records = scratchDir("gh-records");
       const job = await runJob(workflow, "preview", {
         ...runner(
           checkout,
           stack,
-          actions(checkout, () => (checkedOut = true)),
-          github,
-          records,
+          {
+            ...actions(checkout, () => (checkedOut = true)),
+            "github/codeql-action/upload-sarif": (inputs) => {
+              const sarif = JSON.parse(readFileSync(inputs.sarif_file, "utf8")) as SarifLog;
+              expect(sarif.version, "upload-sarif is given SARIF 2.1.0").to.equal("2.1.0");
+              uploads.push({ category: inputs.category, sarif });
+              return {};
+            },
+          },
+          { ...github, api_url: gitHub.apiUrl },
         ),
         expectErrors,
       });
-      return { job, comments: commentsIn(records) };
+      return { job, comments: gitHub.comments.map((comment) => ({ ...comment })) };
     }
 
-    it("a pull request that removes a user and adds one: the comment shows the demotion and the grant, the job passes", async () => {
+    /** A SARIF log, as far as the tests read it. */
+    interface SarifLog {
+      version: string;
+      runs: { results: { ruleId: string; message: { text: string } }[] }[];
+    }
+
+    /** The local stand-in of GitHub's REST API the posting step talks to, and what was uploaded. */
+    let gitHub: FakeGitHub;
+    let uploads: { category: string; sarif: SarifLog }[];
+    beforeEach(async () => {
+      gitHub = await FakeGitHub.start(GITHUB_TOKEN, REPOSITORY, PR_NUMBER);
+      uploads = [];
+    });
+    afterEach(async () => {
+      await gitHub.close();
+    });
+
+    const MARKER = "<!-- codesec-review stack=organization/codesec-pr-preview/prod -->";
+    const SUMMARY_STEP = "Reviewer's summary, as a PR comment";
+    const POLICY_STEP = "Policy violations, for code scanning and as annotations";
+
+    it("a pull request that removes a user and adds one: the comment shows the demotion and the grant, a second run edits it, the job passes", async () => {
       await stack.setConfig("team", {
         value: JSON.stringify([
           { name: "max", userId: "502", role: "ORG_ROLE_ADMIN", roleOnDestroy: "ORG_ROLE_MEMBER" },
@@ -304,7 +277,9 @@ describe("the example workflows' shell steps, as written, against the emulator a
         ["Install the Pulumi CLI", "success", undefined],
         ["Install the program's and the policy pack's packages", "success", 0],
         ["pulumi preview with the policy pack", "success", 0],
-        ["Reviewer's summary, as a PR comment", "success", 0],
+        [SUMMARY_STEP, "success", 0],
+        [POLICY_STEP, "success", 0],
+        ["Upload the policy violations to code scanning", "success", undefined],
         ["Fail on a mandatory policy violation or a failed preview", "skipped", undefined],
       ]);
       expect(stepNamed(job, "pulumi preview with the policy pack").outputs).to.deep.equal({
@@ -312,14 +287,25 @@ describe("the example workflows' shell steps, as written, against the emulator a
       });
       expect(job.conclusion).to.equal("success");
 
-      expect(comments.map((c) => [c.pr, c.repo, c.editLast, c.createIfNone])).to.deep.equal([
-        [String(PR_NUMBER), REPOSITORY, true, true],
+      // One comment, by the workflow's account, through the API with the workflow's token.
+      expect(comments.map((c) => c.user.login)).to.deep.equal(["github-actions[bot]"]);
+      expect(gitHub.requests.map((r) => [r.method, r.authorization])).to.deep.equal([
+        ["GET", `Bearer ${GITHUB_TOKEN}`],
+        ["POST", `Bearer ${GITHUB_TOKEN}`],
       ]);
+      expect(stepNamed(job, SUMMARY_STEP).stderr).to.match(
+        /^codesec-review: created the pull request's comment /,
+      );
       const body = comments[0].body;
-      expect(body.split("\n").slice(0, 12)).to.deep.equal([
+      expect(body.split("\n").slice(0, 17)).to.deep.equal([
+        MARKER,
         "### codesec: what this change does to stack `prod`",
         "",
         "1 to create, 1 to delete. Policies: ✅ no violation.",
+        "",
+        "#### ⚠️ Deletions and demotions (1)",
+        "",
+        '- user 503 of deployment 1001: ORG_ROLE_MEMBER → ORG_ROLE_READONLY, lowered by UserRole "rita" deleted (its roleOnDestroy)',
         "",
         "#### Access changes",
         "",
@@ -333,7 +319,38 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(body).not.to.include("pulumi-nodejs:dynamic").and.not.to.match(PROGRESS_LINE);
       // The same Markdown is the job summary.
       expect(job.summary).to.equal(body);
+      // No violation: an empty SARIF run for code scanning, and no annotation.
+      expect(
+        uploads.map((u) => [u.category, u.sarif.runs.flatMap((run) => run.results).length]),
+      ).to.deep.equal([["codesec-policy", 0]]);
+      expect(stepNamed(job, POLICY_STEP).stdout).to.equal("");
       expectNoSecretPrinted(job, emulator.apiToken, comments);
+
+      // The next push: the same comment is edited, not a second one posted.
+      await stack.setConfig("team", {
+        value: JSON.stringify([
+          { name: "max", userId: "502", role: "ORG_ROLE_ADMIN", roleOnDestroy: "ORG_ROLE_MEMBER" },
+          { name: "rita", userId: "503", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
+          { name: "lee", userId: "505", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
+        ]),
+      });
+      const second = await run();
+      expect(second.job.conclusion, runLog(second.job)).to.equal("success");
+      expect(stepNamed(second.job, SUMMARY_STEP).stderr).to.match(
+        /^codesec-review: updated the pull request's comment /,
+      );
+      expect(second.comments.map((c) => [c.id, c.body.split("\n").slice(0, 4)])).to.deep.equal([
+        [
+          comments[0].id,
+          [
+            MARKER,
+            "### codesec: what this change does to stack `prod`",
+            "",
+            "1 to create. Policies: ✅ no violation.",
+          ],
+        ],
+      ]);
+      expect(gitHub.requests.slice(2).map((r) => r.method)).to.deep.equal(["GET", "PATCH"]);
     });
 
     it("a pull request that declares a user twice: the comment shows the mandatory violation, and the job fails after posting it", async () => {
@@ -344,7 +361,8 @@ describe("the example workflows' shell steps, as written, against the emulator a
           { name: "max-again", userId: "502", role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_READONLY" },
         ]),
       });
-      const { job, comments } = await run(pullRequest(), [PREVIEW_STEP]);
+      // The policy step's annotation is an error line, as it should be.
+      const { job, comments } = await run(pullRequest(), [PREVIEW_STEP, POLICY_STEP]);
       const preview = stepNamed(job, PREVIEW_STEP);
       expect(preview.outcome, "the step records the exit code and succeeds").to.equal("success");
       expect(preview.outputs["exit-code"]).to.not.equal("0");
@@ -357,11 +375,18 @@ describe("the example workflows' shell steps, as written, against the emulator a
 
       expect(comments).to.have.length(1);
       const lines = comments[0].body.split("\n");
-      expect(lines[2]).to.equal(
+      expect(lines[3]).to.equal(
         "1 to create. Policies: ❌ 1 mandatory violation(s): this change cannot be applied as it is.",
       );
       expect(lines).to.include(
         '- ❌ mandatory `codesec-user-declared-twice` (UserRole "max-again"): user 502 of deployment 1001 is declared 2 times: UserRole "max" (ORG_ROLE_ADMIN), UserRole "max-again" (ORG_ROLE_MEMBER). The last to apply wins, and removing one later demotes the user the other still declares: keep one declaration.',
+      );
+      // The violation for code scanning, and as an annotation on the program's project file.
+      expect(
+        uploads.flatMap((u) => u.sarif.runs.flatMap((r) => r.results.map((result) => result.ruleId))),
+      ).to.deep.equal(["codesec-user-declared-twice"]);
+      expect(stepNamed(job, POLICY_STEP).stdout).to.match(
+        /^::error file=examples\/pr-preview\/[^,]+,line=\d+(,col=\d+)?,title=mandatory policy codesec-user-declared-twice::/m,
       );
       expectNoSecretPrinted(job, emulator.apiToken, comments);
     });
@@ -378,7 +403,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       renameSync(manifest, `${manifest}.moved`);
       let result: { job: JobResult; comments: Comment[] };
       try {
-        result = await run(pullRequest(), [PREVIEW_STEP]);
+        result = await run(pullRequest(), [PREVIEW_STEP, POLICY_STEP]);
       } finally {
         renameSync(`${manifest}.moved`, manifest);
       }
@@ -388,13 +413,19 @@ describe("the example workflows' shell steps, as written, against the emulator a
         runLog(job),
       ).to.deep.equal([
         ["pulumi preview with the policy pack", "success", 0],
-        ["Reviewer's summary, as a PR comment", "success", 0],
+        [SUMMARY_STEP, "success", 0],
+        [POLICY_STEP, "success", 0],
+        ["Upload the policy violations to code scanning", "success", undefined],
         ["Fail on a mandatory policy violation or a failed preview", "failure", 1],
       ]);
+      // Nothing was checked: the annotations say so.
+      expect(stepNamed(job, POLICY_STEP).stdout).to.match(
+        /^::warning title=codesec policies not fully checked::/m,
+      );
       expect(stepNamed(job, "pulumi preview with the policy pack").outputs["exit-code"]).not.to.equal("0");
       expect(job.conclusion).to.equal("failure");
       expect(comments.map((c) => c.body)).to.deep.equal([
-        "### codesec: what this change does\n\n" +
+        `${MARKER}\n### codesec: what this change does\n\n` +
           "❗ The preview did not run: the Pulumi CLI wrote no plan (its error is in the job's log). Nothing was checked, policies included.\n",
       ]);
       expect(job.summary).to.equal(comments[0].body);
@@ -405,6 +436,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
       const { job, comments } = await run(pullRequest("someone/infra-fork"));
       expect(job).to.deep.equal({ conclusion: "skipped", steps: [], summary: "" });
       expect(comments).to.deep.equal([]);
+      expect(gitHub.requests).to.deep.equal([]);
     });
   });
 
@@ -496,7 +528,6 @@ describe("the example workflows' shell steps, as written, against the emulator a
           stacks[0],
           { ...actions(checkout, () => undefined), ...cacheActions },
           schedule(),
-          scratchDir("gh-records"),
           token,
         ),
       );

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as codesec from "../../provider";
 import { docEntries, staleDocs } from "../../scripts/docs";
+import { SCREENSHOT, SCREENSHOT_DIGEST } from "../../scripts/reviewScreenshot";
 import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import type { FunctionDefinition } from "../../provider/functions/definition";
@@ -20,7 +21,8 @@ const root = path.resolve(__dirname, "../..");
 
 /**
  * A scratch copy of what the generator reads and writes: every doc source and every generated doc, the
- * README, and the docs examples they inline (their PCL sources and the programs generated from them).
+ * README, the screenshot of the PR comment with its digest, and the docs examples they inline (their PCL
+ * sources and the programs generated from them).
  */
 function copyOfDocs(): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-"));
@@ -31,6 +33,8 @@ function copyOfDocs(): string {
     }
   }
   fs.copyFileSync(path.join(root, "README.md"), path.join(copy, "README.md"));
+  for (const file of [SCREENSHOT, SCREENSHOT_DIGEST])
+    fs.copyFileSync(path.join(root, file), path.join(copy, file));
   for (const example of allDocsExamples()) {
     fs.cpSync(path.join(root, example.source), path.join(copy, example.source));
     fs.cpSync(path.join(root, example.target), path.join(copy, example.target), { recursive: true });

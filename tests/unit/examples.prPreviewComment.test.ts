@@ -1,17 +1,22 @@
 /**
- * The pr-preview workflow's comment step, as written, when `codesec-review` fails: the pull request's
- * comment (edited on each push) must not keep describing an earlier head. The step posts a short comment
- * that sends the reader to the job's log, and fails. `codesec-review` and `gh` are stand-ins here; the
- * whole workflow runs against the real CLI in tests/e2e/exampleWorkflows.test.ts.
+ * The pr-preview workflow's comment step, as written, when `codesec-review` cannot read the preview: the
+ * pull request's comment (edited on each push) must not keep describing an earlier head. codesec-review
+ * (this repository's) replaces it with a note that sends the reader to the job's log, and the step fails.
+ * `pulumi` is a stand-in here, GitHub's API the review tests' local one; the whole workflow runs against
+ * the real CLI in tests/e2e/exampleWorkflows.test.ts.
  */
 import { expect } from "chai";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { readWorkflow, runJob } from "../e2e/support/workflowRunner";
+import { FakeGitHub } from "../support/fakeGitHub";
 
 const WORKFLOW = path.resolve(__dirname, "../../examples/pr-preview/.github/workflows/pr-preview.yml");
+const BIN = path.resolve(__dirname, "../../bin/codesec-review.js");
 const STEP = "Reviewer's summary, as a PR comment";
+const TOKEN = "ghs_standInTokenOfTheWorkflowRun0123456789";
+const MARKER = "<!-- codesec-review stack=organization/codesec-pr-preview/prod -->";
 
 function executable(file: string, script: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -19,46 +24,64 @@ function executable(file: string, script: string): void {
   chmodSync(file, 0o755);
 }
 
-describe("pr-preview: the comment step when codesec-review fails", () => {
+describe("pr-preview: the comment step when codesec-review cannot read the preview", () => {
   let root: string;
-  before(() => (root = mkdtempSync(path.join(os.tmpdir(), "codesec-pr-comment-"))));
-  after(() => rmSync(root, { recursive: true, force: true }));
+  let github: FakeGitHub;
+  beforeEach(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), "codesec-pr-comment-"));
+    github = await FakeGitHub.start(TOKEN);
+  });
+  afterEach(async () => {
+    await github.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
-  it("posts a short comment that points to the job's log, and fails the step", async () => {
+  it("replaces the earlier summary with a note that points to the job's log, and fails the step", async () => {
+    const earlier = github.add(
+      "github-actions[bot]",
+      `${MARKER}\n### codesec: what this change does\n\n1 to create. Policies: ✅ no violation.\n`,
+    );
     const workflow = readWorkflow(WORKFLOW);
-    const job = workflow.jobs.preview;
-    const step = job.steps.find((s) => s.name === STEP);
+    const step = workflow.jobs.preview.steps.find((s) => s.name === STEP);
     expect(step, STEP).not.to.equal(undefined);
     const workspace = path.join(root, "ws");
     const env = workflow.env as Record<string, string>;
     executable(
       path.join(workspace, env.PROGRAM_DIR, "node_modules/.bin/codesec-review"),
-      "#!/bin/bash\necho '### half a summary'\necho 'codesec-review: cannot read preview.json' >&2\nexit 1\n",
+      `#!/bin/bash\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
     );
-    const bodyFile = path.join(root, "comment.md");
     const bin = path.join(root, "bin");
-    // gh pr comment ... --body-file F: the body is recorded.
-    executable(
-      path.join(bin, "gh"),
-      `#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = --body-file ] && cp "$2" ${JSON.stringify(bodyFile)}; shift; done\n`,
-    );
-    for (const dir of ["temp", "home"]) mkdirSync(path.join(root, dir), { recursive: true });
+    // What `pulumi stack --show-name --fully-qualify-stack-names` prints for a self-managed backend.
+    executable(path.join(bin, "pulumi"), "#!/bin/bash\necho organization/codesec-pr-preview/prod\n");
+    const temp = path.join(root, "temp");
+    for (const dir of [temp, path.join(root, "home")]) mkdirSync(dir, { recursive: true });
+    // A preview cut short, as a killed CLI leaves it.
+    writeFileSync(path.join(temp, "preview.json"), '{"steps": [');
+    writeFileSync(path.join(temp, "events.jsonl"), "");
     const result = await runJob({ env: workflow.env, jobs: { preview: { steps: [step!] } } }, "preview", {
       workspace,
-      runnerTemp: path.join(root, "temp"),
+      runnerTemp: temp,
       home: path.join(root, "home"),
-      path: [bin],
+      path: [bin, path.dirname(process.execPath)],
       vars: {},
-      secrets: { GITHUB_TOKEN: "ghs_x" },
-      github: { repository: "acme/infra", event: { pull_request: { number: 42 } } },
+      secrets: { GITHUB_TOKEN: TOKEN },
+      github: {
+        repository: "acme/infra",
+        api_url: github.apiUrl,
+        event: { pull_request: { number: 42 } },
+      },
       actions: {},
+      expectErrors: [STEP],
     });
-    const comment =
-      "### codesec: what this change does\n\n" +
-      "❗ The summary could not be written (codesec-review failed): see the job's log.\n";
-    expect(readFileSync(bodyFile, "utf8")).to.equal(comment);
-    expect(result.summary).to.equal(comment);
+    expect(github.comments.map((c) => [c.id, c.body])).to.deep.equal([
+      [
+        earlier.id,
+        `${MARKER}\n### codesec: what this change does\n\n` +
+          "❗ The summary could not be written: codesec-review could not read the preview's output (see the job's log). Nothing here describes this push.\n",
+      ],
+    ]);
     expect([result.steps[0].outcome, result.steps[0].exitCode]).to.deep.equal(["failure", 1]);
-    expect(result.steps[0].stderr).to.include("codesec-review: cannot read preview.json");
+    expect(result.steps[0].stderr).to.match(/^the input is empty|^the input is not JSON/m);
+    expect(result.steps[0].stderr).not.to.include(TOKEN);
   });
 });

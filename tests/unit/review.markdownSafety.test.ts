@@ -197,7 +197,7 @@ describe("review and drift reports: untrusted text renders as inert text", () =>
       expect(blocks).to.have.length(1);
       expect(blocks[0]).to.include(`+ UserRole "${visible(name)}" (create)`);
       expect(blocks[0]).to.include(`+ ScmApp "app ${visible(name)}" (create)`);
-      expect(html.indexOf("</details>")).to.be.greaterThan(html.lastIndexOf("</pre>"));
+      expect(html.lastIndexOf("</details>")).to.be.greaterThan(html.lastIndexOf("</pre>"));
     });
   }
 

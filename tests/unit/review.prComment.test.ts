@@ -119,6 +119,25 @@ describe("codesec-review --post-comment: one pull-request comment, kept up to da
     expect(github.comments[0].body).not.to.include("no violation");
   });
 
+  it("input that cannot be read replaces its stack's summary with a note pointing to the log, and fails: exit 1", async () => {
+    const clean = await run([...POST], log(1), env);
+    expect(clean.code, clean.stderr).to.equal(0);
+    const file = path.join(dir, "missing.json");
+    for (const [args, stdin, error] of [
+      [[...POST], '{"steps": [', "the input is not JSON"],
+      [[...POST, file], "", `ENOENT: no such file or directory, open '${file}'`],
+    ] as const) {
+      const failed = await run([...args], stdin, env);
+      expect(failed.code).to.equal(1);
+      expect(failed.stderr.split("\n")[0]).to.include(error);
+      expect(failed.stderr).to.match(/codesec-review: updated the pull request's comment /);
+      expect(github.comments.map((c) => c.body)).to.deep.equal([
+        `${MARKER}\n### codesec: what this change does\n\n` +
+          "❗ The summary could not be written: codesec-review could not read the preview's output (see the job's log). Nothing here describes this push.\n",
+      ]);
+    }
+  });
+
   it("without a stack known as organization/project/stack, or of another preview, nothing is posted: exit 1", async () => {
     const cases: [string[], string][] = [
       [

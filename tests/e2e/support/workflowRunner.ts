@@ -4,8 +4,9 @@
  * (a step whose action has no stand-in fails the run: nothing is skipped quietly). What the runner
  * provides is provided for real: `${{ }}` expressions (the contexts `vars`, `secrets`, `github`, `env`,
  * `steps` and the status functions), `if:` conditions, `env:` at workflow, job and step level,
- * `working-directory`, the default shell (`bash -e {0}`), and the files `GITHUB_OUTPUT` (read back into
- * `steps.<id>.outputs`) and `GITHUB_STEP_SUMMARY` (one per step, joined as the job summary).
+ * `working-directory`, the default shell (`bash -e {0}`), `GITHUB_API_URL` (from `github.api_url`), and
+ * the files `GITHUB_OUTPUT` (read back into `steps.<id>.outputs`) and `GITHUB_STEP_SUMMARY` (one per
+ * step, joined as the job summary).
  * Workflow features this runner does not implement (`GITHUB_ENV`, `GITHUB_PATH`, other shells,
  * `continue-on-error`, matrices, services, any key it does not know, and `${{ }}` inside a `run:` script,
  * which GitHub substitutes into the script's text) make it throw before any step runs, so a workflow that
@@ -554,6 +555,10 @@ export async function runJob(
           GITHUB_WORKSPACE: options.workspace,
           GITHUB_REPOSITORY: asText(lookup({ github: options.github }, "github.repository")),
           GITHUB_EVENT_NAME: asText(lookup({ github: options.github }, "github.event_name")),
+          // The REST API's address, as every runner sets it: `github.api_url` of the context (a test's
+          // stand-in of GitHub), else GitHub's.
+          GITHUB_API_URL:
+            asText(lookup({ github: options.github }, "github.api_url")) || "https://api.github.com",
           RUNNER_OS: "Linux",
           RUNNER_TEMP: options.runnerTemp,
           GITHUB_OUTPUT: files.GITHUB_OUTPUT,

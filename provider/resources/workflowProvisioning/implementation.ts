@@ -41,7 +41,7 @@ export class ProvisioningPartialFailure extends ResourceInitError {
   }
 }
 
-/** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
+/** The provisionWorkflows arguments of a resource's inputs: the client validates them as `check` did. */
 function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
   return operationArguments(ProvisionWorkflowsArgs, inputs);
 }

@@ -176,6 +176,14 @@ export function requestLine(operation: OperationKey, path: string = OPERATIONS[o
 }
 
 /**
+ * How a message names the operation it is about, `getScan (GET /api/v2/deployments/42/scans/7)`: the
+ * client's method name and the request line. `path` is the path actually requested, when there is one.
+ */
+export function operationLabel(operation: OperationKey, path?: string): string {
+  return `${operation} (${requestLine(operation, path)})`;
+}
+
+/**
  * An operation as the reference docs and hover docs name it: what it does, its request and its maturity,
  * "set a user's role (`PATCH /api/agent/deployments/{deploymentId}/users/{userId}/roles`, experimental)".
  */

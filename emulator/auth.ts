@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
-import type { AuthScheme, OperationSpec, OrgRole } from "pulumi-codesec/api";
+import {
+  OPERATIONS,
+  operationLabel,
+  type AuthScheme,
+  type OperationKey,
+  type OrgRole,
+} from "pulumi-codesec/api";
 import { apiError } from "./errors";
 import type { EmulatorStore } from "./store";
 
@@ -163,12 +169,13 @@ export async function authenticate(
 }
 
 /** Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes only a JWT). */
-export function requireScheme(caller: Caller, operation: OperationSpec): void {
-  if (operation.schemes.includes(caller.scheme)) return;
+export function requireScheme(caller: Caller, key: OperationKey): void {
+  const operation = OPERATIONS[key];
+  if ((operation.schemes as readonly AuthScheme[]).includes(caller.scheme)) return;
   const accepted = operation.schemes.map((s) => (s === "jwt" ? "a user JWT" : "an API token")).join(" or ");
   throw apiError(
     "PERMISSION_DENIED",
-    `${operation.operationName} (${operation.method} ${operation.path}) requires ${accepted}; ` +
+    `${operationLabel(key)} requires ${accepted}; ` +
       `${caller.scheme === "jwt" ? "user JWTs" : "API tokens"} are not accepted`,
   );
 }

@@ -147,7 +147,7 @@ export function operationRoute<S extends OperationSchemas>(
       // Before authentication: a refused request reads nothing and changes nothing.
       if (ctx.rateLimiter) enforceRateLimit(ctx.rateLimiter, request);
       const caller = await authenticate(ctx.store, request.headers.authorization, ctx.now());
-      requireScheme(caller, operation);
+      requireScheme(caller, key);
       callers.set(request, caller);
       return undefined;
     },

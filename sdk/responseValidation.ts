@@ -4,8 +4,8 @@
  * unknown extra fields are kept (TypeBox's Check never strips), so newer platform fields survive.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { CodeSecResponseError } from "./errors";
-import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
+import { CodeSecResponseError, messageSubject } from "./errors";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
@@ -50,12 +50,11 @@ export function responseError(
   const spec = OPERATIONS[operation];
   const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
   const message =
-    `CodeSec ${operation} (${requestLine(operation, result.path)}): the platform answered ` +
+    `${messageSubject(operation, result.path)}: the platform answered ` +
     `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
     `changed, or the base URL points at something other than the platform API; report this with the request id.`;
   return new CodeSecResponseError(message, {
     operation,
-    operationNumber: spec.number,
     status: result.status,
     ...(fieldPath === undefined ? {} : { fieldPath }),
     ...(expected === undefined ? {} : { expected }),

@@ -80,7 +80,6 @@ describe("CodeSecClient retry classes", () => {
         expect(server.requests).to.have.length(1);
         expect(error).to.include({
           operation: "completeScmAppRequest",
-          operationNumber: 3,
           attempts: 1,
           retried: false,
           failure: failure.failure,

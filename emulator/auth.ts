@@ -102,8 +102,9 @@ export function isJwtShaped(credential: string): boolean {
 }
 
 /**
- * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, revoked, expired,
- * tampered, deleted user) or 403 (an API token without the Web API permission, or restricted to scopes).
+ * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, revoked,
+ * expired, tampered, deleted user) or 403 (an API token without the Web API permission, or restricted to
+ * scopes).
  */
 export async function authenticate(
   store: EmulatorStore,
@@ -168,7 +169,10 @@ export async function authenticate(
   return caller;
 }
 
-/** Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes only a JWT). */
+/**
+ * Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes
+ * only a JWT).
+ */
 export function requireScheme(caller: Caller, key: OperationKey): void {
   const operation = OPERATIONS[key];
   if ((operation.schemes as readonly AuthScheme[]).includes(caller.scheme)) return;

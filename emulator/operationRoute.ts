@@ -117,7 +117,9 @@ function paramsSchema(operation: OperationSpec): PathParams | undefined {
   );
 }
 
-/** Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`). */
+/**
+ * Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`).
+ */
 export function operationRoute<S extends OperationSchemas>(
   app: EmulatorFastify,
   ctx: EmulatorContext,

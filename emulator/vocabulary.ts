@@ -18,7 +18,9 @@ export const SCAN_STATUSES = [
 /** Products a scan may enable: the values the spec lists as "values seen" (not a closed set). */
 export const PRODUCTS = ["PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS"] as const;
 
-/** Error codes of `provisionWorkflows`'s partial failures. The spec gives UPDATE_ERROR_CODE_BAD_REQUEST only. */
+/**
+ * Error codes of `provisionWorkflows`'s partial failures. The spec gives UPDATE_ERROR_CODE_BAD_REQUEST only.
+ */
 export const PROVISION_ERROR_CODES = [
   "UPDATE_ERROR_CODE_BAD_REQUEST",
   "UPDATE_ERROR_CODE_NO_CODE_ACCESS",

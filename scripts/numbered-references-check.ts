@@ -7,10 +7,12 @@
  * The word may be abbreviated (`op.`, `ops`), followed by `no.`, `number` or `#`, joined to the number by
  * spaces, a hyphen, a slash, a parenthesis or a line break inside a comment; a section sign or GitHub's
  * `GH-` before a number counts too. A number followed by a unit ("the operation 3 times", "an operation
- * 1 second later") is a quantity, not a reference. A line whose text opens with `Spec: ` (after list or quote markers) may quote the spec
- * word for word, inside double quotes, which may wrap onto the paragraph's next lines.
+ * 1 second later") is a quantity, not a reference. A line whose text opens with `Spec: ` (after list or quote
+ * markers) may quote the spec word for word, inside double quotes, which may wrap onto the paragraph's next
+ * lines.
  *
- *   node -r ts-node/register/transpile-only scripts/numbered-references-check.ts    prints each file:line; exit 1 if any
+ *   node -r ts-node/register/transpile-only scripts/numbered-references-check.ts
+ * prints each file:line and exits 1 if there is any.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -26,7 +26,10 @@ export interface ArgumentsSubject {
 
 const subjects = new Map<OperationKey, ArgumentsSubject>();
 
-/** The subject of a client method that calls `operation` (made once per operation: it is on every call's path). */
+/**
+ * The subject of a client method that calls `operation` (made once per operation: it is on every call's
+ * path).
+ */
 export function operationSubject(
   operation: OperationKey,
   secretFields?: readonly string[],

@@ -6,8 +6,8 @@
 import { OPERATIONS, operationLabel, type OperationKey } from "../api/operations";
 
 /**
- * The subject every message about an operation opens with, `CodeSec getScan (GET /api/v2/deployments/42/scans/7)`;
- * `path` is the path actually requested, when there is one.
+ * The subject every message about an operation opens with, `CodeSec getScan (GET
+ * /api/v2/deployments/42/scans/7)`; `path` is the path actually requested, when there is one.
  */
 export function messageSubject(operation: OperationKey, path?: string): string {
   return `CodeSec ${operationLabel(operation, path)}`;
@@ -193,15 +193,17 @@ export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
 export type OutcomeUnknownFailure = "timeout" | "network" | "truncated" | "status";
 
 /**
- * An operation that must not be repeated blindly (retry class `once`: `completeScmAppRequest` spends a one-time
- * code) failed after its request may have reached the platform, so it was not sent again and whether
+ * An operation that must not be repeated blindly (retry class `once`: `completeScmAppRequest` spends a
+ * one-time code) failed after its request may have reached the platform, so it was not sent again and whether
  * the platform acted is unknown. The message says how to find out.
  */
 export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
   /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
-  /** What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx. */
+  /**
+   * What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx.
+   */
   readonly failure: OutcomeUnknownFailure;
   /** The HTTP status, when the platform answered one (failure `status`, or a cut-off answer's status). */
   declare readonly status?: number;

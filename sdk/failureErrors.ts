@@ -22,7 +22,10 @@ import { responseError } from "./responseValidation";
 import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 import { settingWords, type SettingNames } from "./settingNames";
 
-/** The failure of the last attempt, with what the message needs: the attempt's own outcome where it says enough. */
+/**
+ * The failure of the last attempt, with what the message needs: the attempt's own outcome where it says
+ * enough.
+ */
 export type CallFailure =
   | { kind: "status"; status: number; headers: AnswerHeaders; text: string }
   | Extract<HttpOutcome, { kind: "timeout" | "network" | "truncated" }>
@@ -42,7 +45,9 @@ export interface DeadlineLabel {
   readonly raise: string;
 }
 
-/** The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set. */
+/**
+ * The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set.
+ */
 function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
   const label = ctx.options.deadlineLabel;
   if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };

@@ -1,7 +1,8 @@
 /**
  * Checks a 2xx body against the operation's response schema. A mismatch fails loudly, naming the
- * field, rather than handing Pulumi state a half-shaped object (or one nested too deeply to serialize). The body is returned as it came:
- * unknown extra fields are kept (TypeBox's Check never strips), so newer platform fields survive.
+ * field, rather than handing Pulumi state a half-shaped object (or one nested too deeply to serialize). The
+ * body is returned as it came: unknown extra fields are kept (TypeBox's Check never strips), so newer
+ * platform fields survive.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CodeSecResponseError, messageSubject } from "./errors";

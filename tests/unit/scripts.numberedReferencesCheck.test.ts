@@ -1,6 +1,7 @@
 /**
  * scripts/numbered-references-check.ts (run by `npm run lint`): no line names a tracker issue, a review
- * comparison or session, or an operation or section by its number in the spec; each one found is named by file and line.
+ * comparison or session, or an operation or section by its number in the spec; each one found is named by
+ * file and line.
  */
 import { expect } from "chai";
 import * as path from "node:path";

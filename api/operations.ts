@@ -9,7 +9,9 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH";
 /** Which bearer credentials an operation accepts. */
 export type AuthScheme = "apiToken" | "jwt";
 
-/** How a path parameter must look. Every parameter is also non-empty, without `/`, `..` or control characters. */
+/**
+ * How a path parameter must look. Every parameter is also non-empty, without `/`, `..` or control characters.
+ */
 export type PathParamKind = "numeric" | "opaque";
 
 /**
@@ -18,9 +20,9 @@ export type PathParamKind = "numeric" | "opaque";
  *   timeout, a cut-off answer) is retried;
  * - `idempotentWrite`: sets a state that a second identical request leaves as the first did, so it is
  *   retried like a read;
- * - `once`: a second request is not harmless (completing an SCM app request spends a one-time code), so it is repeated
- *   only when the first provably never reached the platform (connection refused, name not resolved, or
- *   an explicit 429 refusal); any other failure after sending is an outcome-unknown error.
+ * - `once`: a second request is not harmless (completing an SCM app request spends a one-time code), so it is
+ *   repeated only when the first provably never reached the platform (connection refused, name not resolved,
+ *   or an explicit 429 refusal); any other failure after sending is an outcome-unknown error.
  */
 export type RetryClass = "read" | "idempotentWrite" | "once";
 
@@ -173,6 +175,14 @@ export type OperationKey = keyof typeof OPERATIONS;
 export function requestLine(operation: OperationKey, path: string = OPERATIONS[operation].path): string {
   const spec: OperationSpec = OPERATIONS[operation];
   return `${spec.method} ${path}`;
+}
+
+/**
+ * How a message names the operation it is about, `getScan (GET /api/v2/deployments/42/scans/7)`: the
+ * client's method name and the request line. `path` is the path actually requested, when there is one.
+ */
+export function operationLabel(operation: OperationKey, path?: string): string {
+  return `${operation} (${requestLine(operation, path)})`;
 }
 
 /**

@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
-import type { AuthScheme, OperationSpec, OrgRole } from "pulumi-codesec/api";
+import {
+  OPERATIONS,
+  operationLabel,
+  type AuthScheme,
+  type OperationKey,
+  type OrgRole,
+} from "pulumi-codesec/api";
 import { apiError } from "./errors";
 import type { EmulatorStore } from "./store";
 
@@ -96,8 +102,9 @@ export function isJwtShaped(credential: string): boolean {
 }
 
 /**
- * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, revoked, expired,
- * tampered, deleted user) or 403 (an API token without the Web API permission, or restricted to scopes).
+ * Resolves the Authorization header to a caller, or throws: 401 (missing, malformed, unknown, revoked,
+ * expired, tampered, deleted user) or 403 (an API token without the Web API permission, or restricted to
+ * scopes).
  */
 export async function authenticate(
   store: EmulatorStore,
@@ -162,13 +169,17 @@ export async function authenticate(
   return caller;
 }
 
-/** Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes only a JWT). */
-export function requireScheme(caller: Caller, operation: OperationSpec): void {
-  if (operation.schemes.includes(caller.scheme)) return;
+/**
+ * Throws 403 when the operation does not accept the caller's scheme (listing joinable organizations takes
+ * only a JWT).
+ */
+export function requireScheme(caller: Caller, key: OperationKey): void {
+  const operation = OPERATIONS[key];
+  if ((operation.schemes as readonly AuthScheme[]).includes(caller.scheme)) return;
   const accepted = operation.schemes.map((s) => (s === "jwt" ? "a user JWT" : "an API token")).join(" or ");
   throw apiError(
     "PERMISSION_DENIED",
-    `${operation.operationName} (${operation.method} ${operation.path}) requires ${accepted}; ` +
+    `${operationLabel(key)} requires ${accepted}; ` +
       `${caller.scheme === "jwt" ? "user JWTs" : "API tokens"} are not accepted`,
   );
 }

@@ -75,7 +75,9 @@ export interface GeneratedNotificationRules {
 
 const TEN_YEARS = 10 * 365 * 24 * 60 * 60;
 
-/** Body of `POST /__emulator/credentials`. A negative `expiresInSeconds` mints an already-expired credential. */
+/**
+ * Body of `POST /__emulator/credentials`. A negative `expiresInSeconds` mints an already-expired credential.
+ */
 export const CredentialRequest = Type.Object(
   {
     deploymentId: NumericId,
@@ -92,7 +94,10 @@ export const CredentialRequest = Type.Object(
 );
 export type CredentialRequest = Static<typeof CredentialRequest>;
 
-/** Body of `POST /__emulator/credentials/revoke`: the value of an API token (a secret, never logged or echoed). */
+/**
+ * Body of `POST /__emulator/credentials/revoke`: the value of an API token (a secret, never logged or
+ * echoed).
+ */
 export const CredentialRevocation = Type.Object(
   { credential: secretValue(Type.String({ minLength: 1, maxLength: 4096 })) },
   { additionalProperties: false },
@@ -194,8 +199,8 @@ export class EmulatorControl {
   /**
    * Adds `count` generated notification rules (1 to 100,000; channels slack, email, webhook and jira in turn,
    * every fifth one disabled) to a deployment, with ids after the highest rule id, in one change (saved
-   * once with `--state`): the way to give the emulator a large store, e.g. for benchmarks of `listNotificationRules`
-   * or of writes against a large state. `reset()` removes them.
+   * once with `--state`): the way to give the emulator a large store, e.g. for benchmarks of
+   * `listNotificationRules` or of writes against a large state. `reset()` removes them.
    */
   addNotificationRules(generation: NotificationRulesGeneration): GeneratedNotificationRules {
     checkArgument(NotificationRulesGeneration, generation, "generation");

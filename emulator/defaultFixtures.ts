@@ -84,7 +84,8 @@ function rule(
  *
  * - deployment 1001 "acme": admin 501 (the credentials' user), member 502, readonly 503, impersonator 504;
  * - deployment 2002 "globex": admin 601 with its own token (for cross-deployment checks);
- * - deployment 3003 "acme-research": nobody is a member; 501 and 502 may join it (`listJoinableOrganizations`).
+ * - deployment 3003 "acme-research": nobody is a member; 501 and 502 may join it
+ *   (`listJoinableOrganizations`).
  */
 export function defaultFixtures(): FixtureSet {
   return {

@@ -25,7 +25,10 @@ export const FixtureDeployment = Type.Composite(
     Type.Omit(JoinableOrganization, ["id"]),
     Type.Object({
       id: NumericId,
-      /** Users who may join this deployment (`listJoinableOrganizations` lists it for them while they are not members). */
+      /**
+       * Users who may join this deployment (`listJoinableOrganizations` lists it for them while they are not
+       * members).
+       */
       joinableUserIds: Type.Array(Id),
     }),
   ],
@@ -122,8 +125,8 @@ export const ScmAppDetails = Type.Omit(ScmApp, ["requestId"]);
 export type ScmAppDetails = Static<typeof ScmAppDetails>;
 
 /**
- * An SCM app request: pending until `completeScmAppRequest` presents its one-time `code` (a secret), then completed,
- * when `app` becomes readable through `getScmApp`.
+ * An SCM app request: pending until `completeScmAppRequest` presents its one-time `code` (a secret), then
+ * completed, when `app` becomes readable through `getScmApp`.
  */
 export const FixtureScmAppRequest = Type.Object(
   {
@@ -178,7 +181,9 @@ type Collections = typeof COLLECTIONS;
 type CollectionName = keyof Collections;
 const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
 
-/** A whole fixture set, every collection present: what the store holds; also the `data` of a `--state` file. */
+/**
+ * A whole fixture set, every collection present: what the store holds; also the `data` of a `--state` file.
+ */
 export const FixtureSet = Type.Object(
   { ...COLLECTIONS, sample: Type.Optional(FixtureSample) },
   { additionalProperties: false },

@@ -117,7 +117,9 @@ function paramsSchema(operation: OperationSpec): PathParams | undefined {
   );
 }
 
-/** Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`). */
+/**
+ * Registers operation `key` on `app`, answering what `handler` returns (serialized by `schemas.response`).
+ */
 export function operationRoute<S extends OperationSchemas>(
   app: EmulatorFastify,
   ctx: EmulatorContext,
@@ -147,7 +149,7 @@ export function operationRoute<S extends OperationSchemas>(
       // Before authentication: a refused request reads nothing and changes nothing.
       if (ctx.rateLimiter) enforceRateLimit(ctx.rateLimiter, request);
       const caller = await authenticate(ctx.store, request.headers.authorization, ctx.now());
-      requireScheme(caller, operation);
+      requireScheme(caller, key);
       callers.set(request, caller);
       return undefined;
     },

@@ -2,7 +2,8 @@
  * The emulator's own fixture vocabulary: values it uses where the spec gives one example value or none.
  * They are not the platform's value sets (the spec does not define them), so they live here and not in
  * `pulumi-codesec/api`, whose schemas accept any string in these fields: a real platform may send values
- * the emulator never does. docs/api-behaviour.md §6 and §8 list the choices.
+ * the emulator never does. docs/api-behaviour.md lists the choices
+ * ("Enumerations and field contents", "Events").
  */
 
 /** Scan states the fixtures use. The spec gives SCAN_STATUS_RUNNING only; the others are invented. */
@@ -17,7 +18,9 @@ export const SCAN_STATUSES = [
 /** Products a scan may enable: the values the spec lists as "values seen" (not a closed set). */
 export const PRODUCTS = ["PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS"] as const;
 
-/** Error codes of `provisionWorkflows`'s partial failures. The spec gives UPDATE_ERROR_CODE_BAD_REQUEST only. */
+/**
+ * Error codes of `provisionWorkflows`'s partial failures. The spec gives UPDATE_ERROR_CODE_BAD_REQUEST only.
+ */
 export const PROVISION_ERROR_CODES = [
   "UPDATE_ERROR_CODE_BAD_REQUEST",
   "UPDATE_ERROR_CODE_NO_CODE_ACCESS",

@@ -8,7 +8,7 @@
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import { CodeSecInputError, type OperationRef } from "./errors";
-import { OPERATIONS, type OperationKey } from "../api/operations";
+import type { OperationKey } from "../api/operations";
 import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue, issueMessage } from "../api/schemaIssues";
 
@@ -26,7 +26,10 @@ export interface ArgumentsSubject {
 
 const subjects = new Map<OperationKey, ArgumentsSubject>();
 
-/** The subject of a client method that calls `operation` (made once per operation: it is on every call's path). */
+/**
+ * The subject of a client method that calls `operation` (made once per operation: it is on every call's
+ * path).
+ */
 export function operationSubject(
   operation: OperationKey,
   secretFields?: readonly string[],
@@ -40,7 +43,7 @@ export function operationSubject(
 function makeSubject(operation: OperationKey, secretFields?: readonly string[]): ArgumentsSubject {
   return Object.freeze({
     name: operation,
-    ref: Object.freeze({ operation, operationNumber: OPERATIONS[operation].number }),
+    ref: Object.freeze({ operation }),
     ...(secretFields ? { secretFields } : {}),
   });
 }

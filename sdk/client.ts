@@ -39,7 +39,9 @@ export interface CodeSecClientOptions {
    * Without a trailing `/api`: the operation paths already start with `/api/`.
    */
   baseUrl: string;
-  /** API token (with the Web API permission, no scope restriction) or user JWT. Kept private; never echoed. */
+  /**
+   * API token (with the Web API permission, no scope restriction) or user JWT. Kept private; never echoed.
+   */
   token: string;
   /**
    * `true` accepts a plain `http://` base URL to another machine, where the token crosses the network
@@ -48,7 +50,9 @@ export interface CodeSecClientOptions {
    * emulator), any other host needs `https://`.
    */
   allowInsecureHttp?: boolean;
-  /** Per-attempt timeout in ms, covering connecting, sending, the headers and the whole body. Default 10000. */
+  /**
+   * Per-attempt timeout in ms, covering connecting, sending, the headers and the whole body. Default 10000.
+   */
   timeoutMs?: number;
   /** Bound in ms of a whole call (attempts, backoff and Retry-After waits). Default 30000. */
   deadlineMs?: number;
@@ -83,7 +87,10 @@ export interface CodeSecClientOptions {
    * Default 100. Not with `rateLimiter`.
    */
   requestsPerSecond?: number;
-  /** Requests of this client in flight at once at most (an integer 1-1000). Default 16. Not with `rateLimiter`. */
+  /**
+   * Requests of this client in flight at once at most (an integer 1-1000). Default 16. Not with
+   * `rateLimiter`.
+   */
   maxInFlight?: number;
   /**
    * A limiter shared with other clients (all clients of a provider process share one): they then pace
@@ -115,8 +122,9 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * Every method validates its arguments before sending anything (a bad id or enum, a value nested more
  * than 64 levels deep, or a body above the platform's 64 KiB limit, throws {@link CodeSecInputError}
  * naming the argument), checks the response against the schema (a mismatch or a value nested too deeply
- * throws {@link CodeSecResponseError} naming the field; unknown extra fields are kept), and maps every failure to a {@link CodeSecError} subclass whose message names the
- * operation, the status, what the platform said and what to do.
+ * throws {@link CodeSecResponseError} naming the field; unknown extra fields are kept), and maps every
+ * failure to a {@link CodeSecError} subclass whose message names the operation, the status, what the platform
+ * said and what to do.
  *
  * Time: each attempt has `timeoutMs` (default 10 s) for connecting, sending, the headers and the whole
  * body; a body cut off mid-way fails at once. Each call has `deadlineMs` (default 30 s) for all of
@@ -133,8 +141,8 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * Retries follow each operation's retry class (`OPERATIONS[op].retryClass`; docs/api-behaviour.md,
  * "Retry classes"), at most `retries` extra attempts with backoff from 200 ms (equal jitter, doubled
  * per attempt, capped by `maxRetryDelayMs`):
- * - reads and idempotent writes (`updateUserRole`, `provisionWorkflows`, `subscribeScmWebhook`): on 429, 502, 503, 504, a connection
- *   failure, a timeout or a cut-off answer;
+ * - reads and idempotent writes (`updateUserRole`, `provisionWorkflows`, `subscribeScmWebhook`): on 429, 502,
+ *   503, 504, a connection failure, a timeout or a cut-off answer;
  * - `completeScmAppRequest` (a one-time code): only when the request provably never
  *   reached the platform (the connection was never established) or on 429. Any other failure after
  *   it may have arrived throws {@link CodeSecOutcomeUnknownError} without a repeat.

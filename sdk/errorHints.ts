@@ -4,7 +4,7 @@
  * (settingNames.ts: by default the stack config keys that set them), nothing else of Pulumi: the provider
  * adds its own advice.
  */
-import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
+import { OPERATIONS, operationLabel, type OperationKey } from "../api/operations";
 import type { SettingWords } from "./settingNames";
 
 export interface HintContext {
@@ -94,7 +94,7 @@ function conflictHint(operation: OperationKey): string {
     case "completeScmAppRequest":
       return (
         "The SCM app request is already completed: its one-time code cannot be used again; read the app with " +
-        `getScmApp (${requestLine("getScmApp")}).`
+        `${operationLabel("getScmApp")}.`
       );
     default:
       return "The request conflicts with the current state on the platform; its message says which state to change first.";
@@ -112,7 +112,7 @@ export function outcomeUnknownAdvice(operation: OperationKey): OutcomeAdvice {
     return {
       whyNotRepeated: "a second request with the same one-time code would be refused",
       howToCheck:
-        `To find out, read the app with getScmApp (${requestLine("getScmApp")}): ` +
+        `To find out, read the app with ${operationLabel("getScmApp")}: ` +
         "if it returns the app, the request was completed; if it answers 404, it was not, and running again " +
         "with the same code is safe.",
     };

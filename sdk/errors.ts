@@ -3,20 +3,33 @@
  * and read structured fields instead of parsing messages. None of them ever holds the token: errors
  * are built from sanitized text only, and carry no reference to the request (headers) or the client.
  */
-import type { OperationKey } from "../api/operations";
+import { OPERATIONS, operationLabel, type OperationKey } from "../api/operations";
+
+/**
+ * The subject every message about an operation opens with, `CodeSec getScan (GET
+ * /api/v2/deployments/42/scans/7)`; `path` is the path actually requested, when there is one.
+ */
+export function messageSubject(operation: OperationKey, path?: string): string {
+  return `CodeSec ${operationLabel(operation, path)}`;
+}
 
 /** Which operation failed; absent for errors raised before any operation (bad client options). */
 export interface OperationRef {
   /** Client method name, e.g. `getScan`. */
   readonly operation: OperationKey;
-  /** Number of the operation in the platform spec (1-10). */
-  readonly operationNumber: number;
+  /** @deprecated Ignored: the number is read from the catalogue. */
+  readonly operationNumber?: number;
 }
 
 /** Base class of every error the client throws. */
 export class CodeSecError extends Error {
   /** Client method name, e.g. `getScan`; undefined for a bad client option. */
   declare readonly operation?: OperationKey;
+  /**
+   * @deprecated The operation's number in the platform spec, which means nothing to a reader: use
+   * `operation`, or `requestLine(error.operation)` from `pulumi-codesec/api` for its method and path.
+   * Still readable, but left out of `toJSON()`, `util.inspect` and `Object.keys`.
+   */
   declare readonly operationNumber?: number;
 
   constructor(message: string, ref?: OperationRef) {
@@ -24,7 +37,10 @@ export class CodeSecError extends Error {
     this.name = new.target.name;
     if (ref !== undefined) {
       this.operation = ref.operation;
-      this.operationNumber = ref.operationNumber;
+      Object.defineProperty(this, "operationNumber", {
+        value: OPERATIONS[ref.operation].number,
+        enumerable: false,
+      });
     }
   }
 
@@ -74,6 +90,7 @@ export interface ApiErrorDetails extends OperationRef, AttemptInfo {
 /** The platform answered with a non-2xx status. */
 export class CodeSecApiError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
+  /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
   /** HTTP status of the last attempt. */
   readonly status: number;
@@ -117,6 +134,7 @@ export class CodeSecRateLimitError extends CodeSecApiError {
 /** No complete answer arrived within the attempt's timeout. */
 export class CodeSecTimeoutError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
+  /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
   /** The last attempt's timeout: client option `timeoutMs`, or less when the deadline was nearer. */
   readonly timeoutMs: number;
@@ -140,6 +158,7 @@ export class CodeSecTimeoutError extends CodeSecError implements AttemptInfo {
 /** The platform could not be reached (refused, reset, DNS, TLS) or the connection broke mid-answer. */
 export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
+  /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
   /** The client's base URL (never the token). */
   readonly baseUrl: string;
@@ -174,14 +193,17 @@ export class CodeSecNetworkError extends CodeSecError implements AttemptInfo {
 export type OutcomeUnknownFailure = "timeout" | "network" | "truncated" | "status";
 
 /**
- * An operation that must not be repeated blindly (retry class `once`: `completeScmAppRequest` spends a one-time
- * code) failed after its request may have reached the platform, so it was not sent again and whether
+ * An operation that must not be repeated blindly (retry class `once`: `completeScmAppRequest` spends a
+ * one-time code) failed after its request may have reached the platform, so it was not sent again and whether
  * the platform acted is unknown. The message says how to find out.
  */
 export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptInfo {
   declare readonly operation: OperationKey;
+  /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
-  /** What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx. */
+  /**
+   * What happened to the last attempt: no answer in time, a broken connection, a cut-off answer, or a 5xx.
+   */
   readonly failure: OutcomeUnknownFailure;
   /** The HTTP status, when the platform answered one (failure `status`, or a cut-off answer's status). */
   declare readonly status?: number;
@@ -206,6 +228,7 @@ export class CodeSecOutcomeUnknownError extends CodeSecError implements AttemptI
 /** A 2xx answer that cannot be used: not JSON, not the documented shape, or too large. Never retried. */
 export class CodeSecResponseError extends CodeSecError {
   declare readonly operation: OperationKey;
+  /** @deprecated See {@link CodeSecError.operationNumber}. */
   declare readonly operationNumber: number;
   readonly status: number;
   /** Dotted path of the offending field, e.g. `scan.findingsCounts.total`; `""` for the whole body. */

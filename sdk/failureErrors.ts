@@ -14,14 +14,18 @@ import {
   type CodeSecError,
   type OperationRef,
   type OutcomeUnknownFailure,
+  messageSubject,
 } from "./errors";
 import type { AnswerHeaders, HttpOutcome } from "./http";
-import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
+import type { OperationKey } from "../api/operations";
 import { responseError } from "./responseValidation";
 import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, type RetryWait } from "./retryPolicy";
 import { settingWords, type SettingNames } from "./settingNames";
 
-/** The failure of the last attempt, with what the message needs: the attempt's own outcome where it says enough. */
+/**
+ * The failure of the last attempt, with what the message needs: the attempt's own outcome where it says
+ * enough.
+ */
 export type CallFailure =
   | { kind: "status"; status: number; headers: AnswerHeaders; text: string }
   | Extract<HttpOutcome, { kind: "timeout" | "network" | "truncated" }>
@@ -41,7 +45,9 @@ export interface DeadlineLabel {
   readonly raise: string;
 }
 
-/** The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set. */
+/**
+ * The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set.
+ */
 function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
   const label = ctx.options.deadlineLabel;
   if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };
@@ -89,12 +95,10 @@ export function retryAfterOf(failure: CallFailure, now: number): number | undefi
 }
 
 export function failureError(ctx: FailureContext, failure: CallFailure, stop?: RetryStop): CodeSecError {
-  const spec = OPERATIONS[ctx.operation];
   const timedOutAtDeadline = failure.kind === "timeout" && ctx.timeoutMs < ctx.options.timeoutMs;
   const deadlineReached = stop?.kind === "pastDeadline" || timedOutAtDeadline;
   const ref: OperationRef & AttemptInfo = {
     operation: ctx.operation,
-    operationNumber: spec.number,
     attempts: ctx.attempts,
     retried: ctx.attempts > 1,
     deadlineReached,
@@ -256,7 +260,6 @@ function deadlineSentence(ctx: FailureContext): string {
 
 /** The request may have reached the platform, and repeating it is not harmless: say so, and how to check. */
 export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): CodeSecOutcomeUnknownError {
-  const spec = OPERATIONS[ctx.operation];
   const { whyNotRepeated, howToCheck } = outcomeUnknownAdvice(ctx.operation);
   let kind: OutcomeUnknownFailure;
   let happened: string;
@@ -295,7 +298,6 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       `reached the platform. It was not sent again, because ${whyNotRepeated}. ${howToCheck}`,
     {
       operation: ctx.operation,
-      operationNumber: spec.number,
       attempts: ctx.attempts,
       retried: ctx.attempts > 1,
       deadlineReached,
@@ -307,7 +309,7 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
 }
 
 function labelOf(ctx: FailureContext): string {
-  return `CodeSec ${ctx.operation} (${requestLine(ctx.operation, ctx.path)})`;
+  return messageSubject(ctx.operation, ctx.path);
 }
 
 function afterAttempts(ctx: FailureContext): string {

@@ -3,8 +3,8 @@
  * never sends a body the platform would turn away, and the provider's `check` runs the same function
  * on the body a resource will send, so preview and apply agree on it too.
  */
-import { CodeSecInputError } from "./errors";
-import { OPERATIONS, REQUEST_BODY_LIMIT_BYTES, requestLine, type OperationKey } from "../api/operations";
+import { CodeSecInputError, messageSubject } from "./errors";
+import { REQUEST_BODY_LIMIT_BYTES, type OperationKey } from "../api/operations";
 
 /** The JSON text of `body`, or CodeSecInputError (field `body`) when it is above the platform's limit. */
 export function serializeRequestBody(operation: OperationKey, body: unknown): string {
@@ -13,10 +13,10 @@ export function serializeRequestBody(operation: OperationKey, body: unknown): st
   if (bytes > REQUEST_BODY_LIMIT_BYTES) {
     throw new CodeSecInputError(
       "body",
-      `CodeSec ${operation} (${requestLine(operation)}): the request body would be ${bytes} ` +
+      `${messageSubject(operation)}: the request body would be ${bytes} ` +
         `bytes, above the platform's limit of ${REQUEST_BODY_LIMIT_BYTES} bytes, so it is not sent. Send fewer ` +
         `or shorter values (for example, split a long id list across several calls).`,
-      { operation, operationNumber: OPERATIONS[operation].number },
+      { operation },
     );
   }
   return text;

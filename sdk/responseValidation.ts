@@ -1,11 +1,12 @@
 /**
  * Checks a 2xx body against the operation's response schema. A mismatch fails loudly, naming the
- * field, rather than handing Pulumi state a half-shaped object (or one nested too deeply to serialize). The body is returned as it came:
- * unknown extra fields are kept (TypeBox's Check never strips), so newer platform fields survive.
+ * field, rather than handing Pulumi state a half-shaped object (or one nested too deeply to serialize). The
+ * body is returned as it came: unknown extra fields are kept (TypeBox's Check never strips), so newer
+ * platform fields survive.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { CodeSecResponseError } from "./errors";
-import { OPERATIONS, requestLine, type OperationKey } from "../api/operations";
+import { CodeSecResponseError, messageSubject } from "./errors";
+import { OPERATIONS, type OperationKey } from "../api/operations";
 import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
@@ -50,12 +51,11 @@ export function responseError(
   const spec = OPERATIONS[operation];
   const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
   const message =
-    `CodeSec ${operation} (${requestLine(operation, result.path)}): the platform answered ` +
+    `${messageSubject(operation, result.path)}: the platform answered ` +
     `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
     `changed, or the base URL points at something other than the platform API; report this with the request id.`;
   return new CodeSecResponseError(message, {
     operation,
-    operationNumber: spec.number,
     status: result.status,
     ...(fieldPath === undefined ? {} : { fieldPath }),
     ...(expected === undefined ? {} : { expected }),

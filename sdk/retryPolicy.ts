@@ -3,9 +3,9 @@
  * applies them. The rule depends on the operation's retry class (api/operations.ts):
  * - `read` and `idempotentWrite`: a repeat is harmless, so every transient failure is retried: 429,
  *   502, 503, 504, a connection failure before or after sending, a timeout, a cut-off answer;
- * - `once`: a repeat is not harmless (`completeScmAppRequest` spends a one-time code), so it is retried only when
- *   the request provably never arrived (the connection was never established) or the platform
- *   explicitly refused it (429). Any other failure after it may have arrived is an unknown outcome.
+ * - `once`: a repeat is not harmless (`completeScmAppRequest` spends a one-time code), so it is retried only
+ *   when the request provably never arrived (the connection was never established) or the platform explicitly
+ *   refused it (429). Any other failure after it may have arrived is an unknown outcome.
  * Never retried: other 4xx, 500 (a bug that a repeat will not fix), a malformed, mis-shaped or
  * oversized 2xx answer, a name that does not resolve (ENOTFOUND), a TLS failure.
  */

@@ -124,7 +124,8 @@ export class Transport {
           headers,
           ...(body === undefined ? {} : { body }),
           timeoutMs,
-          // A stale keep-alive socket must not turn a request that may not be repeated into an unknown outcome.
+          // A stale keep-alive socket must not turn a request that may not be repeated into an unknown
+          // outcome.
           freshConnection: spec.retryClass === "once",
         });
       } finally {

@@ -1,6 +1,6 @@
 /**
- * Notification rules: `listNotificationRules`. These bodies use snake_case field names, as the spec says; the Pulumi
- * schema names them in camelCase (provider/schemaNames.ts).
+ * Notification rules: `listNotificationRules`. These bodies use snake_case field names, as the spec says; the
+ * Pulumi schema names them in camelCase (provider/schemaNames.ts).
  */
 import type { Static } from "@sinclair/typebox";
 import { Type } from "../typeBuilder";
@@ -44,8 +44,8 @@ export const NotificationRuleFilters = Type.Object(
 export type NotificationRuleFilters = Static<typeof NotificationRuleFilters>;
 
 /**
- * A deployment id that `listNotificationRules` can carry as a JSON integer: at most 15 digits, so that it stays
- * exact in every JSON parser (above 2^53 integers lose precision).
+ * A deployment id that `listNotificationRules` can carry as a JSON integer: at most 15 digits, so that it
+ * stays exact in every JSON parser (above 2^53 integers lose precision).
  */
 export const IntegerDeploymentId = Type.String({
   pattern: "^[0-9]{1,15}$",
@@ -158,5 +158,7 @@ export const ListNotificationRulesResponse = Type.Object({
 });
 export type ListNotificationRulesResponse = Static<typeof ListNotificationRulesResponse>;
 
-/** A page as the client validates it: the cursor is read tolerantly, apart from the schema (sdk/operations). */
+/**
+ * A page as the client validates it: the cursor is read tolerantly, apart from the schema (sdk/operations).
+ */
 export const NotificationRulesPageBody = Type.Omit(ListNotificationRulesResponse, ["cursor"]);

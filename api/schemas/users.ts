@@ -124,7 +124,10 @@ export const JoinableOrganizationsResponse = Type.Object({
 });
 export type JoinableOrganizationsResponse = Static<typeof JoinableOrganizationsResponse>;
 
-/** Query of `listJoinableOrganizations`. `userId` may be left out (it defaults to the caller); when given it must be the caller. */
+/**
+ * Query of `listJoinableOrganizations`. `userId` may be left out (it defaults to the caller); when given it
+ * must be the caller.
+ */
 export const JoinableOrganizationsQuery = Type.Object(
   { userId: Type.Optional(OpaqueId) },
   { additionalProperties: false },

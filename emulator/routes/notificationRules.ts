@@ -36,7 +36,9 @@ export function encodeCursor(key: Uint8Array, position: CursorPosition): string 
   return `${body}.${mac(key, body).toString("base64url")}`;
 }
 
-/** The position in a cursor token, or undefined when the token was not issued by this state (or was altered). */
+/**
+ * The position in a cursor token, or undefined when the token was not issued by this state (or was altered).
+ */
 export function decodeCursor(key: Uint8Array, token: string): CursorPosition | undefined {
   const [body, signature, ...rest] = token.split(".");
   if (!body || !signature || rest.length > 0) return undefined;

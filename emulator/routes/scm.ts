@@ -58,10 +58,11 @@ export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): v
         );
       }
       if (request.state === "completed") {
+        const appPath = `/api/scm/deployments/${request.deploymentId}/scm_apps/${body.requestId}`;
         throw apiError(
           "FAILED_PRECONDITION",
           `SCM app request ${body.requestId} is already completed; its one-time code cannot be used again ` +
-            `(read the app: ${requestLine("getScmApp", `/api/scm/deployments/${request.deploymentId}/scm_apps/${body.requestId}`)})`,
+            `(read the app: ${requestLine("getScmApp", appPath)})`,
         );
       }
       if (!sameSecret(body.code, request.code)) {
@@ -100,7 +101,8 @@ export function registerScmRoutes(app: EmulatorFastify, ctx: EmulatorContext): v
     ({ params, caller, request }) => {
       const deploymentId = params.deploymentId;
       const configId = params.configId;
-      // "Body: none": nothing, or an empty JSON object, is accepted; anything else is a mistake worth reporting.
+      // "Body: none": nothing, or an empty JSON object, is accepted; anything else is a mistake worth
+      // reporting.
       const body: unknown = request.body;
       if (
         body !== undefined &&

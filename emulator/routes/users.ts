@@ -1,4 +1,7 @@
-/** Users and organizations: setting a role (`updateUserRole`), the current user (`getCurrentUser`) and the joinable organizations (`listJoinableOrganizations`). */
+/**
+ * Users and organizations: setting a role (`updateUserRole`), the current user (`getCurrentUser`) and the
+ * joinable organizations (`listJoinableOrganizations`).
+ */
 import {
   CurrentUserResponse,
   JoinableOrganizationsQuery,

@@ -15,7 +15,10 @@ export interface FunctionDefinition<
   readonly name: string;
   /** What it returns, for the TSDoc, the schema and the docs (Markdown). */
   readonly description: string;
-  /** The platform operation and its maturity, from the catalogue (`describeOperation`): "read a scan (`GET ...`, beta)". */
+  /**
+   * The platform operation and its maturity, from the catalogue (`describeOperation`):
+   * "read a scan (`GET ...`, beta)".
+   */
   readonly operations: string;
   readonly maturity: "experimental" | "beta";
   /** The arguments' schema; undefined when it takes none. */

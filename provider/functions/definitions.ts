@@ -46,7 +46,11 @@ export const getBranchDefinition = defineFunction({
   result: Branch,
   example: `const branch = await codesec.getBranch({ deploymentId: "1001", projectId: "7001", branchId: "9101" });
 console.log(branch.name); // refs/heads/main`,
-  outputExample: `export const branchName = codesec.getBranchOutput({ deploymentId: "1001", projectId: "7001", branchId: "9101" }).name;`,
+  outputExample: `export const branchName = codesec.getBranchOutput({
+  deploymentId: "1001",
+  projectId: "7001",
+  branchId: "9101",
+}).name;`,
   invoke: (client, args) => client.getBranch(args),
 });
 

@@ -62,7 +62,11 @@ const getBranchOutputForm = outputForm(getBranch);
  *
  * @example
  * ```ts
- * export const branchName = codesec.getBranchOutput({ deploymentId: "1001", projectId: "7001", branchId: "9101" }).name;
+ * export const branchName = codesec.getBranchOutput({
+ *   deploymentId: "1001",
+ *   projectId: "7001",
+ *   branchId: "9101",
+ * }).name;
  * ```
  */
 export function getBranchOutput(

@@ -68,7 +68,9 @@ export type ImportRule =
 
 /** What a refresh cannot show of a kind's drift: the drift report lists such resources apart, saying why. */
 export interface RefreshBlindSpot {
-  /** `none`: the platform reads nothing back; `ownRoleOnly`: it reads back only the token owner's own role. */
+  /**
+   * `none`: the platform reads nothing back; `ownRoleOnly`: it reads back only the token owner's own role.
+   */
   readonly visibility: "none" | "ownRoleOnly";
   /** Why, in the drift report's words. */
   readonly why: string;
@@ -84,7 +86,10 @@ export interface ResourceDefinition<
   readonly name: string;
   /** What the resource is, for the class's TSDoc, the schema and the docs (Markdown). */
   readonly description: string;
-  /** The platform operations it uses and their maturity, each named as the catalogue's `describeOperation` names it. */
+  /**
+   * The platform operations it uses and their maturity, each named as the catalogue's `describeOperation`
+   * names it.
+   */
   readonly operations: string;
   /**
    * A lookup by id with the class's static `get`, against the emulator's default fixtures (TypeScript, as
@@ -105,7 +110,9 @@ export interface ResourceDefinition<
    * first, as Pulumi does.
    */
   readonly deleteBeforeReplace?: boolean;
-  /** The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally. */
+  /**
+   * The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally.
+   */
   readonly implementation: KindImplementation<InputsOf<I>, S>;
 }
 
@@ -151,7 +158,10 @@ function shapeOf(
   return shape;
 }
 
-/** A field's schema with its description and, for a defaulted input, its `default` (said in the description too). */
+/**
+ * A field's schema with its description and, for a defaulted input, its `default` (said in the description
+ * too).
+ */
 function fieldSchema(field: { schema: TSchema; description: string; default?: unknown }): TSchema {
   if (field.default === undefined) return described(field.schema, field.description);
   const description = `${field.description} Default: \`${JSON.stringify(field.default)}\`.`;

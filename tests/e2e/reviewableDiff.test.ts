@@ -108,8 +108,8 @@ describe("drift reads the same way on every kind", function () {
     const afterRefresh = await previewDiff();
     expect(afterRefresh).to.match(/~ role\s*:\s*"ORG_ROLE_MEMBER" => "ORG_ROLE_ADMIN"/);
 
-    // A demoted caller cannot promote itself (`updateUserRole` needs an admin), so the role is put back on the
-    // platform; the next drift check then finds nothing to change, and no call was made.
+    // A demoted caller cannot promote itself (`updateUserRole` needs an admin), so the role is put back on
+    // the platform; the next drift check then finds nothing to change, and no call was made.
     emulator.control.clearRequests();
     emulator.control.setUserRole(emulator.sample.userId, {
       deploymentId: emulator.deploymentId,

@@ -3,8 +3,8 @@
  * enforces 50 requests per second per credential, with the client limited to the same rate in stack
  * config. The up converges with no failed resource and at most 1% of requests refused (429); a preview
  * without changes calls the platform once (the credential check); a refresh reads `getCurrentUser` once for
- * all 1,000 roles; an up that changes k roles writes k times. Calls are counted with the emulator's cumulative counters (its request log keeps only
- * the last 1,000).
+ * all 1,000 roles; an up that changes k roles writes k times. Calls are counted with the emulator's
+ * cumulative counters (its request log keeps only the last 1,000).
  */
 import { expect } from "chai";
 import type { Stack } from "@pulumi/pulumi/automation";

@@ -295,7 +295,7 @@ describe("CodeSecClient against the emulator", function () {
         client().listJoinableOrganizations({ userId: e.sample.userId }),
         CodeSecApiError,
       );
-      expect(error).to.include({ status: 403, operationNumber: 9 });
+      expect(error).to.include({ status: 403, operation: "listJoinableOrganizations" });
       expect(error.message).to.include("only a user JWT, not an API token");
     });
 

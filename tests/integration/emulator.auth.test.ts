@@ -90,7 +90,7 @@ describe("emulator authentication over HTTP", () => {
     const withToken = await callApi(emulator(), "GET", "/api/auth/users/current/deployments/joinable");
     expect(withToken.status).to.equal(403);
     expect(errorOf(withToken).message).to.match(
-      /ListJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
+      /listJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
     );
     const other = await callApi(
       emulator(),

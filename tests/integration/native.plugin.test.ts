@@ -489,7 +489,9 @@ describe("native plugin: the ResourceProvider service", () => {
       return response.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
     }
 
-    /** Each setting's problem, and the words an explicit Provider's message and the default one's must have. */
+    /**
+     * Each setting's problem, and the words an explicit Provider's message and the default one's must have.
+     */
     const settingProblems = (h: EmulatorHandle) => [
       {
         config: {},

@@ -1,8 +1,8 @@
 /**
  * The fewest calls at organization scale, counted in the emulator's request log: a refresh of many
  * UserRoles gets the current user once per connection (shared with the credential check) and confirms the
- * deployment of the caller's own role once, only when the role read back is new, and a diff calls nothing. Each test mints a fresh token, so its
- * connection is one this process has not used yet.
+ * deployment of the caller's own role once, only when the role read back is new, and a diff calls nothing.
+ * Each test mints a fresh token, so its connection is one this process has not used yet.
  */
 import { expect } from "chai";
 import { userRoleProvider } from "../support/dynamicProviders";

@@ -1,6 +1,6 @@
 /**
- * `codesec.UserRoles` against the emulator: only the entries that change are written (one operation-1 call
- * each); a partial failure records exactly what was applied, and the next update writes only the rest;
+ * `codesec.UserRoles` against the emulator: only the entries that change are written (one updateUserRole
+ * call each); a partial failure records exactly what was applied, and the next update writes only the rest;
  * removals demote with the role on leaving; refresh reads the caller's own entry; a user is managed by a
  * UserRole or a UserRoles, never both.
  */

@@ -22,8 +22,8 @@ import { OPERATIONS, isMutating } from "../../api/operations";
 
 /**
  * The emulator's logged requests (since its last clearRequests) to operations that change something, each
- * as `format` words it (default `operation:status`, e.g. `updateUserRole:200`), oldest first. Operation
- * 10's POST only reads: it is not one.
+ * as `format` words it (default `operation:status`, e.g. `updateUserRole:200`), oldest first.
+ * listNotificationRules's POST only reads: it is not one.
  */
 export function writes(
   emulator: EmulatorHandle,

@@ -54,7 +54,6 @@ describe("CodeSecClient errors", () => {
       );
       expect(error).to.include({
         operation: "updateUserRole",
-        operationNumber: 1,
         code: "PERMISSION_DENIED",
         platformMessage: said,
       });
@@ -90,7 +89,7 @@ describe("CodeSecClient errors", () => {
       expect(error.message)
         .to.include("only a user JWT, not an API token")
         .and.include("userId must be the caller");
-      expect(error.operationNumber).to.equal(9);
+      expect(error.operation).to.equal("listJoinableOrganizations");
     });
 
     it("404 asks to check the ids and visibility", async () => {
@@ -124,7 +123,11 @@ describe("CodeSecClient errors", () => {
       [
         "`completeScmAppRequest` says the one-time code is spent and how to read the app",
         (client) => client.completeScmAppRequest({ requestId: "req-1", code: "c0de" }),
-        ["already completed", "one-time code cannot be used again", "getScmApp"],
+        [
+          "already completed",
+          "one-time code cannot be used again",
+          "read the app with getScmApp (GET /api/scm/deployments/{deploymentId}/scm_apps/{requestId}).",
+        ],
       ],
       [
         "`subscribeScmWebhook` points at the platform's message",
@@ -201,7 +204,6 @@ describe("CodeSecClient errors", () => {
       expect(error).to.include({
         name: "CodeSecApiError",
         operation: "getScan",
-        operationNumber: 6,
         status: 404,
         code: "NOT_FOUND",
         platformMessage: "scan not found",
@@ -620,9 +622,13 @@ describe("CodeSecClient errors", () => {
         server.client().provisionWorkflows({ deploymentId: "42", filters: { search } }),
         CodeSecInputError,
       );
-      expect(error).to.include({ field: "body", operation: "provisionWorkflows", operationNumber: 2 });
+      expect(error).to.include({ field: "body", operation: "provisionWorkflows" });
       const size = Buffer.byteLength(JSON.stringify({ deploymentId: "42", filters: { search } }));
-      expect(error.message).to.include(`${size} bytes`).and.include(`${REQUEST_BODY_LIMIT_BYTES} bytes`);
+      expect(error.message).to.equal(
+        `CodeSec provisionWorkflows (POST /api/agent/deployments/{deploymentId}/repos/_provision): the request ` +
+          `body would be ${size} bytes, above the platform's limit of ${REQUEST_BODY_LIMIT_BYTES} bytes, so it is ` +
+          "not sent. Send fewer or shorter values (for example, split a long id list across several calls).",
+      );
       expect(server.requests).to.have.length(0);
     });
 
@@ -652,11 +658,24 @@ describe("CodeSecClient errors", () => {
       expect(unknown).to.be.instanceOf(CodeSecError).and.not.instanceOf(CodeSecApiError);
       expect(JSON.parse(JSON.stringify(unknown))).to.include({
         name: "CodeSecOutcomeUnknownError",
+        operation: "completeScmAppRequest",
         failure: "status",
         status: 503,
         attempts: 1,
-        operationNumber: 3,
       });
+    });
+
+    it("keeps the deprecated spec number readable, but out of logs (toJSON, util.inspect, Object.keys)", async () => {
+      server.always({ status: 404, json: { error: { code: "NOT_FOUND", message: "no such scan" } } });
+      const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
+      expect(error.operationNumber).to.equal(6);
+      expect(Object.keys(error)).not.to.include("operationNumber");
+      expect(JSON.stringify(error)).not.to.include("operationNumber");
+      expect(util.inspect(error)).not.to.include("operationNumber");
+      expect(error.toJSON()).to.include({ operation: "getScan", status: 404 });
+      const input = new CodeSecInputError("baseUrl", "bad base URL");
+      expect(input.operationNumber).to.equal(undefined);
+      expect(Object.keys(input)).not.to.include("operationNumber");
     });
   });
 });

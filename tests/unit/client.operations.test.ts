@@ -57,6 +57,12 @@ describe("CodeSecClient operations", () => {
       );
       expect(error.fieldPath).to.equal("");
       expect(error.expected).to.equal("an object");
+      expect(
+        error.message.startsWith(
+          "CodeSec updateUserRole (PATCH /api/agent/deployments/42/users/u-2/roles): the platform answered HTTP 200 " +
+            "with an unexpected body: ",
+        ),
+      ).to.equal(true, error.message);
     });
   });
 

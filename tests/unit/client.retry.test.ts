@@ -130,7 +130,7 @@ describe("CodeSecClient retries", () => {
     server.always({ status: 503, json: { error: { code: "UNAVAILABLE", message: "maintenance" } } });
     const error = await rejection(server.client().getScan(SCAN_ARGS), CodeSecApiError);
     expect(server.requests).to.have.length(DEFAULT_RETRIES + 1);
-    expect(error).to.include({ status: 503, attempts: 4, retried: true, operationNumber: 6 });
+    expect(error).to.include({ status: 503, attempts: 4, retried: true, operation: "getScan" });
     expect(error.message).to.include("maintenance").and.include("safe to run again");
   });
 

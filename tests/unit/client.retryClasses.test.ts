@@ -1,7 +1,7 @@
 /**
  * Retry classes of the writes: `completeScmAppRequest` (`once`, a one-time code) is never sent again once its
- * request may have arrived; idempotent writes (updateUserRole, provisionWorkflows, subscribeScmWebhook) are retried like reads. The fake
- * server counts the requests that reached it.
+ * request may have arrived; idempotent writes (updateUserRole, provisionWorkflows, subscribeScmWebhook) are
+ * retried like reads. The fake server counts the requests that reached it.
  */
 import { expect } from "chai";
 import {
@@ -80,7 +80,6 @@ describe("CodeSecClient retry classes", () => {
         expect(server.requests).to.have.length(1);
         expect(error).to.include({
           operation: "completeScmAppRequest",
-          operationNumber: 3,
           attempts: 1,
           retried: false,
           failure: failure.failure,

@@ -3,8 +3,9 @@
  * encoded text, at each byte alignment), hex in either case, percent-encoded, form-encoded, escaped in a
  * JSON string. Echoed in an error body, in its message and code fields, in headers (x-request-id,
  * Location, Content-Type, Content-Encoding) and in 2xx bodies, by each of the ten operations, for an API
- * token, a JWT, a token with characters every encoding changes, and the one-time code of `completeScmAppRequest`: no
- * form of any secret survives in the error's message, toJSON(), String() or util.inspect().
+ * token, a JWT, a token with characters every encoding changes, and the one-time code of
+ * `completeScmAppRequest`: no form of any secret survives in the error's message, toJSON(), String() or
+ * util.inspect().
  */
 import { expect } from "chai";
 import * as util from "util";

@@ -1,9 +1,20 @@
 /**
  * docs/architecture.md names the folders and files a contributor starts from: each one must exist, or the
- * map leads nowhere. `<kind>`, `<name>`, `<area>` and `*` stand for any one path segment.
+ * map leads nowhere. `<name>`, `<area>` and `*` stand for any one path segment; `<kind>` stands for every
+ * folder where it appears (each kind must have the file the page names).
  */
 import { expect } from "chai";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
@@ -25,7 +36,10 @@ function namedPaths(markdown: string): string[] {
   return [...new Set(paths)];
 }
 
-/** Whether `relative` (with `<...>` or `*` placeholders) names at least one existing file or folder. */
+/**
+ * Whether `relative` (with `<...>` or `*` placeholders) names an existing file or folder: at least one
+ * for a placeholder, one under every folder for `<kind>`.
+ */
 function exists(base: string, segments: readonly string[]): boolean {
   if (segments.length === 0) return true;
   const [first, ...rest] = segments;
@@ -40,9 +54,12 @@ function exists(base: string, segments: readonly string[]): boolean {
       .map((part) => (/^(<[^>]+>|\*)$/.test(part) ? "[^/]+" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
       .join("")}$`,
   );
-  return readdirSync(base)
-    .filter((entry) => pattern.test(entry))
-    .some((entry) => exists(path.join(base, entry), rest));
+  const entries = readdirSync(base).filter((entry) => pattern.test(entry));
+  if (first === "<kind>") {
+    const kinds = entries.filter((entry) => statSync(path.join(base, entry)).isDirectory());
+    return kinds.length > 0 && kinds.every((kind) => exists(path.join(base, kind), rest));
+  }
+  return entries.some((entry) => exists(path.join(base, entry), rest));
 }
 
 const pathExists = (relative: string): boolean =>
@@ -78,6 +95,23 @@ describe(PAGE, () => {
       "provider/resources/<kind>/missing.md",
       "docs/gone.md",
     ]);
+  });
+
+  it("a `<kind>` path must exist under every kind's folder, a `<name>` path under one", () => {
+    const tree = mkdtempSync(path.join(os.tmpdir(), "architecture-"));
+    try {
+      mkdirSync(path.join(tree, "resources/a"), { recursive: true });
+      mkdirSync(path.join(tree, "resources/b"), { recursive: true });
+      writeFileSync(path.join(tree, "resources/a/docs.md"), "");
+      writeFileSync(path.join(tree, "resources/a/resource.ts"), "");
+      writeFileSync(path.join(tree, "resources/b/docs.md"), "");
+      expect(exists(tree, ["resources", "<kind>", "docs.md"])).to.equal(true);
+      expect(exists(tree, ["resources", "<kind>", "resource.ts"])).to.equal(false);
+      expect(exists(tree, ["resources", "<name>", "resource.ts"])).to.equal(true);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+    expect(pathExists("provider/resources/<kind>/engineEntry.ts")).to.equal(true);
   });
 
   it("fits on two printed pages (at most 1,100 words)", () => {

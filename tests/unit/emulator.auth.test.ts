@@ -1,6 +1,5 @@
 import { expect } from "chai";
 import { SignJWT } from "jose";
-import { OPERATIONS } from "../../api/operations";
 import {
   JWT_AUDIENCE,
   JWT_ISSUER,
@@ -186,13 +185,13 @@ describe("emulator auth", () => {
     const readonlyUser: Caller = { scheme: "jwt", userId: "503", deploymentId: "1001" };
 
     it("`listJoinableOrganizations` accepts only a user JWT", async () => {
-      const error = await apiErrorOf(() => requireScheme(admin, OPERATIONS.listJoinableOrganizations));
+      const error = await apiErrorOf(() => requireScheme(admin, "listJoinableOrganizations"));
       expect(error.status).to.equal(403);
       expect(error.message).to.match(
-        /ListJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
+        /listJoinableOrganizations \(GET \/api\/auth\/users\/current\/deployments\/joinable\) requires a user JWT/,
       );
-      expect(() => requireScheme(readonlyUser, OPERATIONS.listJoinableOrganizations)).not.to.throw();
-      expect(() => requireScheme(admin, OPERATIONS.getScan)).not.to.throw();
+      expect(() => requireScheme(readonlyUser, "listJoinableOrganizations")).not.to.throw();
+      expect(() => requireScheme(admin, "getScan")).not.to.throw();
     });
 
     it("a credential reaches only its own deployment", async () => {

@@ -28,7 +28,7 @@ import { run } from "../../provider/dynamic/index";
 import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
 import userRoleEntry = require("../../provider/resources/userRole/engineEntry");
 
-const ref = { operation: "getCurrentUser", operationNumber: 8 } as const;
+const ref = { operation: "getCurrentUser" } as const;
 const attempts = { attempts: 1, retried: false, deadlineReached: false };
 
 /** One instance of every class of failure the package raises on purpose. */

@@ -16,7 +16,6 @@ import { CONFIG_ORIGIN_LABEL_PATTERN, providerInputsOrigin, STACK_CONFIG } from 
 
 const details = {
   operation: "getCurrentUser",
-  operationNumber: 8,
   attempts: 1,
   retried: false,
   deadlineReached: false,

@@ -1,6 +1,6 @@
 /**
- * The calls behind `codesec.ScmApp` (its definition: ./definition.ts): `completeScmAppRequest` completes the app
- * request with its one-time code; `getScmApp` reads the app back, so refresh finds drift, and a resource
+ * The calls behind `codesec.ScmApp` (its definition: ./definition.ts): `completeScmAppRequest` completes the
+ * app request with its one-time code; `getScmApp` reads the app back, so refresh finds drift, and a resource
  * declared without a code (or an import) adopts an app that is already connected.
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
@@ -119,7 +119,10 @@ async function resolveUnknownOutcome(
   }
 }
 
-/** The app connected under the request (`getScmApp`), for adoption: a missing one is an error saying what to do. */
+/**
+ * The app connected under the request (`getScmApp`), for adoption: a missing one is an error saying what to
+ * do.
+ */
 async function connectedApp(
   ctx: ProviderContext,
   inputs: Partial<ScmAppInputs>,

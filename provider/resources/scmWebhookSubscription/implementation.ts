@@ -1,6 +1,6 @@
 /**
- * The calls behind `codesec.ScmWebhookSubscription` (its definition: ./definition.ts): `subscribeScmWebhook` on
- * create and when it is applied again. No read or delete endpoint: state is kept on refresh and destroy
+ * The calls behind `codesec.ScmWebhookSubscription` (its definition: ./definition.ts): `subscribeScmWebhook`
+ * on create and when it is applied again. No read or delete endpoint: state is kept on refresh and destroy
  * only forgets it.
  */
 import { SubscribeScmWebhookArgs } from "../../../api/schemas/scm";

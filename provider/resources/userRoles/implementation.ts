@@ -1,8 +1,8 @@
 /**
  * The calls behind `codesec.UserRoles` (its definition: ./definition.ts): setting a user's role per
  * entry that changes, concurrently (the client's rate limiter paces them); getting the current user reads
- * back the caller's own entry. The state's `roles` is always what was applied: a partial failure records exactly the entries
- * that were, so the next `pulumi up` writes only the rest.
+ * back the caller's own entry. The state's `roles` is always what was applied: a partial failure records
+ * exactly the entries that were, so the next `pulumi up` writes only the rest.
  */
 import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
@@ -29,7 +29,10 @@ import { credentialsDeploymentConfirmed } from "../credentialsDeployment";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import type { UserRolesInputs, UserRolesState } from "./definition";
 
-/** The most users one map may hold: every entry is one request when applied, and all of them live in one state. */
+/**
+ * The most users one map may hold: every entry is one request when applied, and all of them live in one
+ * state.
+ */
 export const MAX_USER_ROLES = 5000;
 
 const TYPE = "codesec:UserRoles";
@@ -84,11 +87,11 @@ interface WriteOutcome {
 }
 
 /**
- * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), except the credentials'
- * own, which goes last in the whole batch: a change to the caller's own role (a demotion, say) would
- * otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
- * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done,
- * as for UserRole. Never throws for a write: each failure is reported with its user.
+ * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), except the
+ * credentials' own, which goes last in the whole batch: a change to the caller's own role (a demotion, say)
+ * would otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
+ * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done, as
+ * for UserRole. Never throws for a write: each failure is reported with its user.
  */
 async function writeRoles(
   ctx: ProviderContext,

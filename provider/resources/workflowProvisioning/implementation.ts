@@ -1,6 +1,6 @@
 /**
- * The calls behind `codesec.WorkflowProvisioning` (its definition: ./definition.ts): `provisionWorkflows` on create
- * and whenever what it provisions changes. The platform has no read or delete for it: state is kept on
+ * The calls behind `codesec.WorkflowProvisioning` (its definition: ./definition.ts): `provisionWorkflows` on
+ * create and whenever what it provisions changes. The platform has no read or delete for it: state is kept on
  * refresh and destroy only forgets it.
  */
 import { randomUUID } from "node:crypto";
@@ -16,9 +16,9 @@ import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./de
 const TYPE = "codesec:WorkflowProvisioning";
 
 /**
- * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine records its
- * `properties` as a resource that failed to initialize: the repositories that were provisioned stay in
- * state (and the next `pulumi up` applies again) instead of being lost.
+ * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine
+ * records its `properties` as a resource that failed to initialize: the repositories that were provisioned
+ * stay in state (and the next `pulumi up` applies again) instead of being lost.
  */
 export class ProvisioningPartialFailure extends ResourceInitError {
   declare readonly properties: Omit<WorkflowProvisioningState, "platform"> & Record<string, unknown>;
@@ -41,7 +41,7 @@ export class ProvisioningPartialFailure extends ResourceInitError {
   }
 }
 
-/** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
+/** The provisionWorkflows arguments of a resource's inputs: the client validates them as `check` did. */
 function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
   return operationArguments(ProvisionWorkflowsArgs, inputs);
 }

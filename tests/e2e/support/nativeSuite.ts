@@ -78,8 +78,8 @@ const EXPECTED_CALLS: Record<"up" | "preview" | "refresh" | "update" | "destroy"
 };
 
 /**
- * Asserts a step's calls are exactly the TypeScript program's. The current user (`getCurrentUser`) is read once
- * per connection, shared by the credential check and the getCurrentUser function, and again only after a
+ * Asserts a step's calls are exactly the TypeScript program's. The current user (`getCurrentUser`) is read
+ * once per connection, shared by the credential check and the getCurrentUser function, and again only after a
  * write of the caller's own role: so the order in which a language's SDK sends registrations and invokes
  * (which Pulumi does not fix) does not change the count.
  */

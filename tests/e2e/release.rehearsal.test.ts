@@ -100,11 +100,20 @@ async function run(
   options: { input?: string; mayFail?: boolean; timeoutMs?: number } = {},
 ): Promise<Ran> {
   const started = Date.now();
-  const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    detached: true,
+  });
   const chunks: string[] = [];
-  child.stdout.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-  child.stderr.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-  child.stdin.end(options.input ?? "");
+  child.stdout!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
+  if (options.input !== undefined) {
+    // A command that ends without reading its input closes the pipe: not this run's failure.
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end(options.input);
+  }
   const timer = setTimeout(() => {
     try {
       process.kill(-child.pid!, "SIGKILL");
@@ -268,12 +277,22 @@ function machineValue(command: string, args: string[]): string {
 interface Project {
   readonly title: string;
   readonly files: Record<string, string>;
+  /** Files written once the emulator runs, from its sample data. */
+  readonly filesFor?: (sample: Sample) => Record<string, string>;
   /** Environment of this project's commands beyond the user's (an activated virtual environment). */
   readonly env?: (dir: string) => Record<string, string>;
   readonly install: string[][];
   readonly installedFrom: (dir: string, installOutput: string) => void;
   /** Whether the program runs the native plugin (which `pulumi up` downloads). */
   readonly plugin: boolean;
+}
+
+/** What an emulator started for a project serves: its address, a token and the sample's ids. */
+interface Sample {
+  readonly baseUrl: string;
+  readonly apiToken: string;
+  readonly deploymentId: string;
+  readonly memberUserId: string;
 }
 
 /** What one project's run measured, in seconds. */
@@ -449,20 +468,19 @@ func main() {
   },
   {
     title: "YAML",
-    files: {
-      // A YAML program names the plugin's version and where to download it (the SDKs carry both).
+    // The YAML language host reads a config value that looks like a number as a number, even when the
+    // project declares it a string, and the provider refuses a number as an id: the program names the
+    // sample's ids itself, as strings. It names the plugin's version and where to download it too (the
+    // SDKs of the other languages carry both).
+    files: {},
+    filesFor: (sample) => ({
       "Pulumi.yaml": `runtime: yaml
-config:
-  deploymentId:
-    type: string
-  userId:
-    type: string
 resources:
   member:
     type: codesec:UserRole
     properties:
-      deploymentId: \${deploymentId}
-      userId: \${userId}
+      deploymentId: ${JSON.stringify(sample.deploymentId)}
+      userId: ${JSON.stringify(sample.memberUserId)}
       role: ORG_ROLE_ADMIN
     options:
       version: ${version}
@@ -470,7 +488,7 @@ resources:
 outputs:
   memberRole: \${member.role}
 `,
-    },
+    }),
     install: [],
     installedFrom: () => undefined,
     plugin: true,
@@ -755,9 +773,7 @@ done
     });
 
   /** Starts an emulator as a user starts it (`npx codesec-emulator`): its address and sample data. */
-  async function startEmulator(
-    env: NodeJS.ProcessEnv,
-  ): Promise<{ baseUrl: string; apiToken: string; deploymentId: string; memberUserId: string }> {
+  async function startEmulator(env: NodeJS.ProcessEnv): Promise<Sample> {
     const dir = await emulatorInstall;
     const port = await freePort();
     const emulator = await startWatched(
@@ -794,9 +810,15 @@ done
     mkdirSync(dir, { recursive: true });
     const env = { ...userEnv, ...project.env?.(dir) };
     if (project.env) env.PATH = `${path.join(dir, "venv/bin")}:${userEnv.PATH}`;
-    for (const [file, text] of Object.entries(project.files)) {
-      writeFileSync(path.join(dir, file), file === "Pulumi.yaml" ? `name: rehearsal-${name}\n${text}` : text);
-    }
+    const write = (files: Record<string, string>) => {
+      for (const [file, text] of Object.entries(files)) {
+        writeFileSync(
+          path.join(dir, file),
+          file === "Pulumi.yaml" ? `name: rehearsal-${name}\n${text}` : text,
+        );
+      }
+    };
+    write(project.files);
     const pulumi = (args: string[], input?: string) => run(dir, env, "pulumi", args, { input });
     let install = 0;
     let installOutput = "";
@@ -807,6 +829,7 @@ done
     }
     project.installedFrom(dir, installOutput);
     const sample = await startEmulator(env);
+    write(project.filesFor?.(sample) ?? {});
     await pulumi(["stack", "init", "rehearsal"]);
     await pulumi(["config", "set", "codesec:baseUrl", sample.baseUrl]);
     await pulumi(["config", "set", "--secret", "codesec:token"], sample.apiToken);

@@ -21,6 +21,7 @@ import {
   DEFAULT_REQUESTS_PER_SECOND,
   MAX_IN_FLIGHT_LIMIT,
   MAX_REQUESTS_PER_SECOND,
+  BURST_WINDOW_MS,
 } from "../sdk/rateLimiter";
 import {
   CLIENT_SETTING_KEYS,
@@ -67,8 +68,10 @@ const clientSettings = {
   ),
   requestsPerSecond: described(
     Type.Optional(Type.Number()),
-    `Requests per second to one platform at most (1-${MAX_REQUESTS_PER_SECOND}, may be fractional), ` +
-      `spread evenly and shared by every resource and function of the provider. Default ${DEFAULT_REQUESTS_PER_SECOND}.`,
+    `Requests per second to one platform at most (1-${MAX_REQUESTS_PER_SECOND}, may be fractional; after a quiet ` +
+      `spell up to ${BURST_WINDOW_MS} ms worth back to back), shared by every resource and function of this provider, which ` +
+      `runs in a process of its own: providers calling with one token at once add up, so give each a share of ` +
+      `the platform's limit. Default ${DEFAULT_REQUESTS_PER_SECOND}.`,
   ),
   maxInFlight: described(
     Type.Optional(Type.Integer()),

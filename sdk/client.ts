@@ -131,8 +131,9 @@ const OPTION_NAMES: readonly (keyof CodeSecClientOptions)[] = [
  * its attempts and waits; each attempt's timeout is at most the time left.
  *
  * Rate: every attempt (first and retries) first takes a slot of the client's {@link RateLimiter}
- * (`requestsPerSecond`, default 100, spread evenly; `maxInFlight`, default 16; or a limiter shared
- * with other clients, `rateLimiter`), and gives it back once its outcome is known. Time spent waiting
+ * (`requestsPerSecond`, default 100, with bursts of `BURST_WINDOW_MS` (100 ms) worth; `maxInFlight`,
+ * default 16; or a limiter shared with other clients, `rateLimiter`), and gives it back once its
+ * outcome is known. Time spent waiting
  * in the limiter's queue is not charged to `deadlineMs`: the deadline starts when the first attempt
  * gets its slot, so a call queued behind thousands of others does not time out before it is sent.
  * A 429 whose `Retry-After` the client honours pauses the whole limiter until then, so the clients

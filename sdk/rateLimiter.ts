@@ -16,10 +16,12 @@ export const MAX_IN_FLIGHT_LIMIT = 1_000;
 
 /**
  * How much traffic may go out at once after a quiet spell: this many ms worth at the rate (at least one
- * request). Small enough that a client at a server's exact rate stays within a server bucket holding
- * one second's worth (a tenth of it); large enough that a timer firing late (a busy event loop, a loaded
- * machine: tens of ms) is made up at once instead of pushing every later request back, and that timer
- * granularity (about 1 ms) does not cap a high rate.
+ * request; 10 at the default rate). Small enough that one limiter at a server's exact rate stays within a
+ * server bucket holding one second's worth (a tenth of it); large enough that timer granularity (about
+ * 1 ms) does not cap a high rate, and that a timer firing late (a busy event loop, a loaded machine) is
+ * made up at once instead of pushing every later request back, as long as it is late by at most the
+ * window less one interval (90 ms at the default rate); lateness beyond that is lost. The bound is per
+ * limiter: clients with limiters of their own, in one process or several, each add their rate and burst.
  */
 export const BURST_WINDOW_MS = 100;
 
@@ -51,8 +53,8 @@ const OPTION_NAMES: readonly (keyof RateLimiterOptions)[] = ["requestsPerSecond"
 
 /**
  * Paces requests: each one first takes a slot ({@link RateLimiter.acquire}), which needs a token (the
- * bucket refills at `requestsPerSecond` and holds {@link BURST_WINDOW_MS} worth, so requests are spread
- * evenly rather than sent in bursts) and a free place among `maxInFlight`, and gives it back when its
+ * bucket refills at `requestsPerSecond` and holds {@link BURST_WINDOW_MS} worth: after a quiet spell up
+ * to {@link RateLimiter.burst} requests go out back to back, then they follow at the rate) and a free place among `maxInFlight`, and gives it back when its
  * outcome is known. Waiters are served first come, first served. {@link RateLimiter.pauseFor} holds
  * every waiter (of every client sharing the limiter) until a server's `Retry-After` has passed.
  *

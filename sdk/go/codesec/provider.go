@@ -53,7 +53,7 @@ type providerArgs struct {
 	MaxRetryDelayMs *float64 `pulumi:"maxRetryDelayMs"`
 	// The platform (base URL) the stack's resources are moving from: set it to move them on purpose to the platform `baseUrl` now points to; the next `pulumi up` applies them there (docs/credentials.md).
 	MovedFrom *string `pulumi:"movedFrom"`
-	// Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+	// Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
 	RequestsPerSecond *float64 `pulumi:"requestsPerSecond"`
 	// Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3.
 	Retries *int `pulumi:"retries"`
@@ -81,7 +81,7 @@ type ProviderArgs struct {
 	MaxRetryDelayMs pulumi.Float64PtrInput
 	// The platform (base URL) the stack's resources are moving from: set it to move them on purpose to the platform `baseUrl` now points to; the next `pulumi up` applies them there (docs/credentials.md).
 	MovedFrom pulumi.StringPtrInput
-	// Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+	// Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
 	RequestsPerSecond pulumi.Float64PtrInput
 	// Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3.
 	Retries pulumi.IntPtrInput

@@ -42,7 +42,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] max_in_flight: Requests to one platform in flight at once at most (1-1000), shared the same way. Default 16.
         :param pulumi.Input[_builtins.float] max_retry_delay_ms: Longest wait in milliseconds before a retry; a longer `Retry-After` fails the call at once, giving the time to wait. Default 10000.
         :param pulumi.Input[_builtins.str] moved_from: The platform (base URL) the stack's resources are moving from: set it to move them on purpose to the platform `baseUrl` now points to; the next `pulumi up` applies them there (docs/credentials.md).
-        :param pulumi.Input[_builtins.float] requests_per_second: Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+        :param pulumi.Input[_builtins.float] requests_per_second: Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
         :param pulumi.Input[_builtins.int] retries: Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3.
         :param pulumi.Input[_builtins.bool] skip_credentials_validation: `true`: `pulumi preview` makes no credential read (air-gapped previews). Default `false`.
         :param pulumi.Input[_builtins.float] timeout_ms: Timeout in milliseconds of one attempt: connecting, the headers and the whole body. Default 10000.
@@ -161,7 +161,7 @@ class ProviderArgs:
     @pulumi.getter(name="requestsPerSecond")
     def requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+        Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
         """
         return pulumi.get(self, "requests_per_second")
 
@@ -249,7 +249,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] max_in_flight: Requests to one platform in flight at once at most (1-1000), shared the same way. Default 16.
         :param pulumi.Input[_builtins.float] max_retry_delay_ms: Longest wait in milliseconds before a retry; a longer `Retry-After` fails the call at once, giving the time to wait. Default 10000.
         :param pulumi.Input[_builtins.str] moved_from: The platform (base URL) the stack's resources are moving from: set it to move them on purpose to the platform `baseUrl` now points to; the next `pulumi up` applies them there (docs/credentials.md).
-        :param pulumi.Input[_builtins.float] requests_per_second: Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+        :param pulumi.Input[_builtins.float] requests_per_second: Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
         :param pulumi.Input[_builtins.int] retries: Extra attempts after the first (0-10), where the operation's retry class allows one. Default 3.
         :param pulumi.Input[_builtins.bool] skip_credentials_validation: `true`: `pulumi preview` makes no credential read (air-gapped previews). Default `false`.
         :param pulumi.Input[_builtins.float] timeout_ms: Timeout in milliseconds of one attempt: connecting, the headers and the whole body. Default 10000.

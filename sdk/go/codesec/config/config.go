@@ -46,7 +46,7 @@ func GetMovedFrom(ctx *pulumi.Context) string {
 	return config.Get(ctx, "codesec:movedFrom")
 }
 
-// Requests per second to one platform at most (1-100000, may be fractional), spread evenly and shared by every resource and function of the provider. Default 100.
+// Requests per second to one platform at most (1-100000, may be fractional; after a quiet spell up to 100 ms worth back to back), shared by every resource and function of this provider, which runs in a process of its own: providers calling with one token at once add up, so give each a share of the platform's limit. Default 100.
 func GetRequestsPerSecond(ctx *pulumi.Context) float64 {
 	return config.GetFloat64(ctx, "codesec:requestsPerSecond")
 }

@@ -3,10 +3,10 @@
  * (bin/ runs them with the process's): each prints its report on stdout, and its usage or what went wrong
  * on stderr, and returns its exit code.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { redact } from "../../sdk/redaction";
+import { redactCommandOutput } from "../../sdk/redaction";
 import { mapWithLimit } from "./boundedConcurrency";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
@@ -387,8 +387,36 @@ const SECRET_VARIABLES = [
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",
   "AZURE_STORAGE_KEY",
+  "AZURE_STORAGE_SAS_TOKEN",
+  "AZURE_CLIENT_SECRET",
   "ARM_CLIENT_SECRET",
+  "GOOGLE_CREDENTIALS",
 ];
+
+/**
+ * The secrets the Pulumi CLI may quote in its errors: the values of {@link SECRET_VARIABLES}, the
+ * password of PULUMI_BACKEND_URL (a CLI may quote it away from its URL) and the content of
+ * PULUMI_CONFIG_PASSPHRASE_FILE. URLs' credentials are redacted wherever they appear
+ * ({@link redactCommandOutput}).
+ */
+function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  const secrets = SECRET_VARIABLES.map((name) => env[name] ?? "");
+  try {
+    const backend = new URL(env.PULUMI_BACKEND_URL ?? "");
+    secrets.push(decodeURIComponent(backend.password));
+  } catch {
+    // No backend URL, or none with a password.
+  }
+  if (env.PULUMI_CONFIG_PASSPHRASE_FILE) {
+    try {
+      const passphrase = readFileSync(env.PULUMI_CONFIG_PASSPHRASE_FILE, "utf8");
+      secrets.push(passphrase, passphrase.trim());
+    } catch {
+      // Unreadable: the CLI cannot read it either, and says so without its content.
+    }
+  }
+  return [...new Set(secrets.filter((value) => value !== ""))];
+}
 
 /** How the many-stack check gets its stacks and their refreshes (the CLI; tests inject their own). */
 export interface StackRefresher {
@@ -427,11 +455,33 @@ function readBaseline(file: string, io: CommandIo): Baseline | undefined {
   }
 }
 
-/** Writes the file whole or not at all (a run stopped while writing leaves the last baseline). */
-function writeWhole(file: string, content: string): void {
+/** The baseline could not be written (the report was printed). */
+class BaselineWriteError extends Error {}
+
+/**
+ * Writes the baseline whole or not at all: a partial file renamed over it, so that a reader (or a run
+ * stopped while writing) sees the last baseline or the new one, never part of one.
+ */
+function writeBaseline(file: string, content: string, exitCode: number): void {
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, content);
-  renameSync(partial, file);
+  try {
+    writeFileSync(partial, content);
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "its folder does not exist"
+        : code === "EISDIR"
+          ? "a folder is in its place"
+          : (error as Error).message;
+    throw new BaselineWriteError(
+      `could not write the baseline ${file} (${why}): give --baseline a file in a folder that exists and can ` +
+        "be written. The next run compares with the last baseline written, so this run's drift is alerted " +
+        `again (without this failure the check would exit ${exitCode}).`,
+    );
+  }
 }
 
 /** The check of many stacks (--stack / --all-stacks). */
@@ -453,13 +503,14 @@ async function stacksDriftCommand(
   if (values.stack !== undefined && values["all-stacks"]) {
     throw new TypeError("give --stack or --all-stacks, not both");
   }
-  const secrets = SECRET_VARIABLES.map((name) => env[name] ?? "").filter((value) => value !== "");
+  const secrets = secretsOf(env);
   const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io) : undefined;
   let stacks: string[];
   try {
     stacks = values.stack ?? (await refresher.listStacks());
   } catch (error) {
-    const said = error instanceof StackListError ? `\n${redact(error.cliOutput.trim(), secrets)}` : "";
+    const said =
+      error instanceof StackListError ? `\n${redactCommandOutput(error.cliOutput.trim(), secrets)}` : "";
     throw new StackListError(`${(error as Error).message}${said}`, "");
   }
   if (stacks.length === 0) throw new TypeError(`no stack to check: the project in ${values.cwd} has none`);
@@ -498,7 +549,17 @@ async function stacksDriftCommand(
     );
     return DRIFT_EXIT.error;
   }
-  if (values.baseline !== undefined) writeWhole(values.baseline, stacksDriftJson(report));
+  if (values.baseline === undefined) return report.exitCode;
+  if (report.total.failed > 0) {
+    // Writing it would record this run's new drift as reported while the job fails for another
+    // reason: the next run would then not alert it.
+    const kept = existsSync(values.baseline) ? "is left as it was" : "is not written";
+    io.stderr(
+      `codesec-drift: a refresh failed: the baseline ${values.baseline} ${kept}, so this run's new drift is alerted again by the next run.\n`,
+    );
+    return report.exitCode;
+  }
+  writeBaseline(values.baseline, stacksDriftJson(report), report.exitCode);
   return report.exitCode;
 }
 
@@ -553,7 +614,11 @@ export async function driftMain(
     }
     return await stacksDriftCommand(values, io, env, used, () => signal);
   } catch (error) {
-    if (error instanceof BaselineError || error instanceof StackListError) {
+    if (
+      error instanceof BaselineError ||
+      error instanceof BaselineWriteError ||
+      error instanceof StackListError
+    ) {
       io.stderr(`codesec-drift: ${error.message}\n`);
       return DRIFT_EXIT.error;
     }

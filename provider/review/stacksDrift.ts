@@ -4,7 +4,7 @@
  * baseline), so only drift not reported before is alerted; drift that persists is shown, drift resolved is
  * noted. A stack whose refresh failed is an error of that stack; the others are still reported.
  */
-import { redact } from "../../sdk/redaction";
+import { redactCommandOutput } from "../../sdk/redaction";
 import {
   DRIFT_ADVICE,
   DRIFT_EXIT,
@@ -167,7 +167,7 @@ export function refreshDrift(stack: string, run: RefreshRun): DriftReport {
 
 /**
  * The stacks' reports compared with the baseline (none: every drift is new), every error with the
- * secrets redacted (a CLI's error may quote its environment).
+ * secrets and URLs' credentials redacted (a CLI's error may quote its environment and its backend).
  */
 export function stacksDrift(
   reports: readonly DriftReport[],
@@ -176,7 +176,7 @@ export function stacksDrift(
 ): StacksDriftReport {
   const stacks = reports.map((report): StackDrift => {
     const before = baseline?.get(report.stack) ?? [];
-    const errors = report.errors.map((error) => redact(error, secrets));
+    const errors = report.errors.map((error) => redactCommandOutput(error, secrets));
     if (errors.length > 0) {
       return {
         stack: report.stack,
@@ -231,8 +231,11 @@ function stackResult(stack: StackDrift): string {
 function headline(report: StacksDriftReport): string {
   const { total } = report;
   const across = `across ${total.stacks} stack(s)`;
-  if (total.failed > 0)
-    return `### ❗ codesec drift check failed for ${total.failed} of ${total.stacks} stack(s)`;
+  if (total.failed > 0) {
+    // A failure must not hide new drift: its headline counts it too.
+    const fresh = total.newDrift > 0 ? `; ${total.newDrift} resource(s) newly differ from the platform` : "";
+    return `### ❗ codesec drift check failed for ${total.failed} of ${total.stacks} stack(s)${fresh}`;
+  }
   if (total.newDrift > 0)
     return `### ❌ codesec drift ${across}: ${total.newDrift} resource(s) newly differ from the platform`;
   if (total.drifted > 0)

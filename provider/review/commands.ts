@@ -6,16 +6,24 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { redactCommandOutput } from "../../sdk/redaction";
+import { redactCommandOutput, withoutUrlCredentials } from "../../sdk/redaction";
 import { mapWithLimit } from "./boundedConcurrency";
-import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
+import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport, type DriftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
 import { COMMENT_LIMIT } from "./markdownBudget";
 import { policyAnnotations, policySarif } from "./policyResults";
 import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
 import { reviewSummary } from "./reviewSummary";
 import { sourcePositionsOfState } from "./sourceLocations";
-import { cliRefresh, projectStacks, StackListError, stopRefreshes, type RefreshStack } from "./stackRefresh";
+import {
+  cliRefresh,
+  projectName,
+  projectStacks,
+  StackListError,
+  stopRefreshes,
+  type RefreshRun,
+  type RefreshStack,
+} from "./stackRefresh";
 import {
   BaselineError,
   parseBaseline,
@@ -24,6 +32,7 @@ import {
   stacksDriftJson,
   stacksDriftMarkdown,
   type Baseline,
+  type DriftScope,
 } from "./stacksDrift";
 import { parseUrn } from "./urn";
 import { jsonWithoutWorkflowCommands, withoutWorkflowCommands } from "./workflowCommands";
@@ -420,6 +429,8 @@ function secretsOf(env: NodeJS.ProcessEnv): string[] {
 
 /** How the many-stack check gets its stacks and their refreshes (the CLI; tests inject their own). */
 export interface StackRefresher {
+  /** The project's name (its Pulumi.yaml's). */
+  readonly project: string;
   readonly refresh: RefreshStack;
   readonly listStacks: () => Promise<string[]>;
 }
@@ -433,7 +444,17 @@ function concurrencyOf(value: string): number {
   return Number(value);
 }
 
-function readBaseline(file: string, io: CommandIo): Baseline | undefined {
+/** The project and backend a run checks, as its report records them. */
+function scopeOf(project: string, env: NodeJS.ProcessEnv): DriftScope {
+  const backend = env.PULUMI_BACKEND_URL;
+  return { project, ...(backend ? { backend: withoutUrlCredentials(backend) } : {}) };
+}
+
+function describeScope(scope: DriftScope): string {
+  return `project ${scope.project} on ${scope.backend ?? "the backend the Pulumi CLI is logged in to"}`;
+}
+
+function readBaseline(file: string, io: CommandIo, scope: DriftScope): Baseline | undefined {
   let content: string;
   try {
     content = readFileSync(file, "utf8");
@@ -444,8 +465,9 @@ function readBaseline(file: string, io: CommandIo): Baseline | undefined {
     );
     return undefined;
   }
+  let baseline: Baseline;
   try {
-    return parseBaseline(content);
+    baseline = parseBaseline(content);
   } catch (error) {
     throw new BaselineError(
       `the baseline ${file} cannot be read: ${(error as Error).message}. It must be the JSON report a run of ` +
@@ -453,6 +475,26 @@ function readBaseline(file: string, io: CommandIo): Baseline | undefined {
         "(every drift then counts as new).",
     );
   }
+  const of = baseline.scope;
+  if (of !== undefined && (of.project !== scope.project || of.backend !== scope.backend)) {
+    throw new BaselineError(
+      `the baseline ${file} is the report of ${describeScope(of)}, and this run checks ${describeScope(scope)}: ` +
+        "give --baseline this project's own file (one file per project and backend), or delete the file to " +
+        "start over (every drift then counts as new).",
+    );
+  }
+  return baseline;
+}
+
+/** Lines of a failed stack's CLI output shown on stderr: the end, where the CLI says why it stopped. */
+const CLI_TAIL_LINES = 20;
+
+/** The end of what the CLI printed for a failed stack, redacted, for the job's log. */
+function cliOutputTail(stack: string, output: string, secrets: readonly string[]): string {
+  const lines = redactCommandOutput(output, secrets).split("\n").slice(-CLI_TAIL_LINES);
+  return withoutWorkflowCommands(
+    `codesec-drift: the end of the Pulumi CLI's output for stack ${stack}:\n${lines.map((line) => `  ${line}\n`).join("")}`,
+  );
 }
 
 /** The baseline could not be written (the report was printed). */
@@ -504,7 +546,8 @@ async function stacksDriftCommand(
     throw new TypeError("give --stack or --all-stacks, not both");
   }
   const secrets = secretsOf(env);
-  const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io) : undefined;
+  const scope = scopeOf(refresher.project, env);
+  const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io, scope) : undefined;
   let stacks: string[];
   try {
     stacks = values.stack ?? (await refresher.listStacks());
@@ -521,27 +564,43 @@ async function stacksDriftCommand(
     );
   }
   if (new Set(stacks).size !== stacks.length) throw new TypeError("a stack is named twice");
-  const reports = await mapWithLimit(stacks, limit, async (stack) => {
-    if (stopped() !== undefined) {
-      return refreshDrift(stack, { events: "", cliOutput: "", exitCode: null, signal: stopped()! });
+  const outputs = new Map<string, string>();
+  const reports = await mapWithLimit(stacks, limit, async (stack): Promise<DriftReport> => {
+    const signal = stopped();
+    if (signal !== undefined) {
+      return {
+        stack,
+        drifted: [],
+        unseen: [],
+        errors: [`not started: the check was stopped (${signal})`],
+        exitCode: DRIFT_EXIT.error,
+      };
     }
+    let run: RefreshRun;
     try {
-      return refreshDrift(stack, await refresher.refresh(stack));
+      run = await refresher.refresh(stack);
     } catch (error) {
-      return refreshDrift(stack, {
+      run = {
         events: "",
         cliOutput: `error: could not run the Pulumi CLI: ${(error as Error).message}`,
         exitCode: null,
         signal: null,
-      });
+      };
     }
+    outputs.set(stack, run.cliOutput);
+    return refreshDrift(stack, run);
   });
-  const report = stacksDrift(reports, baseline, secrets);
+  const report = stacksDrift(scope, reports, baseline, secrets);
   io.stdout(
     values.format === "json"
       ? jsonWithoutWorkflowCommands(stacksDriftJson(report))
       : withoutWorkflowCommands(stacksDriftMarkdown(report)),
   );
+  for (const stack of report.stacks) {
+    const output = outputs.get(stack.stack)?.trim() ?? "";
+    if (stack.status !== "error" || output === "") continue;
+    io.stderr(cliOutputTail(stack.stack, output, secrets));
+  }
   const signal = stopped();
   if (signal !== undefined) {
     io.stderr(
@@ -605,9 +664,11 @@ export async function driftMain(
   }
   try {
     const cwd = path.resolve(values.cwd);
+    const project = refresher?.project ?? projectName(cwd);
     const used = refresher ?? {
+      project,
       refresh: cliRefresh(cwd, env),
-      listStacks: () => projectStacks(cwd, env),
+      listStacks: () => projectStacks(cwd, env, project),
     };
     if (values.format !== "markdown" && values.format !== "json") {
       throw new TypeError(`--format must be markdown or json, got ${values.format}`);

@@ -76,6 +76,7 @@ function refresher(
 ): StackRefresher & { maxRunning: number; calls: string[] } {
   let running = 0;
   const state = {
+    project: "org",
     maxRunning: 0,
     calls: [] as string[],
     listStacks: async () => Object.keys(platforms),
@@ -352,6 +353,7 @@ describe("codesec-drift across many stacks", () => {
     expect(stdout).to.include("postgres://[REDACTED]@127.0.0.1:9/db");
 
     const listing: StackRefresher = {
+      project: "org",
       refresh: refresher({}).refresh,
       listStacks: () =>
         Promise.reject(
@@ -419,6 +421,82 @@ describe("codesec-drift across many stacks", () => {
     } finally {
       closeSync(reader);
     }
+  });
+
+  it("the report records the project and the backend without credentials; a baseline of another one is refused before any refresh", async () => {
+    const env = { CODESEC_TOKEN: TOKEN, PULUMI_BACKEND_URL: "postgres://u:SEKRETpw@127.0.0.1:9/db" };
+    await run(["--stack", "prod", "--baseline", baseline], refresher({ prod: { scmName: "renamed" } }), env);
+    const written = readFileSync(baseline, "utf8");
+    expect([reportOf(written).project, reportOf(written).backend]).to.deep.equal([
+      "org",
+      "postgres://[REDACTED]@127.0.0.1:9/db",
+    ]);
+    const other = { ...refresher({ prod: {} }), project: "other-project" };
+    const refused = await run(["--stack", "prod", "--baseline", baseline], other, env);
+    expect([refused.code, refused.stdout]).to.deep.equal([1, ""]);
+    expect(refused.stderr).to.equal(
+      `codesec-drift: the baseline ${baseline} is the report of project org on postgres://[REDACTED]@127.0.0.1:9/db, and this run checks project other-project on postgres://[REDACTED]@127.0.0.1:9/db: give --baseline this project's own file (one file per project and backend), or delete the file to start over (every drift then counts as new).\n`,
+    );
+    expect(other.calls).to.deep.equal([]);
+    const elsewhere = await run(["--stack", "prod", "--baseline", baseline], refresher({ prod: {} }), {
+      CODESEC_TOKEN: TOKEN,
+      PULUMI_BACKEND_URL: "s3://another-bucket",
+    });
+    expect(elsewhere.code).to.equal(1);
+    expect(elsewhere.stderr).to.include("and this run checks project org on s3://another-bucket:");
+    expect(readFileSync(baseline, "utf8")).to.equal(written);
+  });
+
+  it("stacks of the baseline not checked in this run keep their drift in the next baseline", async () => {
+    await run(
+      ["--stack", "prod", "--stack", "staging", "--baseline", baseline],
+      refresher({ prod: { scmName: "renamed" }, staging: {} }),
+    );
+    const staging = await run(["--stack", "staging", "--baseline", baseline], refresher({ staging: {} }));
+    expect(staging.code).to.equal(0);
+    expect(staging.stdout).not.to.include("resolved since");
+    expect(
+      reportOf(readFileSync(baseline, "utf8")).otherStacks?.map((s) => [s.stack, s.drifted.length]),
+    ).to.deep.equal([["prod", 1]]);
+    const prod = await run(
+      ["--stack", "prod", "--baseline", baseline],
+      refresher({ prod: { scmName: "renamed" } }),
+    );
+    expect(prod.code, "prod's drift was reported before").to.equal(0);
+    const schema: unknown = JSON.parse(
+      readFileSync(path.join(__dirname, "../../docs/drift-report.schema.json"), "utf8"),
+    );
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema as object);
+    expect(validate(reportOf(readFileSync(baseline, "utf8"))), JSON.stringify(validate.errors)).to.equal(
+      true,
+    );
+    expect(reportOf(readFileSync(baseline, "utf8")).otherStacks?.map((s) => s.stack)).to.deep.equal([
+      "staging",
+    ]);
+  });
+
+  it("a failed stack's CLI output ends on stderr, redacted, even without an error line", async () => {
+    const failed: RefreshRun = {
+      events: "",
+      cliOutput: `${"noise\n".repeat(30)}Enter your passphrase to unlock config/secrets\n    (set PULUMI_CONFIG_PASSPHRASE)\n::error::forged\nleaked ${TOKEN}\n`,
+      exitCode: 255,
+      signal: null,
+    };
+    const { code, stderr } = await run(
+      ["--stack", "prod", "--stack", "dev"],
+      refresher({ prod: failed, dev: {} }),
+    );
+    expect(code).to.equal(1);
+    const lines = stderr.split("\n");
+    expect(lines[0]).to.equal("codesec-drift: the end of the Pulumi CLI's output for stack prod:");
+    expect(lines.slice(1, -1)).to.have.length(20);
+    expect(lines.slice(-5)).to.deep.equal([
+      "  Enter your passphrase to unlock config/secrets",
+      "      (set PULUMI_CONFIG_PASSPHRASE)",
+      "  \u200b::error::forged",
+      "  leaked [REDACTED]",
+      "",
+    ]);
   });
 
   for (const [what, content] of [

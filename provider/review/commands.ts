@@ -76,11 +76,12 @@ const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
   EVENT_LOG\`. Many stacks: runs that refresh of each stack with the Pulumi CLI on PATH, and reports each
   stack and the total.
   --stack        a stack of the project in --cwd (repeat it for each stack)
-  --all-stacks   every stack of the project in --cwd (\`pulumi stack ls --json\`)
+  --all-stacks   every stack of the project in --cwd (its Pulumi.yaml's name) that \`pulumi stack ls\` lists
   --cwd          the project's folder, holding Pulumi.yaml (default .)
   --concurrency  refreshes run at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
-  --baseline     the last run's JSON report, which this run reads (absent: every drift is new) and
-                 replaces: only drift it did not report is alerted
+  --baseline     the last run's JSON report of this project and backend, which this run reads (absent:
+                 every drift is new) and, when every refresh finished, replaces: only drift it did not
+                 report is alerted
   --format       markdown (default; for a CI job summary) or json (for tools)
 Exit codes: 0 no drift (many stacks: no new drift), 2 drift (new drift), 1 a refresh failed, did not run
 or did not finish, or an input could not be read.

@@ -362,7 +362,7 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "the gain is bounded by the cores: each refresh is a CLI, a language host and a provider process.",
       "The figures below are one repetition of each side (run 7 in the notes), at a load average of 18 to 25",
       "(2 cores shared by 8 engineers): they show the limit respected and the direction of the gain, not its",
-      "size on an idle machine. Run it alone with `BENCH_ONLY=\"drift across stacks\" npm run bench`.",
+      'size on an idle machine. Run it alone with `BENCH_ONLY="drift across stacks" npm run bench`.',
     ],
   },
 ];

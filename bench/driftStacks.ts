@@ -8,7 +8,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { performance } from "node:perf_hooks";
 import { startEmulator } from "../emulator/index";
 import { DEFAULT_CONCURRENCY, driftMain } from "../provider/review/commands";
-import { cliRefresh, projectStacks } from "../provider/review/stackRefresh";
+import { cliRefresh, projectName, projectStacks } from "../provider/review/stackRefresh";
 import type { StacksDriftReport } from "../provider/review/stacksDrift";
 import { createStack, stackStateOf } from "../tests/e2e/support/harness";
 import { benchFixtures } from "./support/fixtures";
@@ -42,7 +42,8 @@ async function check(
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stdin: () => "" },
     env,
     {
-      listStacks: () => projectStacks(dir, env),
+      project: projectName(dir),
+      listStacks: () => projectStacks(dir, env, projectName(dir)),
       refresh: async (stack) => {
         maxRunning = Math.max(maxRunning, ++running);
         try {

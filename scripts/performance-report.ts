@@ -363,6 +363,9 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "interleaved and paired repetition by repetition, with the most refreshes seen running at once (the",
       "limit's own test, tests/unit/review.stacksDrift.test.ts, asserts it exactly). On a machine of few cores",
       "the gain is bounded by the cores: each refresh is a CLI, a language host and a provider process.",
+      "The figures below are one repetition of each side (run 7 in the notes), at a load average of 18 to 25",
+      "(2 cores shared by 8 engineers): they show the limit respected and the direction of the gain, not its",
+      'size on an idle machine. Run it alone with `BENCH_ONLY="drift across stacks" npm run bench`.',
     ],
   },
 ];

@@ -350,3 +350,25 @@ export function sanitize(text: string, secrets: readonly string[], max = 300): s
   const shownCut = clean.slice(0, max);
   return `${shownCut}… (${clean.length - shownCut.length + beyond} more characters)`;
 }
+
+// A URL with a scheme: what a CLI quotes of a backend (`postgres://user:password@host/db`,
+// `azblob://container?sig=...`, an https URL with a SAS token).
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * `text` with the credentials of every URL in it replaced by `[REDACTED]`: the user and password
+ * (`scheme://[REDACTED]@host`) and the value of each query parameter (`?sig=[REDACTED]`), which hold
+ * passwords, keys and SAS tokens in backend URLs whatever variable they came from.
+ */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(URL_IN_TEXT, (url) =>
+    url
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`)
+      .replace(/([?&][^=&#]*=)[^&#]+/g, `$1${REDACTED}`),
+  );
+}
+
+/** Output of a command-line tool made safe to show: URL credentials ({@link withoutUrlCredentials}) and `secrets` redacted. */
+export function redactCommandOutput(text: string, secrets: readonly string[]): string {
+  return redact(withoutUrlCredentials(text), secrets);
+}

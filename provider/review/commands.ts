@@ -3,19 +3,27 @@
  * (bin/ runs them with the process's): each prints its report on stdout, and its usage or what went wrong
  * on stderr, and returns its exit code.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { redact } from "../../sdk/redaction";
+import { redactCommandOutput, withoutUrlCredentials } from "../../sdk/redaction";
 import { mapWithLimit } from "./boundedConcurrency";
-import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport } from "./driftReport";
+import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport, type DriftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";
 import { COMMENT_LIMIT } from "./markdownBudget";
 import { policyAnnotations, policySarif } from "./policyResults";
 import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
 import { reviewSummary } from "./reviewSummary";
 import { sourcePositionsOfState } from "./sourceLocations";
-import { cliRefresh, projectStacks, StackListError, stopRefreshes, type RefreshStack } from "./stackRefresh";
+import {
+  cliRefresh,
+  projectName,
+  projectStacks,
+  StackListError,
+  stopRefreshes,
+  type RefreshRun,
+  type RefreshStack,
+} from "./stackRefresh";
 import {
   BaselineError,
   parseBaseline,
@@ -24,6 +32,7 @@ import {
   stacksDriftJson,
   stacksDriftMarkdown,
   type Baseline,
+  type DriftScope,
 } from "./stacksDrift";
 import { parseUrn } from "./urn";
 import { jsonWithoutWorkflowCommands, withoutWorkflowCommands } from "./workflowCommands";
@@ -67,11 +76,12 @@ const DRIFT_USAGE = `usage: codesec-drift EVENT_LOG [--format markdown|json]
   EVENT_LOG\`. Many stacks: runs that refresh of each stack with the Pulumi CLI on PATH, and reports each
   stack and the total.
   --stack        a stack of the project in --cwd (repeat it for each stack)
-  --all-stacks   every stack of the project in --cwd (\`pulumi stack ls --json\`)
+  --all-stacks   every stack of the project in --cwd (its Pulumi.yaml's name) that \`pulumi stack ls\` lists
   --cwd          the project's folder, holding Pulumi.yaml (default .)
   --concurrency  refreshes run at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
-  --baseline     the last run's JSON report, which this run reads (absent: every drift is new) and
-                 replaces: only drift it did not report is alerted
+  --baseline     the last run's JSON report of this project and backend, which this run reads (absent:
+                 every drift is new) and, when every refresh finished, replaces: only drift it did not
+                 report is alerted
   --format       markdown (default; for a CI job summary) or json (for tools)
 Exit codes: 0 no drift (many stacks: no new drift), 2 drift (new drift), 1 a refresh failed, did not run
 or did not finish, or an input could not be read.
@@ -387,11 +397,41 @@ const SECRET_VARIABLES = [
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",
   "AZURE_STORAGE_KEY",
+  "AZURE_STORAGE_SAS_TOKEN",
+  "AZURE_CLIENT_SECRET",
   "ARM_CLIENT_SECRET",
+  "GOOGLE_CREDENTIALS",
 ];
+
+/**
+ * The secrets the Pulumi CLI may quote in its errors: the values of {@link SECRET_VARIABLES}, the
+ * password of PULUMI_BACKEND_URL (a CLI may quote it away from its URL) and the content of
+ * PULUMI_CONFIG_PASSPHRASE_FILE. URLs' credentials are redacted wherever they appear
+ * ({@link redactCommandOutput}).
+ */
+function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  const secrets = SECRET_VARIABLES.map((name) => env[name] ?? "");
+  try {
+    const backend = new URL(env.PULUMI_BACKEND_URL ?? "");
+    secrets.push(decodeURIComponent(backend.password));
+  } catch {
+    // No backend URL, or none with a password.
+  }
+  if (env.PULUMI_CONFIG_PASSPHRASE_FILE) {
+    try {
+      const passphrase = readFileSync(env.PULUMI_CONFIG_PASSPHRASE_FILE, "utf8");
+      secrets.push(passphrase, passphrase.trim());
+    } catch {
+      // Unreadable: the CLI cannot read it either, and says so without its content.
+    }
+  }
+  return [...new Set(secrets.filter((value) => value !== ""))];
+}
 
 /** How the many-stack check gets its stacks and their refreshes (the CLI; tests inject their own). */
 export interface StackRefresher {
+  /** The project's name (its Pulumi.yaml's). */
+  readonly project: string;
   readonly refresh: RefreshStack;
   readonly listStacks: () => Promise<string[]>;
 }
@@ -405,7 +445,17 @@ function concurrencyOf(value: string): number {
   return Number(value);
 }
 
-function readBaseline(file: string, io: CommandIo): Baseline | undefined {
+/** The project and backend a run checks, as its report records them. */
+function scopeOf(project: string, env: NodeJS.ProcessEnv): DriftScope {
+  const backend = env.PULUMI_BACKEND_URL;
+  return { project, ...(backend ? { backend: withoutUrlCredentials(backend) } : {}) };
+}
+
+function describeScope(scope: DriftScope): string {
+  return `project ${scope.project} on ${scope.backend ?? "the backend the Pulumi CLI is logged in to"}`;
+}
+
+function readBaseline(file: string, io: CommandIo, scope: DriftScope): Baseline | undefined {
   let content: string;
   try {
     content = readFileSync(file, "utf8");
@@ -416,8 +466,9 @@ function readBaseline(file: string, io: CommandIo): Baseline | undefined {
     );
     return undefined;
   }
+  let baseline: Baseline;
   try {
-    return parseBaseline(content);
+    baseline = parseBaseline(content);
   } catch (error) {
     throw new BaselineError(
       `the baseline ${file} cannot be read: ${(error as Error).message}. It must be the JSON report a run of ` +
@@ -425,13 +476,55 @@ function readBaseline(file: string, io: CommandIo): Baseline | undefined {
         "(every drift then counts as new).",
     );
   }
+  const of = baseline.scope;
+  if (of !== undefined && (of.project !== scope.project || of.backend !== scope.backend)) {
+    throw new BaselineError(
+      `the baseline ${file} is the report of ${describeScope(of)}, and this run checks ${describeScope(scope)}: ` +
+        "give --baseline this project's own file (one file per project and backend), or delete the file to " +
+        "start over (every drift then counts as new).",
+    );
+  }
+  return baseline;
 }
 
-/** Writes the file whole or not at all (a run stopped while writing leaves the last baseline). */
-function writeWhole(file: string, content: string): void {
+/** Lines of a failed stack's CLI output shown on stderr: the end, where the CLI says why it stopped. */
+const CLI_TAIL_LINES = 20;
+
+/** The end of what the CLI printed for a failed stack, redacted, for the job's log. */
+function cliOutputTail(stack: string, output: string, secrets: readonly string[]): string {
+  const lines = redactCommandOutput(output, secrets).split("\n").slice(-CLI_TAIL_LINES);
+  return withoutWorkflowCommands(
+    `codesec-drift: the end of the Pulumi CLI's output for stack ${stack}:\n${lines.map((line) => `  ${line}\n`).join("")}`,
+  );
+}
+
+/** The baseline could not be written (the report was printed). */
+class BaselineWriteError extends Error {}
+
+/**
+ * Writes the baseline whole or not at all: a partial file renamed over it, so that a reader (or a run
+ * stopped while writing) sees the last baseline or the new one, never part of one.
+ */
+function writeBaseline(file: string, content: string, exitCode: number): void {
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, content);
-  renameSync(partial, file);
+  try {
+    writeFileSync(partial, content);
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "its folder does not exist"
+        : code === "EISDIR"
+          ? "a folder is in its place"
+          : (error as Error).message;
+    throw new BaselineWriteError(
+      `could not write the baseline ${file} (${why}): give --baseline a file in a folder that exists and can ` +
+        "be written. The next run compares with the last baseline written, so this run's drift is alerted " +
+        `again (without this failure the check would exit ${exitCode}).`,
+    );
+  }
 }
 
 /** The check of many stacks (--stack / --all-stacks). */
@@ -453,13 +546,15 @@ async function stacksDriftCommand(
   if (values.stack !== undefined && values["all-stacks"]) {
     throw new TypeError("give --stack or --all-stacks, not both");
   }
-  const secrets = SECRET_VARIABLES.map((name) => env[name] ?? "").filter((value) => value !== "");
-  const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io) : undefined;
+  const secrets = secretsOf(env);
+  const scope = scopeOf(refresher.project, env);
+  const baseline = values.baseline !== undefined ? readBaseline(values.baseline, io, scope) : undefined;
   let stacks: string[];
   try {
     stacks = values.stack ?? (await refresher.listStacks());
   } catch (error) {
-    const said = error instanceof StackListError ? `\n${redact(error.cliOutput.trim(), secrets)}` : "";
+    const said =
+      error instanceof StackListError ? `\n${redactCommandOutput(error.cliOutput.trim(), secrets)}` : "";
     throw new StackListError(`${(error as Error).message}${said}`, "");
   }
   if (stacks.length === 0) throw new TypeError(`no stack to check: the project in ${values.cwd} has none`);
@@ -470,27 +565,43 @@ async function stacksDriftCommand(
     );
   }
   if (new Set(stacks).size !== stacks.length) throw new TypeError("a stack is named twice");
-  const reports = await mapWithLimit(stacks, limit, async (stack) => {
-    if (stopped() !== undefined) {
-      return refreshDrift(stack, { events: "", cliOutput: "", exitCode: null, signal: stopped()! });
+  const outputs = new Map<string, string>();
+  const reports = await mapWithLimit(stacks, limit, async (stack): Promise<DriftReport> => {
+    const signal = stopped();
+    if (signal !== undefined) {
+      return {
+        stack,
+        drifted: [],
+        unseen: [],
+        errors: [`not started: the check was stopped (${signal})`],
+        exitCode: DRIFT_EXIT.error,
+      };
     }
+    let run: RefreshRun;
     try {
-      return refreshDrift(stack, await refresher.refresh(stack));
+      run = await refresher.refresh(stack);
     } catch (error) {
-      return refreshDrift(stack, {
+      run = {
         events: "",
         cliOutput: `error: could not run the Pulumi CLI: ${(error as Error).message}`,
         exitCode: null,
         signal: null,
-      });
+      };
     }
+    outputs.set(stack, run.cliOutput);
+    return refreshDrift(stack, run);
   });
-  const report = stacksDrift(reports, baseline, secrets);
+  const report = stacksDrift(scope, reports, baseline, secrets);
   io.stdout(
     values.format === "json"
       ? jsonWithoutWorkflowCommands(stacksDriftJson(report))
       : withoutWorkflowCommands(stacksDriftMarkdown(report)),
   );
+  for (const stack of report.stacks) {
+    const output = outputs.get(stack.stack)?.trim() ?? "";
+    if (stack.status !== "error" || output === "") continue;
+    io.stderr(cliOutputTail(stack.stack, output, secrets));
+  }
   const signal = stopped();
   if (signal !== undefined) {
     io.stderr(
@@ -498,7 +609,17 @@ async function stacksDriftCommand(
     );
     return DRIFT_EXIT.error;
   }
-  if (values.baseline !== undefined) writeWhole(values.baseline, stacksDriftJson(report));
+  if (values.baseline === undefined) return report.exitCode;
+  if (report.total.failed > 0) {
+    // Writing it would record this run's new drift as reported while the job fails for another
+    // reason: the next run would then not alert it.
+    const kept = existsSync(values.baseline) ? "is left as it was" : "is not written";
+    io.stderr(
+      `codesec-drift: a refresh failed: the baseline ${values.baseline} ${kept}, so this run's new drift is alerted again by the next run.\n`,
+    );
+    return report.exitCode;
+  }
+  writeBaseline(values.baseline, stacksDriftJson(report), report.exitCode);
   return report.exitCode;
 }
 
@@ -544,16 +665,22 @@ export async function driftMain(
   }
   try {
     const cwd = path.resolve(values.cwd);
+    const project = refresher?.project ?? projectName(cwd);
     const used = refresher ?? {
+      project,
       refresh: cliRefresh(cwd, env),
-      listStacks: () => projectStacks(cwd, env),
+      listStacks: () => projectStacks(cwd, env, project),
     };
     if (values.format !== "markdown" && values.format !== "json") {
       throw new TypeError(`--format must be markdown or json, got ${values.format}`);
     }
     return await stacksDriftCommand(values, io, env, used, () => signal);
   } catch (error) {
-    if (error instanceof BaselineError || error instanceof StackListError) {
+    if (
+      error instanceof BaselineError ||
+      error instanceof BaselineWriteError ||
+      error instanceof StackListError
+    ) {
       io.stderr(`codesec-drift: ${error.message}\n`);
       return DRIFT_EXIT.error;
     }

@@ -4,7 +4,7 @@
  * baseline), so only drift not reported before is alerted; drift that persists is shown, drift resolved is
  * noted. A stack whose refresh failed is an error of that stack; the others are still reported.
  */
-import { redact } from "../../sdk/redaction";
+import { redactCommandOutput } from "../../sdk/redaction";
 import {
   DRIFT_ADVICE,
   DRIFT_EXIT,
@@ -48,11 +48,27 @@ export interface StackDrift {
   readonly carriedDrift?: readonly DriftedResource[];
 }
 
-export interface StacksDriftReport {
+/** A stack of the baseline that this run did not check: its drift kept for the run that checks it. */
+export interface OtherStack {
+  readonly stack: string;
+  readonly drifted: readonly DriftedResource[];
+}
+
+/** What the stacks of a report belong to: a baseline of another project or backend is refused. */
+export interface DriftScope {
+  /** The project's name (Pulumi.yaml). */
+  readonly project: string;
+  /** PULUMI_BACKEND_URL without its credentials; absent: the backend the CLI is logged in to. */
+  readonly backend?: string;
+}
+
+export interface StacksDriftReport extends DriftScope {
   readonly version: typeof STACKS_DRIFT_VERSION;
   /** Whether a baseline was read: without one, every drift is new. */
   readonly comparedWithBaseline: boolean;
   readonly stacks: readonly StackDrift[];
+  /** Stacks of the baseline not checked in this run, kept in this report (the next baseline). */
+  readonly otherStacks?: readonly OtherStack[];
   readonly total: {
     readonly stacks: number;
     readonly failed: number;
@@ -64,8 +80,11 @@ export interface StacksDriftReport {
   readonly exitCode: number;
 }
 
-/** The baseline's drift, by stack. */
-export type Baseline = ReadonlyMap<string, readonly DriftedResource[]>;
+/** The baseline: what it covers (absent in a report that did not record it) and its drift, by stack. */
+export interface Baseline {
+  readonly scope?: DriftScope;
+  readonly drift: ReadonlyMap<string, readonly DriftedResource[]>;
+}
 
 /** The baseline file is no codesec-drift JSON report. */
 export class BaselineError extends Error {}
@@ -92,8 +111,15 @@ export function parseBaseline(textOfFile: string): Baseline {
     throw new BaselineError(`it is no codesec-drift report of version ${STACKS_DRIFT_VERSION}`);
   }
   if (!Array.isArray(report.stacks)) throw new BaselineError("it has no list of stacks");
+  if (report.otherStacks !== undefined && !Array.isArray(report.otherStacks))
+    throw new BaselineError("its otherStacks is no list");
+  if (
+    (report.project !== undefined && typeof report.project !== "string") ||
+    (report.backend !== undefined && typeof report.backend !== "string")
+  )
+    throw new BaselineError("its project or backend is no text");
   const baseline = new Map<string, DriftedResource[]>();
-  for (const entry of report.stacks as unknown[]) {
+  for (const entry of [...(report.stacks as unknown[]), ...((report.otherStacks ?? []) as unknown[])]) {
     const stack = entry as Partial<StackDrift> | null;
     if (typeof stack?.stack !== "string" || !Array.isArray(stack.drifted)) {
       throw new BaselineError("a stack of it has no name or no list of drifted resources");
@@ -113,7 +139,17 @@ export function parseBaseline(textOfFile: string): Baseline {
     }
     baseline.set(stack.stack, resources as DriftedResource[]);
   }
-  return baseline;
+  return {
+    ...(typeof report.project === "string"
+      ? {
+          scope: {
+            project: report.project,
+            ...(report.backend !== undefined ? { backend: report.backend } : {}),
+          },
+        }
+      : {}),
+    drift: baseline,
+  };
 }
 
 /** The first `error:` lines of what the CLI printed, for a refresh that wrote no event log. */
@@ -167,16 +203,17 @@ export function refreshDrift(stack: string, run: RefreshRun): DriftReport {
 
 /**
  * The stacks' reports compared with the baseline (none: every drift is new), every error with the
- * secrets redacted (a CLI's error may quote its environment).
+ * secrets and URLs' credentials redacted (a CLI's error may quote its environment and its backend).
  */
 export function stacksDrift(
+  scope: DriftScope,
   reports: readonly DriftReport[],
   baseline: Baseline | undefined,
   secrets: readonly string[],
 ): StacksDriftReport {
   const stacks = reports.map((report): StackDrift => {
-    const before = baseline?.get(report.stack) ?? [];
-    const errors = report.errors.map((error) => redact(error, secrets));
+    const before = baseline?.drift.get(report.stack) ?? [];
+    const errors = report.errors.map((error) => redactCommandOutput(error, secrets));
     if (errors.length > 0) {
       return {
         stack: report.stack,
@@ -209,10 +246,17 @@ export function stacksDrift(
     newDrift: count((stack) => stack.drifted.filter((resource) => resource.new).length),
     resolved: count((stack) => stack.resolved.length),
   };
+  const checked = new Set(reports.map((report) => report.stack));
+  const otherStacks = [...(baseline?.drift ?? [])]
+    .filter(([stack]) => !checked.has(stack))
+    .map(([stack, drifted]) => ({ stack, drifted }));
   return {
     version: STACKS_DRIFT_VERSION,
+    project: scope.project,
+    ...(scope.backend !== undefined ? { backend: scope.backend } : {}),
     comparedWithBaseline: baseline !== undefined,
     stacks,
+    ...(otherStacks.length > 0 ? { otherStacks } : {}),
     total,
     exitCode: total.failed > 0 ? DRIFT_EXIT.error : total.newDrift > 0 ? DRIFT_EXIT.drift : DRIFT_EXIT.none,
   };
@@ -231,8 +275,11 @@ function stackResult(stack: StackDrift): string {
 function headline(report: StacksDriftReport): string {
   const { total } = report;
   const across = `across ${total.stacks} stack(s)`;
-  if (total.failed > 0)
-    return `### ❗ codesec drift check failed for ${total.failed} of ${total.stacks} stack(s)`;
+  if (total.failed > 0) {
+    // A failure must not hide new drift: its headline counts it too.
+    const fresh = total.newDrift > 0 ? `; ${total.newDrift} resource(s) newly differ from the platform` : "";
+    return `### ❗ codesec drift check failed for ${total.failed} of ${total.stacks} stack(s)${fresh}`;
+  }
   if (total.newDrift > 0)
     return `### ❌ codesec drift ${across}: ${total.newDrift} resource(s) newly differ from the platform`;
   if (total.drifted > 0)

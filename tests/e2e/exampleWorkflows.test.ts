@@ -452,8 +452,20 @@ describe("the example workflows' shell steps, as written, against the emulator a
     let otherPlatform: EmulatorHandle;
     /** The Actions cache: entries by key, each a file's content. */
     let cache: Map<string, string>;
+    /** Warnings the cache actions gave (the real actions warn, and do not fail, where these do). */
+    let cacheWarnings: string[];
     let runId = 1000;
-    const schedule = () => ({ event_name: "schedule", event: { schedule: "17 6 * * 1-5" }, run_id: ++runId });
+    /** A scheduled run, or (`rerun`) another attempt of the last one. */
+    let attempt = 1;
+    const schedule = (rerun = false) => {
+      attempt = rerun ? attempt + 1 : 1;
+      return {
+        event_name: "schedule",
+        event: { schedule: "17 6 * * 1-5" },
+        run_id: rerun ? runId : ++runId,
+        run_attempt: attempt,
+      };
+    };
 
     before(async function () {
       const [prod, staging, ...others] = env.ORG_STACKS.split(" ");
@@ -496,9 +508,14 @@ describe("the example workflows' shell steps, as written, against the emulator a
 
     beforeEach(() => {
       cache = new Map();
+      cacheWarnings = [];
     });
 
-    /** actions/cache/restore and actions/cache/save, keeping entries in `cache` (the newest restored by prefix). */
+    /**
+     * actions/cache/restore and actions/cache/save, keeping entries in `cache` as the real actions do: the
+     * exact key, else the newest entry whose key starts with a restore key; a key saved once is kept (a
+     * second save of it only warns).
+     */
     const cacheActions: Record<string, ActionStandIn> = {
       "actions/cache/restore": (inputs) => {
         const file = path.join(checkout, inputs.path);
@@ -513,13 +530,14 @@ describe("the example workflows' shell steps, as written, against the emulator a
       },
       "actions/cache/save": (inputs) => {
         const file = path.join(checkout, inputs.path);
-        expect(cache.has(inputs.key), "a cache key is saved once").to.equal(false);
-        if (existsSync(file)) cache.set(inputs.key, readFileSync(file, "utf8"));
+        if (cache.has(inputs.key)) cacheWarnings.push(`Failed to save: cache entry ${inputs.key} exists`);
+        else if (existsSync(file)) cache.set(inputs.key, readFileSync(file, "utf8"));
+        else cacheWarnings.push(`Path Validation Error: ${inputs.path} does not exist`);
         return {};
       },
     };
 
-    async function run(token?: string): Promise<JobResult> {
+    async function run(token?: string, rerun = false): Promise<JobResult> {
       return runJob(
         workflow,
         "drift-check",
@@ -527,7 +545,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
           checkout,
           stacks[0],
           { ...actions(checkout, () => undefined), ...cacheActions },
-          schedule(),
+          schedule(rerun),
           token,
         ),
       );
@@ -595,7 +613,12 @@ describe("the example workflows' shell steps, as written, against the emulator a
       expect(stepNamed(job, DRIFT_STEP).stderr).to.match(
         /^codesec-drift: no baseline at .* yet \(a first run\)/,
       );
-      const kept = JSON.parse([...cache.values()][0]) as { total: unknown };
+      expect([...cache.keys()]).to.deep.equal([
+        `codesec-drift-baseline-${env.ORG_CONFIG_DIR}-${env.ORG_STACKS}-${runId}-1`,
+      ]);
+      expect(cacheWarnings).to.deep.equal([]);
+      const kept = JSON.parse([...cache.values()][0]) as { total: unknown; project: string };
+      expect(kept.project).to.equal("codesec-org-config");
       expect(kept.total).to.deep.equal({ stacks: 2, failed: 0, drifted: 0, newDrift: 0, resolved: 0 });
       expect(health)
         .to.match(/^### health\n\n```text\n/)
@@ -607,7 +630,13 @@ describe("the example workflows' shell steps, as written, against the emulator a
     });
 
     it("drift behind Pulumi's back: exit 2 with the changed fields; the next run shows it as reported before and passes", async () => {
-      const [first, second] = await withDrift(async () => [await run(), await run()]);
+      // The second run is "Re-run jobs" of the first: it saves its own report, under its attempt's key.
+      const [first, second] = await withDrift(async () => [await run(), await run(undefined, true)]);
+      expect([...cache.keys()].map((key) => key.split("-").slice(-2).join("-"))).to.deep.equal([
+        `${runId}-1`,
+        `${runId}-2`,
+      ]);
+      expect(cacheWarnings).to.deep.equal([]);
       const drift = stepNamed(first, DRIFT_STEP);
       expect([drift.outcome, drift.exitCode]).to.deep.equal(["failure", 2]);
       expect(first.conclusion).to.equal("failure");
@@ -667,6 +696,7 @@ describe("the example workflows' shell steps, as written, against the emulator a
         /^\| prod \| ❗ the refresh failed \(\d+ error\(s\)\) \|$/,
       );
       expect(drift.summary).to.include("#### ❗ stack `prod`: the refresh failed");
+      expect(drift.stderr).to.include("codesec-drift: the end of the Pulumi CLI's output for stack prod:\n");
       expect(drift.summary).to.match(/401|unauthori[sz]ed/i);
       // The workflow passes the token in CODESEC_TOKEN, which the provider reads itself (always current): no
       // advice to record a rotated token with `pulumi up`, which would not help; the 401's own advice.

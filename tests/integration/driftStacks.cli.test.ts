@@ -30,14 +30,24 @@ const path = require("node:path");
 const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 if (args[0] === "stack" && args[1] === "ls" && args.includes("--json")) {
-  process.stdout.write(JSON.stringify(process.env.FAKE_STACKS.split(",").map((name) => ({ name, current: false }))));
+  // FAKE_STACKS: organization/project/name, as --fully-qualify-stack-names shows them (else the name).
+  const names = process.env.FAKE_STACKS.split(",").map((name) => args.includes("--fully-qualify-stack-names") ? name : name.split("/").pop());
+  process.stdout.write(JSON.stringify(names.map((name) => ({ name, current: false }))));
   process.exit(0);
 }
 if (args[0] !== "refresh" || !args.includes("--preview-only")) { process.stderr.write("error: unexpected call " + args.join(" ") + "\\n"); process.exit(1); }
 const stack = flag("--stack");
-fs.writeFileSync(path.join(process.env.FAKE_RECORDS, stack + ".json"), JSON.stringify({ pid: process.pid, debug: process.env.PULUMI_DEBUG_COMMANDS, cwd: process.cwd(), start: Date.now() }));
+// FAKE_STUBBORN: ignores SIGINT and SIGTERM (the real CLI's first one is a graceful cancel), and starts a
+// plugin-like child process of its own.
+let plugin;
+if (process.env.FAKE_STUBBORN) {
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => {});
+  plugin = require("node:child_process").spawn(process.execPath, ["-e", "process.on('SIGINT', () => {}); setInterval(() => {}, 1000)"], { stdio: "ignore" });
+}
+fs.writeFileSync(path.join(process.env.FAKE_RECORDS, stack + ".json"), JSON.stringify({ pid: process.pid, plugin: plugin && plugin.pid, debug: process.env.PULUMI_DEBUG_COMMANDS, cwd: process.cwd(), start: Date.now() }));
 setTimeout(() => {
-  if (stack.startsWith("broken")) { process.stderr.write("error: no stack named '" + stack + "' found\\n"); process.exit(255); }
+  if (stack.startsWith("broken")) { process.stderr.write("Logging in to " + process.env.PULUMI_BACKEND_URL + "\\nerror: no stack named '" + stack + "' found\\n"); process.exit(255); }
   const urn = "urn:pulumi:" + stack + "::org::codesec:index:ScmApp::app";
   const state = { type: "codesec:index:ScmApp", inputs: { scmName: "acme" }, outputs: { scmName: "acme" } };
   const events = [
@@ -68,6 +78,7 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
     mkdirSync(records);
     mkdirSync(path.join(dir, "bin"));
     mkdirSync(path.join(dir, "project"));
+    writeFileSync(path.join(dir, "project/Pulumi.yaml"), "name: org-config # the project\nruntime: nodejs\n");
     writeFileSync(path.join(dir, "bin/pulumi"), FAKE_PULUMI);
     chmodSync(path.join(dir, "bin/pulumi"), 0o755);
   });
@@ -98,13 +109,20 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
     return { child, done };
   }
 
-  it("lists the project's stacks, refreshes each in the project's folder with the event log, reports a failed one", async () => {
+  it("lists the project's stacks (only this project's), refreshes each in the project's folder with the event log, reports a failed one", async () => {
     const { done } = start(["--all-stacks", "--cwd", path.join(dir, "project"), "--format", "json"], {
-      FAKE_STACKS: "prod,broken-one,dev",
+      FAKE_STACKS:
+        "organization/org-config/prod,organization/other-project/prod-of-other,organization/org-config/broken-one,organization/org-config/dev",
+      PULUMI_BACKEND_URL: "postgres://u:SEKRETpw@127.0.0.1:9/db",
     });
     const { code, stdout, stderr } = await done;
-    expect(stderr).to.equal("");
+    expect(stderr).to.equal(
+      "codesec-drift: the end of the Pulumi CLI's output for stack broken-one:\n" +
+        "  Logging in to postgres://[REDACTED]@127.0.0.1:9/db\n" +
+        "  error: no stack named 'broken-one' found\n",
+    );
     expect(code).to.equal(1);
+    expect(existsSync(path.join(records, "prod-of-other.json")), "another project's stack").to.equal(false);
     const report = JSON.parse(stdout) as { stacks: { stack: string; status: string; errors: string[] }[] };
     expect(report.stacks.map((s) => [s.stack, s.status, s.errors])).to.deep.equal([
       ["prod", "none", []],
@@ -142,8 +160,13 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
       expect(code).to.equal(1);
       expect(stdout).to.match(/^### ❗ codesec drift check failed for 3 of 3 stack\(s\)\n/);
       expect(stdout).to.include(`the Pulumi CLI was stopped (${signal}) before it finished`);
-      expect(stderr).to.equal(
-        `codesec-drift: stopped (${signal}) before every refresh finished: the baseline ${baseline} is left as it was.\n`,
+      expect(stdout).to.include(
+        `#### ❗ stack \`c\`: the refresh failed\n\n- not started: the check was stopped (${signal})\n`,
+      );
+      expect(stderr).to.match(
+        new RegExp(
+          `codesec-drift: stopped \\(${signal}\\) before every refresh finished: the baseline .* is left as it was\\.\\n$`,
+        ),
       );
       expect(readFileSync(baseline, "utf8")).to.equal(before);
       expect(readdirSync(dir).filter((f) => f.includes(".partial"))).to.deep.equal([]);
@@ -156,4 +179,34 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
       }
     });
   }
+
+  it("a refresh that does not stop on the first signal gets SIGTERM, then SIGKILL, with the processes it started", async () => {
+    const { child, done } = start(["--stack", "a", "--stack", "b"], {
+      FAKE_DELAY_MS: "60000",
+      FAKE_STUBBORN: "1",
+    });
+    const deadline = Date.now() + 30_000;
+    while (readdirSync(records).length < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const stoppedAt = Date.now();
+    child.kill("SIGINT");
+    const { code, stdout } = await done;
+    const took = Date.now() - stoppedAt;
+    expect(code).to.equal(1);
+    expect(stdout).to.include("the Pulumi CLI was stopped (SIGKILL) before it finished");
+    expect(took, "stopped after two grace periods of 2 s").to.be.within(3_500, 10_000);
+    for (const stack of ["a", "b"]) {
+      const { pid, plugin } = JSON.parse(readFileSync(path.join(records, `${stack}.json`), "utf8")) as {
+        pid: number;
+        plugin: number;
+      };
+      for (const [what, id] of [
+        ["refresh", pid],
+        ["plugin", plugin],
+      ] as const) {
+        expect(() => process.kill(id, 0), `${what} of ${stack} still running`).to.throw();
+      }
+    }
+  });
 });

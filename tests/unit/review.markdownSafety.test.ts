@@ -5,7 +5,11 @@
  * characters. Asserted on the HTML a GFM renderer makes of the reports (tests/support/gfm.ts).
  */
 import { expect } from "chai";
-import { driftCommand, reviewCommand, type CommandIo } from "../../provider/review/commands";
+import { mkdtempSync, rmSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { driftCommand, driftMain, reviewCommand, type CommandIo } from "../../provider/review/commands";
+import type { RefreshRun } from "../../provider/review/stackRefresh";
 import { renderGfm, tableRows, textOf } from "../support/gfm";
 
 const TYPE = "pulumi-nodejs:dynamic/codesec:UserRole";
@@ -279,6 +283,65 @@ describe("review and drift reports: untrusted text renders as inert text", () =>
         seen(match[1]),
       );
       expect(items, name).to.deep.equal([`failed ${visible(name)}`]);
+    }
+  });
+
+  it("codesec-drift of many stacks: hostile names and error messages stay inert in the drift, resolved and error sections", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "drift-stacks-safety-"));
+    const many = async (runs: Record<string, RefreshRun>, baseline: string) => {
+      let stdout = "";
+      const code = await driftMain(
+        [...Object.keys(runs).flatMap((stack) => ["--stack", stack]), "--baseline", baseline],
+        { stdout: (t) => (stdout += t), stderr: () => undefined, stdin: () => "" },
+        {},
+        { project: "org", listStacks: async () => [], refresh: async (stack) => runs[stack] },
+      );
+      return { code, html: renderGfm(stdout) };
+    };
+    const ran = (events: string): RefreshRun => ({ events, cliOutput: "", exitCode: 0, signal: null });
+    try {
+      for (const [index, name] of HOSTILE_NAMES.entries()) {
+        const baseline = path.join(dir, `last-${index}.json`);
+        const urn = urnOf(APP_TYPE, name);
+        const old = { type: APP_TYPE, inputs: {}, outputs: { scmName: "acme" } };
+        const refresh = (scmName: string) =>
+          line({ resourcePreEvent: { metadata: { op: "refresh", urn, type: APP_TYPE, old } } }) +
+          line({
+            resOutputsEvent: {
+              metadata: {
+                op: scmName === "acme" ? "same" : "update",
+                urn,
+                type: APP_TYPE,
+                old,
+                new: { ...old, outputs: { scmName } },
+              },
+            },
+          }) +
+          SUMMARY;
+        const drifted = await many({ prod: ran(refresh(name)) }, baseline);
+        expect(drifted.code, name).to.equal(2);
+        expect(
+          tableRows(drifted.html)
+            .map((row) => row.map(seen))
+            .filter((row) => row.length === 4),
+          name,
+        ).to.deep.equal([[`ScmApp "${visible(name)}"`, "scmName", '"acme"', visible(JSON.stringify(name))]]);
+        const failure =
+          line({ diagnosticEvent: { severity: "error", message: `failed ${name}` } }) +
+          line({ summaryEvent: { result: "failed" } });
+        const later = await many({ prod: ran(refresh("acme")), dev: ran(failure) }, baseline);
+        expect(later.code, name).to.equal(1);
+        const items = [...later.html.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((match) => seen(match[1]));
+        expect(items, name).to.deep.equal([`ScmApp "${visible(name)}"`, `failed ${visible(name)}`]);
+        for (const html of [drifted.html, later.html]) {
+          expect(html, name).not.to.match(
+            /<!--|<a |<img|<strong>|<em>|<del>|<script|<b>|<blockquote|<h1|<h2|<ol/,
+          );
+          expect(html.match(/<h3>/g), name).to.have.length(1);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -6,11 +6,21 @@
  */
 import { expect } from "chai";
 import Ajv from "ajv";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { driftMain, type StackRefresher } from "../../provider/review/commands";
-import type { RefreshRun } from "../../provider/review/stackRefresh";
+import { StackListError, type RefreshRun } from "../../provider/review/stackRefresh";
 import type { StacksDriftReport } from "../../provider/review/stacksDrift";
 
 const reportOf = (json: string) => JSON.parse(json) as StacksDriftReport;
@@ -66,6 +76,7 @@ function refresher(
 ): StackRefresher & { maxRunning: number; calls: string[] } {
   let running = 0;
   const state = {
+    project: "org",
     maxRunning: 0,
     calls: [] as string[],
     listStacks: async () => Object.keys(platforms),
@@ -174,7 +185,9 @@ describe("codesec-drift across many stacks", () => {
       refresher({ prod: failed, staging: { scmName: "renamed" } }),
     );
     expect(code).to.equal(1);
-    expect(stdout).to.match(/^### ❗ codesec drift check failed for 1 of 2 stack\(s\)\n/);
+    expect(stdout).to.match(
+      /^### ❗ codesec drift check failed for 1 of 2 stack\(s\); 1 resource\(s\) newly differ from the platform\n/,
+    );
     expect(stdout).to.include("| prod | ❗ the refresh failed (2 error(s)) |");
     expect(stdout).to.include("| staging | ❌ 1 resource(s) differ: 1 new, 0 reported before |");
     expect(stdout).to.include(
@@ -220,8 +233,8 @@ describe("codesec-drift across many stacks", () => {
         { CODESEC_TOKEN: TOKEN, PULUMI_CONFIG_PASSPHRASE: "pass-phrase-of-the-stack" },
       );
       expect(code).to.equal(1);
-      const printed = stdout + stderr + readFileSync(baseline, "utf8");
-      expect(printed).to.include("[REDACTED]");
+      const printed = stdout + stderr;
+      expect(printed).to.match(/\\?\[REDACTED\\?\]/);
       expect(printed).not.to.include(TOKEN);
       expect(printed).not.to.include("pass-phrase-of-the-stack");
     }
@@ -270,10 +283,220 @@ describe("codesec-drift across many stacks", () => {
       exitCode: 255,
       signal: null,
     };
+    const before = readFileSync(baseline, "utf8");
     expect((await run(args, refresher({ prod: failed }))).code).to.equal(1);
-    expect(reportOf(readFileSync(baseline, "utf8")).stacks[0].carriedDrift).to.have.length(1);
+    expect(readFileSync(baseline, "utf8")).to.equal(before);
     const recovered = await run(args, refresher({ prod: { scmName: "renamed" } }));
     expect(recovered.code).to.equal(0);
+  });
+
+  it("new drift of a run where another stack failed is alerted again by the next run: the baseline is left as it was", async () => {
+    const args = ["--stack", "prod", "--stack", "staging", "--baseline", baseline];
+    await run(args, refresher({ prod: {}, staging: {} }));
+    const before = readFileSync(baseline, "utf8");
+    const failed: RefreshRun = {
+      events: "",
+      cliOutput: "error: network down\n",
+      exitCode: 255,
+      signal: null,
+    };
+    const first = await run(args, refresher({ prod: { scmName: "renamed" }, staging: failed }));
+    expect(first.code).to.equal(1);
+    expect(first.stdout).to.match(
+      /^### ❗ codesec drift check failed for 1 of 2 stack\(s\); 1 resource\(s\) newly differ from the platform\n/,
+    );
+    expect(first.stderr).to.include(
+      `codesec-drift: a refresh failed: the baseline ${baseline} is left as it was, so this run's new drift is alerted again by the next run.\n`,
+    );
+    expect(readFileSync(baseline, "utf8")).to.equal(before);
+    const second = await run(args, refresher({ prod: { scmName: "renamed" }, staging: {} }));
+    expect(second.code).to.equal(2);
+    expect(second.stdout).to.match(/^### ❌ codesec drift across 2 stack\(s\): 1 resource\(s\) newly differ/);
+  });
+
+  it("backend credentials in a URL, cloud secrets and the passphrase file's content are never printed", async () => {
+    const passphraseFile = path.join(dir, "passphrase.txt");
+    writeFileSync(passphraseFile, "file-held-passphrase-value\n");
+    const env = {
+      CODESEC_TOKEN: TOKEN,
+      PULUMI_BACKEND_URL: "postgres://u:SEKRETpw@127.0.0.1:9/db",
+      PULUMI_CONFIG_PASSPHRASE_FILE: passphraseFile,
+      AZURE_CLIENT_SECRET: "azure-client-secret-value",
+      AZURE_STORAGE_SAS_TOKEN: "sv=2022&sig=azure-sas-signature",
+      GOOGLE_CREDENTIALS: '{"private_key":"google-private-key-value"}',
+    };
+    const failed: RefreshRun = {
+      events: "",
+      cliOutput:
+        "error: failed to connect to backend postgres://u:SEKRETpw@127.0.0.1:9/db: refused\n" +
+        "error: blob https://acct.blob.core.windows.net/state?sv=2022&sig=OTHERSIG rejected\n" +
+        "error: auth azure-client-secret-value google-private-key-value file-held-passphrase-value\n",
+      exitCode: 255,
+      signal: null,
+    };
+    const { code, stdout, stderr } = await run(
+      ["--stack", "prod", "--format", "json", "--baseline", baseline],
+      refresher({ prod: failed }),
+      env,
+    );
+    expect(code).to.equal(1);
+    const printed = stdout + stderr + (existsSync(baseline) ? readFileSync(baseline, "utf8") : "");
+    for (const secret of [
+      "SEKRETpw",
+      "OTHERSIG",
+      "azure-client-secret-value",
+      "google-private-key-value",
+      "file-held-passphrase-value",
+    ]) {
+      expect(printed, secret).not.to.include(secret);
+    }
+    expect(stdout).to.include("postgres://[REDACTED]@127.0.0.1:9/db");
+
+    const listing: StackRefresher = {
+      project: "org",
+      refresh: refresher({}).refresh,
+      listStacks: () =>
+        Promise.reject(
+          new StackListError(
+            "could not list the project's stacks",
+            "error: postgres://u:SEKRETpw@127.0.0.1:9/db down",
+          ),
+        ),
+    };
+    const listed = await run(["--all-stacks"], listing, env);
+    expect(listed.code).to.equal(1);
+    expect(listed.stderr).to.include("postgres://[REDACTED]@127.0.0.1:9/db down");
+    expect(listed.stderr).not.to.include("SEKRET");
+  });
+
+  it("a baseline that cannot be written: exit 1 saying what to do, the report still printed, no partial file left", async () => {
+    const missing = path.join(dir, "no-such-folder", "last.json");
+    const { code, stdout, stderr } = await run(
+      ["--stack", "prod", "--baseline", missing],
+      refresher({ prod: { scmName: "renamed" } }),
+    );
+    expect(code).to.equal(1);
+    expect(stdout).to.match(/^### ❌ codesec drift across 1 stack\(s\)/);
+    expect(stderr.split("\n").slice(-2)).to.deep.equal([
+      `codesec-drift: could not write the baseline ${missing} (its folder does not exist): give --baseline a file in a folder that exists and can be written. The next run compares with the last baseline written, so this run's drift is alerted again (without this failure the check would exit 2).`,
+      "",
+    ]);
+    expect(stderr).not.to.include("usage:");
+
+    // The rename fails after the partial file was written (another file system, a full disk):
+    // the partial file is removed, the last baseline stays.
+    await run(["--stack", "prod", "--baseline", baseline], refresher({ prod: {} }));
+    const before = readFileSync(baseline, "utf8");
+    const rename = fs.renameSync;
+    fs.renameSync = () => {
+      throw Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
+    };
+    let blocked;
+    try {
+      blocked = await run(
+        ["--stack", "prod", "--baseline", baseline],
+        refresher({ prod: { scmName: "renamed" } }),
+      );
+    } finally {
+      fs.renameSync = rename;
+    }
+    expect(blocked.code).to.equal(1);
+    expect(blocked.stderr).to.include(
+      `codesec-drift: could not write the baseline ${baseline} (EXDEV: cross-device link not permitted): give --baseline a file in a folder that exists`,
+    );
+    expect(readFileSync(baseline, "utf8")).to.equal(before);
+    expect(readdirSync(dir).filter((name) => name.includes(".partial"))).to.deep.equal([]);
+  });
+
+  it("the baseline is replaced whole: a reader that opened the last one reads it whole, never a part of the new one", async () => {
+    const args = ["--stack", "prod", "--baseline", baseline];
+    await run(args, refresher({ prod: {} }));
+    const before = readFileSync(baseline, "utf8");
+    const reader = openSync(baseline, "r");
+    try {
+      const { code } = await run(args, refresher({ prod: { scmName: "renamed" } }));
+      expect(code).to.equal(2);
+      expect(readFileSync(reader, "utf8"), "what the reader had open").to.equal(before);
+      expect(reportOf(readFileSync(baseline, "utf8")).total.newDrift).to.equal(1);
+    } finally {
+      closeSync(reader);
+    }
+  });
+
+  it("the report records the project and the backend without credentials; a baseline of another one is refused before any refresh", async () => {
+    const env = { CODESEC_TOKEN: TOKEN, PULUMI_BACKEND_URL: "postgres://u:SEKRETpw@127.0.0.1:9/db" };
+    await run(["--stack", "prod", "--baseline", baseline], refresher({ prod: { scmName: "renamed" } }), env);
+    const written = readFileSync(baseline, "utf8");
+    expect([reportOf(written).project, reportOf(written).backend]).to.deep.equal([
+      "org",
+      "postgres://[REDACTED]@127.0.0.1:9/db",
+    ]);
+    const other = { ...refresher({ prod: {} }), project: "other-project" };
+    const refused = await run(["--stack", "prod", "--baseline", baseline], other, env);
+    expect([refused.code, refused.stdout]).to.deep.equal([1, ""]);
+    expect(refused.stderr).to.equal(
+      `codesec-drift: the baseline ${baseline} is the report of project org on postgres://[REDACTED]@127.0.0.1:9/db, and this run checks project other-project on postgres://[REDACTED]@127.0.0.1:9/db: give --baseline this project's own file (one file per project and backend), or delete the file to start over (every drift then counts as new).\n`,
+    );
+    expect(other.calls).to.deep.equal([]);
+    const elsewhere = await run(["--stack", "prod", "--baseline", baseline], refresher({ prod: {} }), {
+      CODESEC_TOKEN: TOKEN,
+      PULUMI_BACKEND_URL: "s3://another-bucket",
+    });
+    expect(elsewhere.code).to.equal(1);
+    expect(elsewhere.stderr).to.include("and this run checks project org on s3://another-bucket:");
+    expect(readFileSync(baseline, "utf8")).to.equal(written);
+  });
+
+  it("stacks of the baseline not checked in this run keep their drift in the next baseline", async () => {
+    await run(
+      ["--stack", "prod", "--stack", "staging", "--baseline", baseline],
+      refresher({ prod: { scmName: "renamed" }, staging: {} }),
+    );
+    const staging = await run(["--stack", "staging", "--baseline", baseline], refresher({ staging: {} }));
+    expect(staging.code).to.equal(0);
+    expect(staging.stdout).not.to.include("resolved since");
+    expect(
+      reportOf(readFileSync(baseline, "utf8")).otherStacks?.map((s) => [s.stack, s.drifted.length]),
+    ).to.deep.equal([["prod", 1]]);
+    const prod = await run(
+      ["--stack", "prod", "--baseline", baseline],
+      refresher({ prod: { scmName: "renamed" } }),
+    );
+    expect(prod.code, "prod's drift was reported before").to.equal(0);
+    const schema: unknown = JSON.parse(
+      readFileSync(path.join(__dirname, "../../docs/drift-report.schema.json"), "utf8"),
+    );
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema as object);
+    expect(validate(reportOf(readFileSync(baseline, "utf8"))), JSON.stringify(validate.errors)).to.equal(
+      true,
+    );
+    expect(reportOf(readFileSync(baseline, "utf8")).otherStacks?.map((s) => s.stack)).to.deep.equal([
+      "staging",
+    ]);
+  });
+
+  it("a failed stack's CLI output ends on stderr, redacted, even without an error line", async () => {
+    const failed: RefreshRun = {
+      events: "",
+      cliOutput: `${"noise\n".repeat(30)}Enter your passphrase to unlock config/secrets\n    (set PULUMI_CONFIG_PASSPHRASE)\n::error::forged\nleaked ${TOKEN}\n`,
+      exitCode: 255,
+      signal: null,
+    };
+    const { code, stderr } = await run(
+      ["--stack", "prod", "--stack", "dev"],
+      refresher({ prod: failed, dev: {} }),
+    );
+    expect(code).to.equal(1);
+    const lines = stderr.split("\n");
+    expect(lines[0]).to.equal("codesec-drift: the end of the Pulumi CLI's output for stack prod:");
+    expect(lines.slice(1, -1)).to.have.length(20);
+    expect(lines.slice(-5)).to.deep.equal([
+      "  Enter your passphrase to unlock config/secrets",
+      "      (set PULUMI_CONFIG_PASSPHRASE)",
+      "  \u200b::error::forged",
+      "  leaked [REDACTED]",
+      "",
+    ]);
   });
 
   for (const [what, content] of [
@@ -363,7 +586,7 @@ describe("codesec-drift across many stacks", () => {
     );
   });
 
-  it("without --stack or --all-stacks it reads one event log, as before", async () => {
+  it("without --stack or --all-stacks it reads one event log", async () => {
     const file = path.join(dir, "events.jsonl");
     writeFileSync(file, eventLog("prod"));
     const { code, stdout } = await run([file], refresher({}));
@@ -391,7 +614,7 @@ describe("docs/review-and-drift.md's example of many stacks", () => {
       );
       expect(code).to.equal(1);
       const page = readFileSync(path.join(__dirname, "../../docs/review-and-drift.md"), "utf8");
-      const block = /```text\n(### ❗ codesec drift check failed for 1 of 3 stack\(s\)\n[\s\S]*?)```/.exec(
+      const block = /```text\n(### ❗ codesec drift check failed for 1 of 3 stack\(s\);.*\n[\s\S]*?)```/.exec(
         page,
       );
       expect(block?.[1]).to.equal(stdout);

@@ -65,7 +65,7 @@ describe("the example workflows' runner", () => {
     }
   });
 
-  it("the example workflows give secrets only to the steps that run pulumi or gh, never to npm install", () => {
+  it("the example workflows give secrets only to the steps that run pulumi, gh or codesec-drift (which runs pulumi), never to npm install", () => {
     const uses = (env: unknown) => JSON.stringify(env ?? {}).includes("secrets.");
     for (const [file, jobName] of EXAMPLE_JOBS) {
       const workflow = readWorkflow(path.join(EXAMPLES, file));
@@ -74,7 +74,7 @@ describe("the example workflows' runner", () => {
       const withSecrets = job.steps.filter((step) => uses(step.env));
       expect(withSecrets.length, file).to.be.greaterThan(0);
       for (const step of withSecrets) {
-        expect(step.run, `${file}: ${step.name}`).to.match(/\b(pulumi|gh) /);
+        expect(step.run, `${file}: ${step.name}`).to.match(/\b(pulumi|gh|codesec-drift) /);
         expect(step.run, `${file}: ${step.name}`).not.to.match(/\bnpm (install|ci)\b/);
       }
     }

@@ -497,7 +497,7 @@ export function performanceReport(results: BenchResults): string {
     `Stack sizes measured: ${(ran.sizes ?? []).join(", ") || "none"}; repetitions (interleaved, paired): ${repetitions || "n/a"}; ` +
       `${ran.otherRepetitions ?? "n/a"} of the other comparisons.`,
     "",
-    sourcesDigestLine(results.sourcesDigest),
+    sourcesDigestLine(results),
     "",
   ];
   if (unfinished.length > 0) {

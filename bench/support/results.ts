@@ -3,6 +3,7 @@
  * `bench/results.smoke.json` for a smoke run) and the markdown table printed at the end of a run and kept
  * in docs/performance.md (scripts/performance-report.ts).
  */
+import { BENCH_STEPS } from "./options";
 
 /**
  * The native provider comparison: its stacks' side (bench/engineFloor.ts) and the plugin's start-up
@@ -214,16 +215,52 @@ export function markdownTable(figures: readonly Figure[]): string {
   return lines.join("\n");
 }
 
-/** The line of docs/performance.md that names the measured sources' digest (or says there is none). */
-export function sourcesDigestLine(digest: string | undefined): string {
-  return digest
-    ? `Measured sources: \`${digest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
-    : "Measured sources: not one digest (runs of different or unrecorded sources); `npm run release` refuses these figures.";
+/** The steps a run planned: its own, or every merged run's. */
+function plannedSteps(results: BenchResults): string[] {
+  const ran = results.ran as { steps?: string[]; runs?: { ran: { steps?: string[] } }[] };
+  const runs = ran.runs?.map((run) => run.ran) ?? [ran];
+  return runs.flatMap((one) => one.steps ?? []);
+}
+
+/**
+ * Why `results` cannot stand for a release's figures, or undefined when they can: only a full run (or
+ * runs merged from full runs of the same sources) that finished every step of BENCH_STEPS measures what a
+ * release publishes; a smoke run, a BENCH_ONLY run of some steps or a run stopped early does not.
+ */
+export function notReleaseMeasurement(results: BenchResults): string | undefined {
+  if (results.mode !== "full") return `a ${results.mode} run, not a full one`;
+  if (!results.sourcesDigest) return "its runs recorded no one digest of the sources they measured";
+  const unfinished = results.unfinished ?? [];
+  if (unfinished.length > 0) return `steps not finished: ${unfinished.join("; ")}`;
+  // The stacks' steps are named with their size ("engine at N=200").
+  const planned = new Set(plannedSteps(results).map((step) => step.replace(/ at N=\d+$/, "")));
+  const missing = BENCH_STEPS.filter((step) => !planned.has(step));
+  if (missing.length > 0) return `steps not run: ${missing.join(", ")}`;
+  return undefined;
+}
+
+const NOT_RELEASE_LINE = "Measured sources: no release can take these figures: ";
+
+/**
+ * The line of docs/performance.md that names the measured sources' digest when the results are a
+ * release's measurement (notReleaseMeasurement), or says why they are not.
+ */
+export function sourcesDigestLine(results: BenchResults): string {
+  const why = notReleaseMeasurement(results);
+  return why === undefined
+    ? `Measured sources: \`${results.sourcesDigest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
+    : `${NOT_RELEASE_LINE}${why}.`;
 }
 
 /** The measured sources' digest a page names (see sourcesDigestLine), if it names one. */
 export function publishedSourcesDigest(page: string): string | undefined {
   return /^Measured sources: `(sha256:[0-9a-f]{64})`/m.exec(page)?.[1];
+}
+
+/** Why a page's figures are no release's measurement, as it says (see sourcesDigestLine), if it says so. */
+export function publishedNotReleaseMeasurement(page: string): string | undefined {
+  const line = page.split("\n").find((text) => text.startsWith(NOT_RELEASE_LINE));
+  return line?.slice(NOT_RELEASE_LINE.length).replace(/\.$/, "");
 }
 
 /** The machine as one line, e.g. "2 x Intel Xeon, 8 GiB, Linux 6.1, Node v22.18.0, Pulumi v3.259.0". */

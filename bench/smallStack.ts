@@ -96,7 +96,7 @@ export async function smallStack(options: BenchOptions, log: (line: string) => v
     }
 
     const noiseRatios = pairedRatios(emptyAgain, emptyPreviews);
-    const noise = spreadOf(noiseRatios);
+    const noise = { ...spreadOf(noiseRatios), pairs: noiseRatios.length };
     const figures: Figure[] = [
       figure({
         comparison: SMALL_STACK_COMPARISON,

@@ -100,7 +100,8 @@ function hashedBundleOptions(): string {
 export function hashedInputName(input: string): string {
   if (!input.startsWith("../")) return input;
   const at = input.indexOf("/node_modules/");
-  if (at < 0) throw new Error(`the plugin's bundle reads ${input}, outside the clone and outside node_modules`);
+  if (at < 0)
+    throw new Error(`the plugin's bundle reads ${input}, outside the clone and outside node_modules`);
   return input.slice(at + 1);
 }
 

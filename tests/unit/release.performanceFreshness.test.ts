@@ -81,8 +81,13 @@ describe("release: docs/performance.md must be measured on the release's sources
   });
 
   it("refuses a smoke run of the release's own sources", () => {
-    const refusal = stalePerformance(performanceReport(results(MEASURED, "1a2b3c4", { mode: "smoke" })), MEASURED);
-    expect(refusal).to.include("docs/performance.md holds no full bench run of every step (a smoke run, not a full one)");
+    const refusal = stalePerformance(
+      performanceReport(results(MEASURED, "1a2b3c4", { mode: "smoke" })),
+      MEASURED,
+    );
+    expect(refusal).to.include(
+      "docs/performance.md holds no full bench run of every step (a smoke run, not a full one)",
+    );
   });
 
   it("refuses a BENCH_ONLY run of some steps of the release's own sources, naming the steps not run", () => {
@@ -94,7 +99,9 @@ describe("release: docs/performance.md must be measured on the release's sources
   });
 
   it("refuses a run stopped early, naming what it did not finish", () => {
-    const stopped = results(MEASURED, "1a2b3c4", { unfinished: ["engine at N=200 (1 of 3 repetitions done)"] });
+    const stopped = results(MEASURED, "1a2b3c4", {
+      unfinished: ["engine at N=200 (1 of 3 repetitions done)"],
+    });
     const refusal = stalePerformance(performanceReport(stopped), MEASURED);
     expect(refusal).to.include("steps not finished: engine at N=200 (1 of 3 repetitions done)");
   });

@@ -24,6 +24,7 @@ import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
 import { reviewTools } from "./reviewTools";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
+import { SOURCES_CHANGED_NOTE, sourcesGuard } from "./support/sourcesGuard";
 import { driftStacks } from "./driftStacks";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
@@ -64,8 +65,9 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const loadAtStart = os.loadavg()[0];
   const commit = treeCommit();
-  // What release compares with its own (scripts/release/performanceFreshness.ts); checked again at the end.
-  let sourcesDigest: string | undefined = measuredSourcesDigest();
+  // What release compares with its own (scripts/release/performanceFreshness.ts); checked before each save.
+  const sources = sourcesGuard(measuredSourcesDigest);
+  let sourcesDigest: string | undefined = sources.check();
   /** Each figure with the commit and the load it was measured at (the load when its comparison ended). */
   const stamped = (measured: Figure[]): Figure[] =>
     measured.map((f) => (f.measuredAt ? f : { ...f, measuredAt: { commit, load: round2(os.loadavg()[0]) } }));
@@ -132,7 +134,11 @@ async function main(): Promise<void> {
     ...(sourcesDigest ? { sourcesDigest } : {}),
   });
   // Written after every step and every size: a run stopped early still leaves what it measured.
-  const save = () => writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
+  const save = () => {
+    sourcesDigest = sources.check();
+    if (sources.changed && !notes.includes(SOURCES_CHANGED_NOTE)) notes.push(SOURCES_CHANGED_NOTE);
+    writeFileSync(file, JSON.stringify(results(), null, 2) + "\n");
+  };
   // The entry, or the entry with how far it got ("... (1 of 3 repetitions done)").
   const done = (name: string) => {
     const at = unfinished.findIndex((entry) => entry === name || entry.startsWith(`${name} (`));
@@ -232,12 +238,6 @@ async function main(): Promise<void> {
     }
   }
 
-  if (sourcesDigest !== measuredSourcesDigest()) {
-    sourcesDigest = undefined;
-    notes.push(
-      "The provider, plugin or SDK sources changed during this run: its figures hold for no one commit.",
-    );
-  }
   save();
   console.log(markdownTable(figures));
   for (const note of notes) console.log(`\nNote: ${note}`);

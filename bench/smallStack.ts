@@ -2,11 +2,12 @@
  * The small real stack a user waits for (bench/programs/smallStack: 4 `UserRole`s, a `UserRoles` of 20,
  * 2 workflows, 2 webhooks, 1 `ScmApp`), through the real Pulumi CLI against the emulator: `up`, a
  * no-change `preview`, `refresh` and `destroy`, with the dynamic resources and with the native provider,
- * interleaved with an empty program's preview (the CLI's own fixed cost, which no provider goes below),
- * repetition by repetition. Each phase is given as the seconds above that repetition's empty preview and
- * as a ratio to it, and the native side as a ratio to the dynamic one (target: at or below it), beside the
- * noise floor of the same run: the empty program's preview against itself (two previews one after the
- * other), which a ratio must clear to count as met.
+ * interleaved repetition by repetition with the CLI's own fixed cost of each phase, which no provider goes
+ * below: an empty program's preview for `up` and `preview` (the phases that run the program), and an empty
+ * stack's refresh and destroy for those phases (which run no program: the engine works from the state).
+ * Each phase is given as the seconds above its base and as a ratio to it, and the native side as a ratio
+ * to the dynamic one (target: at or below it), beside that phase's noise floor in the same run: a second
+ * dynamic stack against the first, phase by phase, which a ratio must clear to count as met.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { performance } from "node:perf_hooks";
@@ -29,6 +30,17 @@ const SMALL_PHASES = ["up", "preview, no change", "refresh", "destroy"] as const
 type SmallPhase = (typeof SMALL_PHASES)[number];
 type ProviderSide = "dynamic" | "native";
 const PROVIDER_SIDES: ProviderSide[] = ["dynamic", "native"];
+/** The stacks of a repetition: both sides and a second dynamic stack, the noise floor's other side. */
+type StackSide = ProviderSide | "dynamic again";
+const STACK_SIDES: StackSide[] = ["dynamic", "native", "dynamic again"];
+
+/** Each phase's base: what the CLI costs for that phase with nothing to do. */
+const BASE_OF: Record<SmallPhase, string> = {
+  up: "an empty program's preview",
+  "preview, no change": "an empty program's preview",
+  refresh: "an empty stack's refresh",
+  destroy: "an empty stack's destroy",
+};
 
 async function timed<T>(action: () => Promise<T>): Promise<{ seconds: number; result: T }> {
   const start = performance.now();
@@ -40,7 +52,7 @@ async function timed<T>(action: () => Promise<T>): Promise<{ seconds: number; re
 async function lifecycle(
   emulator: EmulatorHandle,
   stack: Stack,
-  side: ProviderSide,
+  side: StackSide,
 ): Promise<Record<SmallPhase, number>> {
   // The one-time code is spent by the create: a new request for every lifecycle.
   const request = emulator.control.createScmAppRequest({ deploymentId: emulator.deploymentId });
@@ -51,6 +63,7 @@ async function lifecycle(
   const preview = await timed(() => stack.preview());
   expectChanges(`${side} preview`, preview.result.changeSummary, "same", RESOURCES + 1);
   const refresh = await timed(() => stack.refresh());
+  expectChanges(`${side} refresh`, refresh.result.summary.resourceChanges, "same", RESOURCES + 1);
   const destroy = await timed(() => stack.destroy());
   expectChanges(`${side} destroy`, destroy.result.summary.resourceChanges, "delete", RESOURCES + 1);
   return {
@@ -69,25 +82,34 @@ export async function smallStack(options: BenchOptions, log: (line: string) => v
       "bench:provider": { value: provider },
     });
     const empty = await benchStack("smallStack", "small-empty", config("empty"));
-    const stacks = {
+    const stacks: Record<StackSide, Stack> = {
       dynamic: await benchStack("smallStack", "small-dynamic", config("dynamic")),
       native: await benchStack("smallStack", "small-native", config("native")),
+      "dynamic again": await benchStack("smallStack", "small-dynamic-again", config("dynamic")),
     };
-    // Untimed: each side's first command (the plugin's compile cache, the language host's first start).
+    // Untimed: each side's first command (the plugin's compile cache, the language host's first start);
+    // the empty stack updated and destroyed once, so that every repetition refreshes and destroys the same
+    // empty state.
     await empty.preview();
-    for (const side of PROVIDER_SIDES) await lifecycle(emulator, stacks[side], side);
+    await empty.up();
+    await empty.destroy();
+    for (const side of STACK_SIDES) await lifecycle(emulator, stacks[side], side);
 
-    const emptyPreviews: number[] = [];
-    const emptyAgain: number[] = [];
-    const times: Record<ProviderSide, Record<SmallPhase, number[]>> = {
-      dynamic: { up: [], "preview, no change": [], refresh: [], destroy: [] },
-      native: { up: [], "preview, no change": [], refresh: [], destroy: [] },
-    };
+    const bases: Record<string, number[]> = Object.fromEntries(
+      Object.values(BASE_OF).map((base) => [base, [] as number[]]),
+    );
+    const times = Object.fromEntries(
+      STACK_SIDES.map((side) => [
+        side,
+        Object.fromEntries(SMALL_PHASES.map((phase) => [phase, [] as number[]])),
+      ]),
+    ) as Record<StackSide, Record<SmallPhase, number[]>>;
     for (let rep = 0; rep < options.reps; rep++) {
-      emptyPreviews.push((await timed(() => empty.preview())).seconds);
-      emptyAgain.push((await timed(() => empty.preview())).seconds);
-      // Which side goes first alternates, so that neither always runs after the empty previews.
-      const order = rep % 2 === 0 ? PROVIDER_SIDES : [...PROVIDER_SIDES].reverse();
+      bases[BASE_OF.up].push((await timed(() => empty.preview())).seconds);
+      bases[BASE_OF.refresh].push((await timed(() => empty.refresh())).seconds);
+      bases[BASE_OF.destroy].push((await timed(() => empty.destroy())).seconds);
+      // The sides' order rotates, so that none always runs first or right after the empty stack.
+      const order = STACK_SIDES.map((_, i) => STACK_SIDES[(i + rep) % STACK_SIDES.length]);
       for (const side of order) {
         const phases = await lifecycle(emulator, stacks[side], side);
         for (const phase of SMALL_PHASES) times[side][phase].push(phases[phase]);
@@ -95,50 +117,51 @@ export async function smallStack(options: BenchOptions, log: (line: string) => v
       log(`[bench] ${SMALL_STACK_COMPARISON}: repetition ${rep + 1} of ${options.reps}`);
     }
 
-    const noiseRatios = pairedRatios(emptyAgain, emptyPreviews);
-    const noise = spreadOf(noiseRatios);
-    const figures: Figure[] = [
+    const figures: Figure[] = Object.entries(bases).map(([base, seconds]) =>
       figure({
         comparison: SMALL_STACK_COMPARISON,
-        name: "an empty program's preview",
+        name: base,
         unit: "s",
-        ...summarized(emptyPreviews),
-        detail: "the CLI's own fixed cost, the base of the figures below",
+        ...summarized(seconds),
+        detail: "the CLI's own fixed cost of the phases whose base it is",
       }),
-      figure({
-        comparison: SMALL_STACK_COMPARISON,
-        name: "noise floor: an empty program's preview against itself",
-        unit: "x",
-        ...summarized(noiseRatios),
-        detail: "two previews one after the other, paired by repetition: a ratio inside this range is noise",
-      }),
-    ];
+    );
     for (const phase of SMALL_PHASES) {
+      const base = bases[BASE_OF[phase]];
       for (const side of PROVIDER_SIDES) {
         const seconds = times[side][phase];
         figures.push(
           figure({
             comparison: SMALL_STACK_COMPARISON,
-            name: `${phase}, ${side}: seconds above an empty program's preview`,
+            name: `${phase}, ${side}: seconds above ${BASE_OF[phase]}`,
             unit: "s",
-            ...summarized(seconds.map((s, i) => s - emptyPreviews[i])),
+            ...summarized(seconds.map((s, i) => s - base[i])),
           }),
           figure({
             comparison: SMALL_STACK_COMPARISON,
-            name: `${phase}, ${side} / an empty program's preview`,
+            name: `${phase}, ${side} / ${BASE_OF[phase]}`,
             unit: "x",
-            ...summarized(pairedRatios(seconds, emptyPreviews)),
+            ...summarized(pairedRatios(seconds, base)),
           }),
         );
       }
+      const noiseRatios = pairedRatios(times["dynamic again"][phase], times.dynamic[phase]);
       figures.push(
+        figure({
+          comparison: SMALL_STACK_COMPARISON,
+          name: `${phase}, noise floor: dynamic against dynamic`,
+          unit: "x",
+          ...summarized(noiseRatios),
+          detail:
+            "a second dynamic stack against the first, paired by repetition: a ratio inside this range is noise",
+        }),
         figure({
           comparison: SMALL_STACK_COMPARISON,
           name: `${phase}, native / dynamic`,
           unit: "x",
           ...summarized(pairedRatios(times.native[phase], times.dynamic[phase])),
           target: { op: "<=", value: 1 },
-          noise,
+          noise: { ...spreadOf(noiseRatios), pairs: noiseRatios.length },
         }),
       );
     }

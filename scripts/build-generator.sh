@@ -23,7 +23,9 @@ warn() { printf '[build-generator] WARNING: %s\n' "$*" >&2; }
 # shellcheck source=go-build.sh
 source "$root/scripts/go-build.sh" # ensure_go, and (build-lock.sh) acquire_build_lock, release_build_lock
 
-sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; }
+# shellcheck source=sha256.sh
+source "$root/scripts/sha256.sh" # require_sha256, sha256_stdin
+require_sha256 "[build-generator]" || exit 1
 
 # Without -trimpath: the packages the CLI's build compiled (install-pulumi.sh builds without it) are then
 # reused from Go's build cache, and only what the CLI does not use is compiled.
@@ -38,7 +40,7 @@ source_digest() {
       printf '%s\n' "$file"
       cat "$file"
     done
-  ) | sha256 | cut -c1-16
+  ) | sha256_stdin | cut -c1-16
 }
 
 exe="$cache_root/pulumi-gen-codesec/$(source_digest)/pulumi-gen-codesec"

@@ -14,10 +14,16 @@ cache="${PULUMI_CODESEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-codesec}/a
 source "$root/scripts/go-build.sh" # ensure_go, require_checksum_db
 # The sha256 of the binary, recorded when it is built: the cache is shared by every clone and kept for
 # months, and a reused binary must be the one that was built, not one changed since.
-sha256_of() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d' ' -f1; }
+# shellcheck source=sha256.sh
+source "$root/scripts/sha256.sh" # require_sha256, sha256_file, recorded_digest_differs
+require_sha256 "[install-actionlint]" || exit 1
 record="$cache/actionlint.sha256"
-if [ -x "$cache/actionlint" ] && { [ ! -f "$record" ] || [ "$(sha256_of "$cache/actionlint")" != "$(cat "$record")" ]; }; then
-  log "the cached actionlint does not have the digest recorded when it was built: building it again"
+if [ -x "$cache/actionlint" ] && why="$(recorded_digest_differs "$cache/actionlint" "$record")"; then
+  if [ "$why" = "no record" ]; then
+    log "the cached actionlint has no digest recorded ($record): building it again"
+  else
+    log "the cached actionlint changed since it was built (its sha256 differs from $record): building it again"
+  fi
   rm -f "$cache/actionlint" "$record"
 fi
 if [ ! -x "$cache/actionlint" ]; then
@@ -28,7 +34,7 @@ if [ ! -x "$cache/actionlint" ]; then
   require_checksum_db
   log "building actionlint $version"
   GOBIN="$cache" GOFLAGS=-mod=mod GOWORK=off go install "github.com/rhysd/actionlint/cmd/actionlint@$version"
-  sha256_of "$cache/actionlint" >"$record"
+  sha256_file "$cache/actionlint" >"$record"
 fi
 mkdir -p "$root/.tools/bin"
 ln -sfn "$cache/actionlint" "$root/.tools/bin/actionlint"

@@ -16,6 +16,7 @@ import {
   formatValue,
   machineLine,
   markdownTable,
+  notReleaseMeasurement,
   sourcesDigestLine,
   verdictOf,
   type BenchResults,
@@ -334,10 +335,13 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "What a user waits for on a stack as a team starts with (bench/programs/smallStack: 4 `UserRole`s, a",
       "`UserRoles` of 20, 2 `WorkflowProvisioning`s, 2 `ScmWebhookSubscription`s and 1 `ScmApp`): `up`, a",
       "no-change `preview`, `refresh` and `destroy`, with the dynamic resources and with the native provider,",
-      "interleaved with an empty program's preview, the CLI's own fixed cost. Each phase as the seconds above",
-      "that repetition's empty preview and as a ratio to it; the native side as a ratio to the dynamic one,",
-      "target at or below 1.0x, met only when every repetition clears the noise floor: the empty preview",
-      "against itself, measured in the same run.",
+      "interleaved with the CLI's own fixed cost of each phase: an empty program's preview for `up` and the",
+      "no-change `preview` (the phases that run the program), an empty stack's refresh and destroy for",
+      "`refresh` and `destroy` (which run no program: the engine works from the state). Each phase as the",
+      "seconds above that repetition's base and as a ratio to it; the native side as a ratio to the dynamic",
+      "one, target at or below 1.0x, met only when every repetition clears that phase's noise floor: a",
+      "second dynamic stack against the first, measured in the same run (3 repetitions at least to decide).",
+      "Every phase checks what the engine reports (creates, no change, no change on refresh, deletes).",
     ],
   },
   {
@@ -350,7 +354,9 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "(the copy is not the commit this page was measured on). Each stage's seconds run from the time its",
       '`[release]` log line arrives to the next one\'s; "start and checks" is the time before the first. An',
       "absolute time on a shared machine: read it with the load it names. Published without a target.",
-      'Run it alone with `BENCH_ONLY="npm run release" npm run bench`.',
+      'Run it alone with `BENCH_ONLY="npm run release" npm run bench`. The figure below is the load and',
+      "repetitions it names: at one timed run on a machine loaded at about 20 on 2 cores, it is one busy",
+      "machine's time, not a typical one.",
     ],
   },
   {
@@ -503,9 +509,17 @@ export function performanceReport(results: BenchResults): string {
     `Stack sizes measured: ${(ran.sizes ?? []).join(", ") || "none"}; repetitions (interleaved, paired): ${repetitions || "n/a"}; ` +
       `${ran.otherRepetitions ?? "n/a"} of the other comparisons.`,
     "",
-    sourcesDigestLine(results.sourcesDigest),
+    sourcesDigestLine(results),
     "",
   ];
+  if (notReleaseMeasurement(results) !== undefined) {
+    lines.push(
+      "**`npm run release` refuses these figures**: they are not one full run of every step on one commit's " +
+        "sources, so they may not hold for the code a release ships. A release needs the whole bench run on " +
+        "its own commit first (`npm run bench`, then `npm run bench:report`; docs/release.md).",
+      "",
+    );
+  }
   if (unfinished.length > 0) {
     lines.push(
       `**This run did not finish**: after ${runMinutes(results)} minutes of running it had not done ` +
@@ -528,13 +542,16 @@ export function performanceReport(results: BenchResults): string {
     '  is inside but some repetition is not, it is marked not met, with the words "the spread crosses it":',
     "  a rerun could go either way, so it is not claimed.",
     "- Where a comparison has a noise floor (a side against itself in the same run, e.g. the small real",
-    "  stack's), a ratio meets its target only when every repetition clears the target by that noise: a",
-    "  ratio of r with a noise floor of 0.9x to 1.1x meets at most 1.0x only when r is at most 0.9x.",
+    "  stack's), a ratio meets its target only when every repetition clears the target by that noise, its",
+    "  width taken on both sides of 1 (a floor of 1.02x to 1.14x counts as 0.88x to 1.14x): a ratio of r",
+    "  with that floor meets at most 1.0x only when r is at most 0.88x. A noise floor of fewer than 3",
+    "  pairs decides nothing: such a figure is marked not decided.",
     "- The machine is shared: the load average above says how busy it was. Ratios of sides that ran side by",
     "  side are what to compare across runs, not seconds.",
     "- Every figure names the commit it was measured on and the load (1-minute average) when its comparison",
-    "  ended. The page names the digest of the provider, plugin and SDK sources measured",
-    "  (scripts/measuredSources.ts): `npm run release` refuses this page unless that digest is its own.",
+    "  ended. The page names the digest of the sources measured (scripts/measuredSources.ts) only when a",
+    "  full run, or full runs merged, finished every step on those sources: `npm run release` refuses this",
+    "  page unless it names that digest and the digest is its own.",
     "",
     "## How to reproduce",
     "",

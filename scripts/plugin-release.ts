@@ -83,11 +83,33 @@ export function treeBuildHash(): string {
   return buildHashOf(metafile!);
 }
 
+/**
+ * The bundle's options as the build hash digests them: without the clone's own folder, so that the same
+ * sources give the same hash wherever they are checked out (a bench's clone and a release runner's).
+ */
+function hashedBundleOptions(): string {
+  const { absWorkingDir: _clonePath, ...options } = BUNDLE_OPTIONS;
+  return JSON.stringify(options);
+}
+
+/**
+ * An input of esbuild's metafile as the build hash names it: relative to the clone's root, and a package
+ * reached through a linked node_modules (outside the root) by its path from that node_modules, as a clone
+ * with its own node_modules names it.
+ */
+export function hashedInputName(input: string): string {
+  if (!input.startsWith("../")) return input;
+  const at = input.indexOf("/node_modules/");
+  if (at < 0)
+    throw new Error(`the plugin's bundle reads ${input}, outside the clone and outside node_modules`);
+  return input.slice(at + 1);
+}
+
 /** The build hash (see treeBuildHash) of a bundle esbuild made of `metafile`'s inputs. */
 function buildHashOf(metafile: Metafile): string {
   const hash = createHash("sha256");
   hash.update(`version ${packageVersion()}\n`);
-  hash.update(`esbuild ${esbuildVersion} ${JSON.stringify(BUNDLE_OPTIONS)}\n`);
+  hash.update(`esbuild ${esbuildVersion} ${hashedBundleOptions()}\n`);
   hash.update(readFileSync(path.join(root, SCHEMA_PATH)));
   // What esbuild reads besides the sources (tsconfig.json's compiler options), and the launcher's text.
   hash.update(`\n${TSCONFIG}\n`);
@@ -95,20 +117,31 @@ function buildHashOf(metafile: Metafile): string {
   hash.update(`\nlauncher\n${launcher(packageVersion())}`);
   // The bundle's own run lists its define as an input (`<define:CODESEC_PLUGIN_BUILD>`): what it embeds, not
   // a file of the tree.
-  const files = Object.keys(metafile.inputs).filter((input) => !input.startsWith("<define:"));
-  hashFiles(hash, root, files);
+  const inputs = Object.keys(metafile.inputs).filter((input) => !input.startsWith("<define:"));
+  hashNamedFiles(
+    hash,
+    inputs.map((input) => ({ name: hashedInputName(input), file: path.join(root, input) })),
+  );
   return `sha256:${hash.digest("hex")}`;
 }
 
 /**
- * Adds each file (relative to `base`) to `hash` as the build hash digests sources: sorted by path, each
- * its path on a line of its own, then its content.
+ * Adds each file to `hash` as the build hash digests sources: sorted by name, each its name (a path
+ * relative to the clone's root) on a line of its own, then its content.
  */
-export function hashFiles(hash: Hash, base: string, files: readonly string[]): void {
-  for (const file of [...files].sort()) {
-    hash.update(`\n${file}\n`);
-    hash.update(readFileSync(path.join(base, file)));
+function hashNamedFiles(hash: Hash, files: readonly { name: string; file: string }[]): void {
+  for (const { name, file } of [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    hash.update(`\n${name}\n`);
+    hash.update(readFileSync(file));
   }
+}
+
+/** hashNamedFiles of files relative to `base`, each named by that relative path. */
+export function hashFiles(hash: Hash, base: string, files: readonly string[]): void {
+  hashNamedFiles(
+    hash,
+    files.map((file) => ({ name: file, file: path.join(base, file) })),
+  );
 }
 
 /**

@@ -25,6 +25,7 @@
  */
 import { execFileSync } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -84,10 +85,16 @@ function log(message: string): void {
 export function checkReleasable(root: string, options: ReleaseOptions): string {
   const version = releaseVersion(root);
   const problems: string[] = [];
-  const stale = stalePerformance(
-    readFileSync(path.join(root, PERFORMANCE_PAGE), "utf8"),
-    measuredSourcesDigest(),
-  );
+  const page = path.join(root, PERFORMANCE_PAGE);
+  if (!existsSync(page)) {
+    // Not a figure gone stale but a page gone: no flag builds without it.
+    throw new ReleaseRefused(
+      `npm run release refused: ${PERFORMANCE_PAGE} is missing. Run the bench on this commit ` +
+        "(`npm run bench`, then `npm run bench:report`, which writes it), or restore it from git " +
+        `(\`git checkout -- ${PERFORMANCE_PAGE}\`).`,
+    );
+  }
+  const stale = stalePerformance(readFileSync(page, "utf8"), measuredSourcesDigest());
   if (stale && !options.allowStalePerformance) problems.push(stale);
   if (stale && options.allowStalePerformance)
     log(`building anyway (${ALLOW_STALE_PERFORMANCE}; the provenance says so): ${stale}`);

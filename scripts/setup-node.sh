@@ -58,14 +58,20 @@ suitable() { # $1 = node
 
 # The sha256 of the binary .tools/bin/node leads to, recorded beside it when it is installed (after its
 # package's integrity check): a reused node is the one that was checked, not one changed since.
-sha256_of() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
+# shellcheck source=sha256.sh
+source "$root/scripts/sha256.sh" # require_sha256, sha256_file, recorded_digest_differs
+require_sha256 "[setup-node]" || exit 1
 digest_record="$root/.tools/node/installed.sha256"
 
 mkdir -p "$bin"
 if [ -x "$bin/node" ]; then
   target="$(readlink -f "$bin/node")"
-  if [ ! -f "$digest_record" ] || [ "$(sha256_of "$target")" != "$(cat "$digest_record")" ]; then
-    log ".tools/bin/node does not have the digest recorded when it was installed: not using it (removed)"
+  if why="$(recorded_digest_differs "$target" "$digest_record")"; then
+    if [ "$why" = "no record" ]; then
+      log ".tools/bin/node has no digest recorded ($digest_record: installed by hand or by an older set-up): not using it (removed); installing a checked one"
+    else
+      log ".tools/bin/node's binary ($target) changed since its install (its sha256 differs from $digest_record): not using it (removed)"
+    fi
     rm -f "$bin/node"
   elif suitable "$bin/node"; then
     log "using $("$bin/node" --version) from .tools/bin"
@@ -119,7 +125,7 @@ mkdir -p "$root/.tools/node"
 tar -xzf "$tarball" -C "$root/.tools/node"
 mv "$root/.tools/node/package" "$root/.tools/node/node-$os-$arch"
 ln -sfn "$root/.tools/node/node-$os-$arch/bin/node" "$bin/node"
-sha256_of "$root/.tools/node/node-$os-$arch/bin/node" >"$digest_record"
+sha256_file "$root/.tools/node/node-$os-$arch/bin/node" >"$digest_record"
 log "installed $("$bin/node" --version) as .tools/bin/node ($pkg, $integrity)"
 if inspect_loops "$bin/node"; then
   log "WARNING: this node's util.inspect loops on some stack traces (nodejs/node#64011): a Pulumi program's errors take minutes to appear; choose another NODE_VERSION"

@@ -3,6 +3,7 @@
  * `bench/results.smoke.json` for a smoke run) and the markdown table printed at the end of a run and kept
  * in docs/performance.md (scripts/performance-report.ts).
  */
+import { BENCH_STEPS } from "./options";
 
 /**
  * The native provider comparison: its stacks' side (bench/engineFloor.ts) and the plugin's start-up
@@ -48,9 +49,11 @@ export interface Figure {
    * The noise floor beside a ratio: the lowest and highest paired ratio of a side against itself in the
    * same run. A target is met only when the figure clears it (see figure()).
    */
-  noise?: { low: number; high: number };
+  noise?: Noise;
   /** With a noise floor: whether every repetition clears the target by the noise. */
   clearsNoise?: boolean;
+  /** With a noise floor of fewer than NOISE_PAIRS_NEEDED pairs: the verdict is not decided (met is false). */
+  undecided?: boolean;
 }
 
 /** Where and under what load a figure was measured. */
@@ -94,14 +97,40 @@ export interface BenchResults {
   unfinished?: string[];
 }
 
+/** Noise pairs a noise floor needs before a figure beside it is judged against its target. */
+export const NOISE_PAIRS_NEEDED = 3;
+
+/** A noise floor: the lowest and highest paired ratio of a side against itself, and how many pairs. */
+export interface Noise {
+  low: number;
+  high: number;
+  /** Paired ratios behind low and high; fewer than NOISE_PAIRS_NEEDED decide nothing. */
+  pairs?: number;
+}
+
+/**
+ * The noise band a ratio is judged with: the measured band made symmetric around 1, as wide below as
+ * above. A side against itself measures r and 1/r alike (which side is paired first is arbitrary), so a
+ * band of 1.02x to 1.14x means a ratio can read as low as 1/1.14 = 0.877x of what it is.
+ */
+export function symmetricNoise(noise: Noise): { low: number; high: number } {
+  return { low: Math.min(noise.low, 1 / noise.high), high: Math.max(noise.high, 1 / noise.low) };
+}
+
+/** Whether the noise floor rests on enough pairs to judge a figure by. */
+function noiseKnown(noise: Noise): boolean {
+  return (noise.pairs ?? 0) >= NOISE_PAIRS_NEEDED;
+}
+
 /**
  * Whether every value of `values` respects a `<=` or `>=` target even if the machine's noise made it look
- * better than it is: a side against itself ranged `noise.low` to `noise.high`, so a measured ratio r may
- * stand for anything from r / high to r / low. An `==` target has no noise margin.
+ * better than it is: a measured ratio r may stand for anything from r / high to r / low of the symmetric
+ * band. An `==` target has no noise margin.
  */
-function clearsNoiseFloor(values: number[], target: Target, noise: { low: number; high: number }): boolean {
-  if (target.op === "<=") return values.every((x) => x <= target.value * Math.min(1, noise.low));
-  if (target.op === ">=") return values.every((x) => x >= target.value * Math.max(1, noise.high));
+function clearsNoiseFloor(values: number[], target: Target, noise: Noise): boolean {
+  const band = symmetricNoise(noise);
+  if (target.op === "<=") return values.every((x) => x <= target.value * band.low);
+  if (target.op === ">=") return values.every((x) => x >= target.value * band.high);
   return true;
 }
 
@@ -116,9 +145,11 @@ function valuesOf(f: Pick<Figure, "value" | "spread">): number[] {
 }
 
 /** A figure with `met` filled in from its target (and its noise floor, when it has one). */
-export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise">): Figure {
+export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise" | "undecided">): Figure {
   const target = fields.target;
   if (!target || !Number.isFinite(fields.value)) return { ...fields };
+  if (fields.noise && target.op !== "==" && !noiseKnown(fields.noise))
+    return { ...fields, met: false, undecided: true };
   const medianMet = respects(fields.value, target);
   const values = valuesOf(fields);
   const inside = values.every((x) => respects(x, target));
@@ -129,17 +160,27 @@ export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise">
 }
 
 /**
- * "met", "not met", "not met (median inside the target, spread crosses it)" or "not met: inside the noise
- * floor (...)" when every repetition respects the target but not by the noise.
+ * "met", "not met", "not met (median inside the target, spread crosses it)", "not met: inside the noise
+ * floor (...)" when every repetition respects the target but not by the noise, or "not decided: noise
+ * floor unknown (...)" when the noise floor has too few pairs.
  */
 export function verdictOf(
-  f: Pick<Figure, "met" | "medianMet" | "noise" | "clearsNoise" | "spread" | "value" | "target">,
+  f: Pick<
+    Figure,
+    "met" | "medianMet" | "noise" | "clearsNoise" | "undecided" | "spread" | "value" | "target"
+  >,
 ): string {
   if (f.met === undefined) return "";
+  if (f.undecided)
+    return `not decided: noise floor unknown (${f.noise?.pairs ?? 0} noise pairs, ${NOISE_PAIRS_NEEDED} needed)`;
   if (f.met) return "met";
   const target = f.target;
-  if (f.clearsNoise === false && f.noise && target && valuesOf(f).every((x) => respects(x, target)))
-    return `not met: inside the noise floor (a side against itself: ${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x)`;
+  if (f.clearsNoise === false && f.noise && target && valuesOf(f).every((x) => respects(x, target))) {
+    const band = symmetricNoise(f.noise);
+    const measured = `${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x`;
+    const taken = `${band.low.toFixed(2)}x to ${band.high.toFixed(2)}x`;
+    return `not met: inside the noise floor (a side against itself: ${measured}${taken === measured ? "" : `, taken as ${taken}`})`;
+  }
   return f.medianMet ? "not met: the median is inside the target, the spread crosses it" : "not met";
 }
 
@@ -200,13 +241,15 @@ export function markdownTable(figures: readonly Figure[]): string {
     const met =
       f.met === undefined
         ? ""
-        : f.met
-          ? "yes"
-          : f.clearsNoise === false
-            ? "**no** (noise)"
-            : f.medianMet
-              ? "**no** (spread)"
-              : "**no**";
+        : f.undecided
+          ? "**not decided** (noise floor unknown)"
+          : f.met
+            ? "yes"
+            : f.clearsNoise === false
+              ? "**no** (noise)"
+              : f.medianMet
+                ? "**no** (spread)"
+                : "**no**";
     lines.push(
       `| ${cell(f.comparison)} | ${cell(f.name)} | ${formatValue(f)} | ${cell(formatTarget(f))} | ${met} | ${cell(formatMeasuredAt(f))} | ${cell(f.detail ?? "")} |`,
     );
@@ -214,16 +257,52 @@ export function markdownTable(figures: readonly Figure[]): string {
   return lines.join("\n");
 }
 
-/** The line of docs/performance.md that names the measured sources' digest (or says there is none). */
-export function sourcesDigestLine(digest: string | undefined): string {
-  return digest
-    ? `Measured sources: \`${digest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
-    : "Measured sources: not one digest (runs of different or unrecorded sources); `npm run release` refuses these figures.";
+/** The steps a run planned: its own, or every merged run's. */
+function plannedSteps(results: BenchResults): string[] {
+  const ran = results.ran as { steps?: string[]; runs?: { ran: { steps?: string[] } }[] };
+  const runs = ran.runs?.map((run) => run.ran) ?? [ran];
+  return runs.flatMap((one) => one.steps ?? []);
+}
+
+/**
+ * Why `results` cannot stand for a release's figures, or undefined when they can: only a full run (or
+ * runs merged from full runs of the same sources) that finished every step of BENCH_STEPS measures what a
+ * release publishes; a smoke run, a BENCH_ONLY run of some steps or a run stopped early does not.
+ */
+export function notReleaseMeasurement(results: BenchResults): string | undefined {
+  if (results.mode !== "full") return `a ${results.mode} run, not a full one`;
+  if (!results.sourcesDigest) return "its runs recorded no one digest of the sources they measured";
+  const unfinished = results.unfinished ?? [];
+  if (unfinished.length > 0) return `steps not finished: ${unfinished.join("; ")}`;
+  // The stacks' steps are named with their size ("engine at N=200").
+  const planned = new Set(plannedSteps(results).map((step) => step.replace(/ at N=\d+$/, "")));
+  const missing = BENCH_STEPS.filter((step) => !planned.has(step));
+  if (missing.length > 0) return `steps not run: ${missing.join(", ")}`;
+  return undefined;
+}
+
+const NOT_RELEASE_LINE = "Measured sources: no release can take these figures: ";
+
+/**
+ * The line of docs/performance.md that names the measured sources' digest when the results are a
+ * release's measurement (notReleaseMeasurement), or says why they are not.
+ */
+export function sourcesDigestLine(results: BenchResults): string {
+  const why = notReleaseMeasurement(results);
+  return why === undefined
+    ? `Measured sources: \`${results.sourcesDigest}\` (scripts/measuredSources.ts; \`npm run release\` requires its own).`
+    : `${NOT_RELEASE_LINE}${why}.`;
 }
 
 /** The measured sources' digest a page names (see sourcesDigestLine), if it names one. */
 export function publishedSourcesDigest(page: string): string | undefined {
   return /^Measured sources: `(sha256:[0-9a-f]{64})`/m.exec(page)?.[1];
+}
+
+/** Why a page's figures are no release's measurement, as it says (see sourcesDigestLine), if it says so. */
+export function publishedNotReleaseMeasurement(page: string): string | undefined {
+  const line = page.split("\n").find((text) => text.startsWith(NOT_RELEASE_LINE));
+  return line?.slice(NOT_RELEASE_LINE.length).replace(/\.$/, "");
 }
 
 /** The machine as one line, e.g. "2 x Intel Xeon, 8 GiB, Linux 6.1, Node v22.18.0, Pulumi v3.259.0". */

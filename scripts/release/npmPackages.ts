@@ -23,15 +23,24 @@ export function npmPack(packageDir: string, outDir: string): string {
 }
 
 /**
+ * Which files of the SDK's folder `sdkDir` the packing copies: not its compiled bin/ nor any node_modules,
+ * judged by the path inside the folder (the clone's own path may hold anything, e.g. /bin-clones/...).
+ */
+export function nativeSdkCopyFilter(sdkDir: string): (src: string) => boolean {
+  return (src) => {
+    const segments = path.relative(sdkDir, src).split(path.sep);
+    return segments[0] !== "bin" && !segments.includes("node_modules");
+  };
+}
+
+/**
  * The generated Node.js SDK (sdk/nodejs) compiled in `workDir` (tsc into bin/, the package.json and
  * README beside it) and packed into `outDir`: the tarball. Its @pulumi/pulumi and @types/node are the
  * repository's (the folder has no node_modules of its own).
  */
 export function packNativeSdk(root: string, workDir: string, outDir: string): string {
-  cpSync(path.join(root, "sdk/nodejs"), workDir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}bin`),
-  });
+  const sdkDir = path.join(root, "sdk/nodejs");
+  cpSync(sdkDir, workDir, { recursive: true, filter: nativeSdkCopyFilter(sdkDir) });
   symlinkSync(path.join(root, "node_modules"), path.join(workDir, "node_modules"), "dir");
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], {
     cwd: workDir,

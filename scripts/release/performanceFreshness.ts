@@ -1,10 +1,11 @@
 /**
- * Whether docs/performance.md holds for a release: its figures count only when they were measured on the
- * release's own provider, plugin and SDK sources (the digest scripts/measuredSources.ts makes, which a
+ * Whether docs/performance.md holds for a release: its figures count only when a full bench run of every
+ * step (or full runs merged, of the same sources) measured them on the release's own provider, plugin and
+ * SDK sources (the digest scripts/measuredSources.ts makes, which a
  * bench run records and the page publishes). `--allow-stale-performance` builds anyway, for a rehearsal
  * or a test; the provenance then records it, so that such a build is visibly not one to publish.
  */
-import { publishedSourcesDigest } from "../../bench/support/results";
+import { publishedNotReleaseMeasurement, publishedSourcesDigest } from "../../bench/support/results";
 
 export const PERFORMANCE_PAGE = "docs/performance.md";
 export const ALLOW_STALE_PERFORMANCE = "--allow-stale-performance";
@@ -32,10 +33,13 @@ export function releaseOptions(args: readonly string[]): ReleaseOptions {
 export function stalePerformance(page: string, digest: string): string | undefined {
   const published = publishedSourcesDigest(page);
   if (published === digest) return undefined;
+  const notMeasured = publishedNotReleaseMeasurement(page);
   const why =
-    published === undefined
-      ? "names no digest of the sources it was measured on"
-      : `was measured on sources ${published}, not on this release's ${digest}`;
+    published !== undefined
+      ? `was measured on sources ${published}, not on this release's ${digest}`
+      : notMeasured !== undefined
+        ? `holds no full bench run of every step (${notMeasured})`
+        : "names no digest of the sources it was measured on";
   return (
     `${PERFORMANCE_PAGE} ${why} (the provider, plugin and SDK sources: scripts/measuredSources.ts). ` +
     "Run the bench on this commit (`npm run bench`, then `npm run bench:report`), commit bench/results.json " +

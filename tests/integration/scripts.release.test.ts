@@ -19,6 +19,10 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { BENCH_STEPS } from "../../bench/support/options";
+import type { BenchResults } from "../../bench/support/results";
+import { measuredSourcesDigest } from "../../scripts/measuredSources";
+import { performanceReport } from "../../scripts/performance-report";
 import { packageVersion } from "../../scripts/plugin-release";
 import { committedCopy, git, runRelease } from "../support/committedCopy";
 
@@ -34,6 +38,27 @@ function filesUnder(dir: string, prefix = ""): string[] {
     .sort();
 }
 
+/**
+ * Commits into the copy at `dir` bench results of a full run of every step on the sources whose digest
+ * is `digest`, and the page they render, as the release checklist does after `npm run bench`.
+ */
+function commitMeasuredPage(dir: string, digest: string): void {
+  const results: BenchResults = {
+    mode: "full",
+    date: "2026-01-02T03:00:00.000Z",
+    machine: { cpuModel: "cpu", cpuCount: 2, memoryGiB: 8, os: "Linux", node: "v24", pulumi: "v3" },
+    ran: { sizes: [200], steps: BENCH_STEPS.map((step) => (step === "engine" ? "engine at N=200" : step)) },
+    wallSeconds: 600,
+    figures: [],
+    notes: [],
+    unfinished: [],
+    sourcesDigest: digest,
+  };
+  writeFileSync(path.join(dir, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(path.join(dir, "docs/performance.md"), performanceReport(results));
+  git(dir, "commit", "--quiet", "-am", "bench on this commit");
+}
+
 describe("npm run release (scripts/release.ts)", function () {
   this.timeout(900_000);
   let work: string;
@@ -47,15 +72,18 @@ describe("npm run release (scripts/release.ts)", function () {
     let clone: string;
     let first: string;
     let second: string;
+    let made: { status: number | null; stdout: string; stderr: string };
 
     before(() => {
       clone = path.join(work, "clone");
       committedCopy(clone);
-      const made = runRelease(clone);
+      // The digest of this clone's sources, at this clone's path: the copy's, at another path, must equal it.
+      commitMeasuredPage(clone, measuredSourcesDigest());
+      made = runRelease(clone, []);
       expect(made.status, made.stderr).to.equal(0);
       first = path.join(work, "first");
       cpSync(path.join(clone, `release/v${version}`), first, { recursive: true });
-      const again = runRelease(clone);
+      const again = runRelease(clone, []);
       expect(again.status, again.stderr).to.equal(0);
       expect(again.stdout.trim()).to.equal(path.join(clone, `release/v${version}`));
       second = path.join(clone, `release/v${version}`);
@@ -87,6 +115,17 @@ describe("npm run release (scripts/release.ts)", function () {
         ].sort(),
       );
       expect(readdirSync(path.join(clone, "release"))).to.deep.equal([`v${version}`]);
+    });
+
+    it("builds without --allow-stale-performance when the page was measured on its sources at another path", () => {
+      expect(made.stderr).to.not.include("building anyway");
+      const statement = JSON.parse(
+        readFileSync(path.join(clone, `release/v${version}/provenance.intoto.json`), "utf8"),
+      ) as { predicate: { buildDefinition: { externalParameters: Record<string, unknown> } } };
+      expect(statement.predicate.buildDefinition.externalParameters).to.deep.equal({
+        version,
+        command: "npm run release",
+      });
     });
 
     it("writes the same bytes on a second run from the same commit", () => {
@@ -135,17 +174,6 @@ describe("npm run release (scripts/release.ts)", function () {
         filesUnder(second).filter((file) => file !== "SHA256SUMS" && file !== "provenance.intoto.json"),
       );
       for (const subject of subjects) expect(subject.digest.sha256).to.equal(sums.get(subject.name));
-    });
-
-    it("records in the provenance that it was built with --allow-stale-performance, as not publishable", () => {
-      const statement = JSON.parse(readFileSync(path.join(second, "provenance.intoto.json"), "utf8")) as {
-        predicate: { buildDefinition: { externalParameters: Record<string, unknown> } };
-      };
-      expect(statement.predicate.buildDefinition.externalParameters).to.deep.include({
-        command: "npm run release -- --allow-stale-performance",
-        allowStalePerformance: true,
-        publishable: false,
-      });
     });
 
     it("packs the workspaces as publishable packages that depend on this release's pulumi-codesec", () => {
@@ -204,13 +232,47 @@ describe("npm run release (scripts/release.ts)", function () {
     });
 
     it("refuses docs/performance.md measured on other sources, naming the file and what to run", () => {
+      commitMeasuredPage(clone, measuredSourcesDigest());
+      appendFileSync(path.join(clone, "bench/run.ts"), "\n// a measured change\n");
+      git(clone, "commit", "--quiet", "-m", "a measured change", "--", "bench/run.ts");
       const refused = runRelease(clone, []);
       expect(refused.status).to.equal(1);
       expect(refused.stderr).to.match(
-        /npm run release refused: docs\/performance\.md (was measured on sources sha256:[0-9a-f]{64}, not on this release's|names no digest of the sources it was measured on)/,
+        /npm run release refused: docs\/performance\.md was measured on sources sha256:[0-9a-f]{64}, not on this release's sha256:[0-9a-f]{64}/,
       );
       expect(refused.stderr).to.include(
         "Run the bench on this commit (`npm run bench`, then `npm run bench:report`)",
+      );
+      expect(refused.stderr).to.not.include("    at ");
+      expect(existsSync(path.join(clone, "release"))).to.equal(false);
+    });
+
+    it("refuses docs/performance.md that holds no full bench run of every step, saying why", () => {
+      commitMeasuredPage(clone, measuredSourcesDigest());
+      const results = path.join(clone, "bench/results.json");
+      const partial = JSON.parse(readFileSync(results, "utf8")) as BenchResults;
+      writeFileSync(results, JSON.stringify({ ...partial, mode: "smoke" }));
+      writeFileSync(
+        path.join(clone, "docs/performance.md"),
+        performanceReport({ ...partial, mode: "smoke" }),
+      );
+      git(clone, "commit", "--quiet", "-am", "a smoke run's page");
+      const refused = runRelease(clone, []);
+      expect(refused.status).to.equal(1);
+      expect(refused.stderr).to.include(
+        "npm run release refused: docs/performance.md holds no full bench run of every step (a smoke run, not a full one)",
+      );
+      expect(refused.stderr).to.not.include("    at ");
+      expect(existsSync(path.join(clone, "release"))).to.equal(false);
+    });
+
+    it("refuses a tree without docs/performance.md, even with --allow-stale-performance, naming what to run", () => {
+      git(clone, "rm", "--quiet", "docs/performance.md");
+      git(clone, "commit", "--quiet", "-m", "no performance page");
+      const refused = runRelease(clone);
+      expect(refused.status).to.equal(1);
+      expect(refused.stderr).to.include(
+        "npm run release refused: docs/performance.md is missing. Run the bench on this commit (`npm run bench`, then `npm run bench:report`, which writes it)",
       );
       expect(refused.stderr).to.not.include("    at ");
       expect(existsSync(path.join(clone, "release"))).to.equal(false);

@@ -53,7 +53,7 @@ describe("bench: figures against targets", () => {
 
   it("meets a target only when it clears the noise floor of a same-against-same pairing of the same run", () => {
     const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.0 } } as const;
-    const noise = { low: 0.9, high: 1.12 };
+    const noise = { low: 0.9, high: 1.12, pairs: 3 };
     // Every repetition at or below 1.0x, but a side against itself ranged 0.9x to 1.12x: not claimed.
     const inNoise = figure({
       ...base,
@@ -64,7 +64,7 @@ describe("bench: figures against targets", () => {
     });
     expect(inNoise.met).to.equal(false);
     expect(verdictOf(inNoise)).to.equal(
-      "not met: inside the noise floor (a side against itself: 0.90x to 1.12x)",
+      "not met: inside the noise floor (a side against itself: 0.90x to 1.12x, taken as 0.89x to 1.12x)",
     );
     const clears = figure({ ...base, value: 0.8, spread: { low: 0.78, high: 0.85 }, repetitions: 3, noise });
     expect(clears.met).to.equal(true);
@@ -78,6 +78,53 @@ describe("bench: figures against targets", () => {
     });
     expect(atLeast.met).to.equal(false);
     expect(figure({ ...atLeast, value: 1.2, spread: { low: 1.13, high: 1.3 } }).met).to.equal(true);
+  });
+
+  it("applies a one-sided noise band's width on both sides of 1", () => {
+    const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.0 } } as const;
+    // A side against itself ranged 1.02x to 1.14x: a ratio may read 1/1.14 = 0.877x of what it is.
+    const noise = { low: 1.02, high: 1.14, pairs: 3 };
+    const justUnder = figure({
+      ...base,
+      value: 0.99,
+      spread: { low: 0.98, high: 0.99 },
+      repetitions: 3,
+      noise,
+    });
+    expect(justUnder.met).to.equal(false);
+    expect(verdictOf(justUnder)).to.equal(
+      "not met: inside the noise floor (a side against itself: 1.02x to 1.14x, taken as 0.88x to 1.14x)",
+    );
+    expect(figure({ ...justUnder, value: 0.87, spread: { low: 0.85, high: 0.877 } }).met).to.equal(true);
+    expect(figure({ ...justUnder, value: 0.88, spread: { low: 0.85, high: 0.88 } }).met).to.equal(false);
+    // Below 1 only (0.95x to 0.98x): at least 1.0x needs 1/0.95 = 1.053x.
+    const atLeast = {
+      ...base,
+      target: { op: ">=", value: 1.0 },
+      noise: { low: 0.95, high: 0.98, pairs: 4 },
+    } as const;
+    expect(
+      figure({ ...atLeast, value: 1.05, spread: { low: 1.04, high: 1.06 }, repetitions: 3 }).met,
+    ).to.equal(false);
+    expect(
+      figure({ ...atLeast, value: 1.07, spread: { low: 1.06, high: 1.08 }, repetitions: 3 }).met,
+    ).to.equal(true);
+  });
+
+  it("decides nothing on fewer than 3 noise pairs: the noise floor is unknown", () => {
+    const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.0 } } as const;
+    const twoPairs = figure({
+      ...base,
+      value: 0.5,
+      spread: { low: 0.4, high: 0.6 },
+      repetitions: 2,
+      noise: { low: 0.98, high: 1.01, pairs: 2 },
+    });
+    expect(twoPairs.met).to.equal(false);
+    expect(verdictOf(twoPairs)).to.equal("not decided: noise floor unknown (2 noise pairs, 3 needed)");
+    expect(markdownTable([twoPairs])).to.include("| **not decided** (noise floor unknown) |");
+    const threePairs = figure({ ...twoPairs, noise: { low: 0.98, high: 1.01, pairs: 3 } });
+    expect(threePairs.met).to.equal(true);
   });
 
   it("meets a target only when every repetition does, and says when the median alone would", () => {

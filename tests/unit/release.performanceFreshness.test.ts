@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { BENCH_STEPS } from "../../bench/support/options";
 import { figure, type BenchResults } from "../../bench/support/results";
 import { mergeResults, performanceReport } from "../../scripts/performance-report";
 import { provenanceStatement } from "../../scripts/release/provenance";
@@ -19,12 +20,27 @@ const root = path.resolve(__dirname, "../..");
 const MEASURED = `sha256:${"a".repeat(64)}`;
 const RELEASED = `sha256:${"b".repeat(64)}`;
 
-function results(sourcesDigest: string | undefined, commit = "1a2b3c4"): BenchResults {
+/** Every step as a whole run plans it, the stacks with their sizes. */
+const ALL_STEPS = BENCH_STEPS.flatMap((step) =>
+  step === "engine" ? ["engine at N=50", "engine at N=200"] : [step],
+);
+
+function results(
+  sourcesDigest: string | undefined,
+  commit = "1a2b3c4",
+  shape: { mode?: "full" | "smoke"; steps?: string[]; unfinished?: string[] } = {},
+): BenchResults {
   return {
-    mode: "full",
+    mode: shape.mode ?? "full",
     date: "2026-11-27T10:00:00.000Z",
     machine: { cpuModel: "cpu", cpuCount: 2, memoryGiB: 8, os: "Linux", node: "v24", pulumi: "v3" },
-    ran: { sizes: [50], repetitions: { "N=50": 3 }, commit, loadAverage: { start: 1, end: 2 } },
+    ran: {
+      sizes: [50],
+      repetitions: { "N=50": 3 },
+      steps: shape.steps ?? ALL_STEPS,
+      commit,
+      loadAverage: { start: 1, end: 2 },
+    },
     wallSeconds: 60,
     figures: [
       figure({
@@ -37,7 +53,7 @@ function results(sourcesDigest: string | undefined, commit = "1a2b3c4"): BenchRe
       }),
     ],
     notes: [],
-    unfinished: [],
+    unfinished: shape.unfinished ?? [],
     ...(sourcesDigest ? { sourcesDigest } : {}),
   };
 }
@@ -59,7 +75,52 @@ describe("release: docs/performance.md must be measured on the release's sources
     const merged = mergeResults([results(MEASURED, "1a2b3c4"), results(RELEASED, "5d6e7f8")]);
     expect(merged.sourcesDigest).to.equal(undefined);
     const refusal = stalePerformance(performanceReport(merged), RELEASED);
-    expect(refusal).to.include("docs/performance.md names no digest of the sources it was measured on");
+    expect(refusal).to.include(
+      "docs/performance.md holds no full bench run of every step (its runs recorded no one digest of the sources they measured)",
+    );
+  });
+
+  it("refuses a smoke run of the release's own sources", () => {
+    const refusal = stalePerformance(
+      performanceReport(results(MEASURED, "1a2b3c4", { mode: "smoke" })),
+      MEASURED,
+    );
+    expect(refusal).to.include(
+      "docs/performance.md holds no full bench run of every step (a smoke run, not a full one)",
+    );
+  });
+
+  it("refuses a BENCH_ONLY run of some steps of the release's own sources, naming the steps not run", () => {
+    const some = results(MEASURED, "1a2b3c4", { steps: ["client", "engine at N=50"] });
+    const refusal = stalePerformance(performanceReport(some), MEASURED);
+    expect(refusal).to.include("steps not run: state size, emulator capacity,");
+    expect(refusal).to.include("native SDK aliases)");
+    expect(refusal).to.not.include("steps not run: client");
+  });
+
+  it("refuses a run stopped early, naming what it did not finish", () => {
+    const stopped = results(MEASURED, "1a2b3c4", {
+      unfinished: ["engine at N=200 (1 of 3 repetitions done)"],
+    });
+    const refusal = stalePerformance(performanceReport(stopped), MEASURED);
+    expect(refusal).to.include("steps not finished: engine at N=200 (1 of 3 repetitions done)");
+  });
+
+  it("accepts full runs merged that together run every step on the same sources", () => {
+    const engine = ALL_STEPS.filter((step) => step.startsWith("engine"));
+    const first = results(MEASURED, "1a2b3c4", { steps: ALL_STEPS.filter((step) => !engine.includes(step)) });
+    const second = results(MEASURED, "1a2b3c4", { steps: engine });
+    expect(stalePerformance(performanceReport(first), MEASURED)).to.include("steps not run: engine");
+    expect(stalePerformance(performanceReport(mergeResults([first, second])), MEASURED)).to.equal(undefined);
+  });
+
+  it("refuses merged runs whose steps were all run when one of them is a smoke run", () => {
+    const engine = ALL_STEPS.filter((step) => step.startsWith("engine"));
+    const first = results(MEASURED, "1a2b3c4", { steps: ALL_STEPS.filter((step) => !engine.includes(step)) });
+    const second = results(MEASURED, "1a2b3c4", { steps: engine, mode: "smoke" });
+    expect(stalePerformance(performanceReport(mergeResults([first, second])), MEASURED)).to.include(
+      "(a smoke run, not a full one)",
+    );
   });
 
   it("keeps the digest of merged runs of the same sources", () => {

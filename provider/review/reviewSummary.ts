@@ -498,6 +498,11 @@ function rawDiff(steps: readonly Step[]): Section[] {
   ];
 }
 
+/** The heading of every summary, and of the note that replaces one when the review fails. */
+export function summaryTitle(stack?: string): string {
+  return `### codesec: what this change does${stack ? ` to stack ${markdownCode(stack)}` : ""}`;
+}
+
 /** The Markdown summary of a preview, within GitHub's limit for a comment. */
 export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMIT): string {
   const steps = inOrder(
@@ -512,7 +517,7 @@ export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMI
       return acc;
     }, {}),
   ).map(([op, count]) => `${count} to ${text(op)}`);
-  const title = `### codesec: what this change does${stack ? ` to stack ${markdownCode(stack)}` : ""}`;
+  const title = summaryTitle(stack);
   const errors: Section[] =
     output.errors.length > 0
       ? [

@@ -1,6 +1,7 @@
 /**
  * The review tools on large event logs: `codesec-review` (the PR comment's Markdown) on a preview's event
- * log and `codesec-drift` on a refresh's, of 500, 5,000 and 50,000 steps, each run as a user runs it (the
+ * log (and on one where every step touches the same user) and `codesec-drift` on a refresh's, of 500,
+ * 5,000 and 50,000 steps, each run as a user runs it (the
  * package's bin, a Node.js process of its own, its output to a file). Figures: the wall time and the CPU
  * time of each run (medians of the repetitions) and the CPU time per step, whose staying flat (or falling,
  * as the start-up weighs less) from size to size shows the time is linear in the log's size. Target: under
@@ -86,6 +87,29 @@ export function previewLog(steps: number): string {
   return lines.join("");
 }
 
+/**
+ * A preview's event log of `steps` UserRole steps that all touch one user (creates, updates and deletes
+ * in turn): the shape where per-user work that is not linear shows, since every access change, warning
+ * and net role is of the same user.
+ */
+export function oneUserLog(steps: number): string {
+  const lines = [line({ policyLoadEvent: {} })];
+  const inputs = (shift: number) => ({ deploymentId: "1001", userId: "900", role: ROLE_NAMES[shift % 4] });
+  for (let i = 0; i < steps; i++) {
+    const op = ["create", "update", "delete"][i % 3];
+    const metadata = {
+      op,
+      urn: urnOf(ROLE, `one-user-${i}`),
+      type: ROLE,
+      ...(op !== "create" ? { old: { type: ROLE, inputs: inputs(i) } } : {}),
+      ...(op !== "delete" ? { new: { type: ROLE, inputs: inputs(i + 1) } } : {}),
+    };
+    lines.push(line({ resourcePreEvent: { metadata } }));
+  }
+  lines.push(line({ summaryEvent: { result: "succeeded", resourceChanges: {} } }));
+  return lines.join("");
+}
+
 /** A refresh's event log of `steps` resources, one in ten changed on the platform. */
 export function refreshLog(steps: number): string {
   const lines: string[] = [];
@@ -133,10 +157,18 @@ export async function reviewTools(
     for (const steps of options.sizes) {
       const preview = path.join(dir, `preview-${steps}.jsonl`);
       const refresh = path.join(dir, `refresh-${steps}.jsonl`);
+      const oneUser = path.join(dir, `one-user-${steps}.jsonl`);
       writeFileSync(preview, previewLog(steps));
       writeFileSync(refresh, refreshLog(steps));
+      writeFileSync(oneUser, oneUserLog(steps));
       const tools = [
         { tool: "codesec-review", bin: "codesec-review.js", args: ["--events", preview], expected: 0 },
+        {
+          tool: "codesec-review, one user touched by every step",
+          bin: "codesec-review.js",
+          args: ["--events", oneUser],
+          expected: 0,
+        },
         { tool: "codesec-drift", bin: "codesec-drift.js", args: [refresh], expected: 2 },
       ];
       for (const { tool, bin, args, expected } of tools) {

@@ -9,10 +9,10 @@
  * README.md is written by hand but for one region, its program in Python and Go, from
  * provider/examples/readme.pp: `<!-- example: readme ... -->` to `<!-- end example -->`.
  *
- * The screenshot of the rendered PR comment (scripts/reviewScreenshot.ts) is made here too (with Chromium),
- * and checked by the digest of the page it shows (without).
+ * The screenshot of the rendered PR comment (scripts/reviewScreenshot.ts) is made here too (with Chromium,
+ * only when stale), and checked by the digests of the page it shows and of its PNG (without).
  *
- *   npm run docs                     write every generated doc, and the screenshot
+ *   npm run docs                     write every generated doc, and the screenshot when stale
  *   scripts/docs.ts --check          write nothing; fail naming each generated doc that is stale (lint)
  *   scripts/docs.ts --root DIR       the same for a copy of the repository at DIR
  */
@@ -337,7 +337,7 @@ function main(): void {
     const stale = staleDocs(root);
     if (stale.length > 0)
       console.error(`Generated docs are stale (run \`npm run docs\`): ${stale.join(", ")}`);
-    // The screenshot is checked by the digest of the page it shows: no Chromium needed here.
+    // The screenshot is checked by the digests of the page it shows and of its PNG: no Chromium needed here.
     const screenshot = staleScreenshot(root);
     if (screenshot !== undefined) console.error(screenshot);
     if (stale.length > 0 || screenshot !== undefined) process.exit(1);

@@ -3,7 +3,8 @@
 # and for `npm run docs`, which makes that screenshot (scripts/reviewScreenshot.ts). Lint does not need it
 # (it compares a digest). Installed from the system's packages (Debian: chromium), which needs root or
 # passwordless sudo; otherwise the set-up fails, saying so, since the test suite would fail without it.
-# CODESEC_SKIP_CHROMIUM=1 skips it on a machine that will not run that test (the test then fails, saying why).
+# CODESEC_SKIP_CHROMIUM=1 skips it on a machine that will not run that test (the test then fails, saying
+# how to install it). The set-up runs it last, so a failure here leaves the rest installed.
 # Idempotent.
 set -euo pipefail
 log() { printf '[install-chromium] %s\n' "$*"; }
@@ -14,7 +15,7 @@ for name in chromium chromium-browser google-chrome google-chrome-stable; do
   fi
 done
 if [ "${CODESEC_SKIP_CHROMIUM:-}" = "1" ]; then
-  log "CODESEC_SKIP_CHROMIUM=1: not installed; the screenshot test and npm run docs will fail until it is"
+  log "CODESEC_SKIP_CHROMIUM=1: not installed; the screenshot test fails, and npm run docs does when the comment renders differently, until it is"
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -311,7 +311,10 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
       "time (user + system; less sensitive to other load on the machine) of the run, medians of the",
       "repetitions, and the CPU time per step, which stays flat or falls from size to size when the tools",
       "are linear in the log's size (the fixed start-up weighs less as logs grow). Target: each tool under",
-      "2 s of wall time at 5,000 steps.",
+      "2 s of wall time at 5,000 steps. A third log has every step touch the same user (UserRole creates,",
+      "updates and deletes in turn): the shape where per-user work that is not linear in that user's",
+      "changes shows. Wall time follows the machine's load (2 cores shared by 8 engineers); each figure",
+      "says the load it was measured at, or that it was not recorded.",
     ],
   },
   {

@@ -1,11 +1,12 @@
 /**
  * The screenshot of a rendered PR comment that docs/review-and-drift.md shows: `codesec-review`'s summary
  * of a sample pull request, rendered as GitHub renders a comment (GFM: tests/support/gfm.ts) into a page,
- * photographed by headless Chromium. Beside the PNG, a digest of the page it was made from: the docs
- * check (`scripts/docs.ts --check`, in lint) compares it with the page the code renders now, so a change
- * to the comment makes the screenshot stale without Chromium being needed to tell.
+ * photographed by headless Chromium. Beside the PNG, the digests of the page it was made from and of the
+ * PNG itself: the docs check (`scripts/docs.ts --check`, in lint) compares the first with the page the
+ * code renders now and the second with the PNG's bytes, so a changed comment or a replaced picture is
+ * told without Chromium.
  *
- *   npm run docs        writes docs/review-comment.png and its digest (needs Chromium)
+ *   npm run docs        writes docs/review-comment.png and its source record, when stale (needs Chromium)
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -17,8 +18,8 @@ import { reviewSummary } from "../provider/review/reviewSummary";
 import { renderGfm } from "../tests/support/gfm";
 
 export const SCREENSHOT = "docs/review-comment.png";
-/** The digest of the page the screenshot shows, and the command that makes both. */
-export const SCREENSHOT_DIGEST = "docs/review-comment.png.sha256";
+/** What the screenshot was made from: `{ htmlSha256, pngSha256 }`, the page's digest and the PNG's. */
+export const SCREENSHOT_SOURCE = "docs/review-comment.png.source.json";
 export const SCREENSHOT_WIDTH = 860;
 const REGENERATE = "npm run docs";
 
@@ -126,23 +127,37 @@ export function commentPage(): string {
   ].join("\n");
 }
 
-const digestOf = (page: string) => createHash("sha256").update(page).digest("hex");
+const digestOf = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-function digestFile(page: string): string {
-  return `${digestOf(page)}  the rendered comment ${SCREENSHOT} shows (scripts/reviewScreenshot.ts; ${REGENERATE} makes both)\n`;
+interface ScreenshotSource {
+  readonly htmlSha256: string;
+  readonly pngSha256: string;
+}
+
+function readSource(file: string): Partial<ScreenshotSource> {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Partial<ScreenshotSource>;
+  } catch {
+    return {};
+  }
 }
 
 /**
- * Why the committed screenshot no longer shows `page` (by default the comment the code renders now): its
- * digest differs, or it or its digest is missing. For the docs check; undefined when it is current.
+ * Why the committed screenshot is not a photograph of `page` (by default the comment the code renders
+ * now): the page's digest differs, the PNG is not the one recorded, or either file is missing. For the
+ * docs check; undefined when it is current.
  */
 export function staleScreenshot(root: string, page: string = commentPage()): string | undefined {
-  const digest = path.join(root, SCREENSHOT_DIGEST);
-  if (!fs.existsSync(path.join(root, SCREENSHOT)) || !fs.existsSync(digest)) {
-    return `${SCREENSHOT} or ${SCREENSHOT_DIGEST} is missing: run \`${REGENERATE}\` (needs Chromium)`;
+  const png = path.join(root, SCREENSHOT);
+  const source = path.join(root, SCREENSHOT_SOURCE);
+  if (!fs.existsSync(png) || !fs.existsSync(source)) {
+    return `${SCREENSHOT} or ${SCREENSHOT_SOURCE} is missing: run \`${REGENERATE}\` (needs Chromium)`;
   }
-  const recorded = fs.readFileSync(digest, "utf8").split(/\s/)[0];
-  return recorded === digestOf(page)
+  const recorded = readSource(source);
+  if (recorded.pngSha256 !== digestOf(fs.readFileSync(png))) {
+    return `${SCREENSHOT} is not the picture ${SCREENSHOT_SOURCE} records: run \`${REGENERATE}\` (needs Chromium) to make it again`;
+  }
+  return recorded.htmlSha256 === digestOf(page)
     ? undefined
     : `${SCREENSHOT} shows an older rendering of the PR comment: run \`${REGENERATE}\` (needs Chromium) to make it again`;
 }
@@ -154,8 +169,8 @@ export function chromiumPath(): string {
     if (found.status === 0 && found.stdout.trim() !== "") return found.stdout.trim();
   }
   throw new Error(
-    "Chromium is not installed: the screenshot of the PR comment needs it. Run `npm run setup` " +
-      "(scripts/install-chromium.sh), or install it yourself (`apt-get install chromium`).",
+    "Chromium is not installed: the screenshot of the PR comment needs it. Install it as root " +
+      "(`sudo apt-get install -y chromium`, or scripts/install-chromium.sh run as root), then run the test again.",
   );
 }
 
@@ -206,11 +221,18 @@ export function photograph(page: string, png: string): { width: number; height: 
   }
 }
 
-/** Writes the screenshot and its digest under `root`. */
-export function writeScreenshot(root: string): void {
+/**
+ * Writes the screenshot and its source record under `root` when they are stale, so that `npm run docs`
+ * needs Chromium only when the comment renders differently. Returns whether it photographed.
+ */
+export function writeScreenshot(root: string): boolean {
   const page = commentPage();
-  photograph(page, path.join(root, SCREENSHOT));
-  fs.writeFileSync(path.join(root, SCREENSHOT_DIGEST), digestFile(page));
+  if (staleScreenshot(root, page) === undefined) return false;
+  const png = path.join(root, SCREENSHOT);
+  photograph(page, png);
+  const source: ScreenshotSource = { htmlSha256: digestOf(page), pngSha256: digestOf(fs.readFileSync(png)) };
+  fs.writeFileSync(path.join(root, SCREENSHOT_SOURCE), `${JSON.stringify(source, null, 2)}\n`);
+  return true;
 }
 
 function main(): void {

@@ -3,7 +3,9 @@
 # its own name, the build, the Pulumi CLI, the native plugin, the SDK generator and, when asked for
 # (--languages python, go, yaml: any of them), their language hosts. Everything it installs goes to .tools/
 # (git-ignored) or to a cache outside the clone; the native plugin goes into the clone's own Pulumi home,
-# .tools/pulumi-home (tools-env.sh), never into the user's ~/.pulumi.
+# .tools/pulumi-home (tools-env.sh), never into the user's ~/.pulumi. Last, Chromium from the system's
+# packages, which needs root (or passwordless sudo) and apt-get; CODESEC_SKIP_CHROMIUM=1 leaves it out
+# (the screenshot test then fails, saying how to install it).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -32,12 +34,14 @@ fi
 bash scripts/setup-policy.sh
 # actionlint, for lint's check of the example workflows.
 bash scripts/install-actionlint.sh
-# Chromium, for the test that photographs the rendered PR comment (scripts/install-chromium.sh).
-bash scripts/install-chromium.sh
 # The SDK generator (npm run generate, and lint's freshness check of schema.json and sdk/nodejs).
 bash scripts/build-generator.sh
 # The Python, Go and YAML language hosts and the Python virtual environment, only when asked for
 # (`npm run setup -- --languages python,go,yaml`, CODESEC_LANGUAGES): scripts/setup-languages.sh. `npm test`
 # makes them itself, alongside its first phase.
 bash scripts/setup-languages.sh "$@"
+# Chromium, for the test that photographs the rendered PR comment and for `npm run docs` when the comment
+# renders differently (scripts/install-chromium.sh). Last, since it needs root (or passwordless sudo) and
+# apt-get: without them it stops the set-up here, saying so, with everything else already installed.
+bash scripts/install-chromium.sh
 echo "[setup] done"

@@ -13,7 +13,7 @@ import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engin
 import { COMMENT_LIMIT } from "./markdownBudget";
 import { policyAnnotations, policySarif } from "./policyResults";
 import { commentMarker, upsertComment, type CommentTarget } from "./prComment";
-import { reviewSummary } from "./reviewSummary";
+import { reviewSummary, summaryTitle } from "./reviewSummary";
 import { sourcePositionsOfState } from "./sourceLocations";
 import {
   cliRefresh,
@@ -93,11 +93,16 @@ function read(file: string | undefined, io: CommandIo): string {
 
 /** An expected failure (bad arguments, a file that cannot be read, input that is no CLI output) prints its
  * message and the usage; anything else is a bug and prints its stack. */
-function failure(error: unknown, usage: string, io: CommandIo): number {
-  const expected =
+/** A failure to read the input (a file that cannot be opened, output that is no CLI output), not a bug. */
+function isInputError(error: unknown): error is Error {
+  return (
     error instanceof EngineOutputError ||
-    error instanceof TypeError ||
-    (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string");
+    (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string")
+  );
+}
+
+function failure(error: unknown, usage: string, io: CommandIo): number {
+  const expected = isInputError(error) || error instanceof TypeError;
   const stack = error instanceof Error ? error.stack : undefined;
   io.stderr(expected ? `${error.message}\n${usage}` : `${stack ?? String(error)}\n`);
   return 1;
@@ -141,24 +146,39 @@ const REVIEW_OPTIONS = {
 interface Review {
   readonly text: string;
   readonly comment?: { readonly target: CommentTarget; readonly marker: string };
-  /** The input could not be read: the comment posted says so, and the command fails with this error. */
-  readonly unreadable?: Error;
+  /** The run failed once the stack was known: the comment posted says so, and the command fails with this error. */
+  readonly failed?: unknown;
 }
 
 /**
- * The comment that replaces a stack's summary when the input cannot be read: the summary posted for an
- * earlier push must not stand as this one's.
+ * The comment that replaces a stack's summary when the review fails: the summary posted for an earlier
+ * push must not stand as this one's.
  */
-const UNREADABLE_SUMMARY =
-  "### codesec: what this change does\n\n" +
-  "❗ The summary could not be written: codesec-review could not read the preview's output (see the job's log). Nothing here describes this push.\n";
-
-/** A failure to read the input (a file that cannot be opened, output that is no CLI output), not a bug. */
-function isInputError(error: unknown): error is Error {
+function failedSummary(error: unknown): string {
+  const what = isInputError(error) ? "could not read the preview's output" : "failed";
   return (
-    error instanceof EngineOutputError ||
-    (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string")
+    `${summaryTitle()}\n\n` +
+    `❗ The summary could not be written: codesec-review ${what} (see the job's log). Nothing here describes this push.\n`
   );
+}
+
+/**
+ * The preview's output: the JSON preview with the event log's policy events, or either alone. A JSON
+ * preview that cannot be read beside an event log that can is left aside: the event log holds the same
+ * plan, and says by itself whether the run finished.
+ */
+function readOutput(preview: string | undefined, events: string | undefined, io: CommandIo): EngineOutput {
+  const log = events !== undefined ? parseEngineOutput(read(events, io)) : undefined;
+  if (log === undefined) return parseEngineOutput(read(preview, io));
+  if (preview === undefined) return log;
+  let plan: EngineOutput;
+  try {
+    plan = parseEngineOutput(read(preview, io));
+  } catch (error) {
+    if (error instanceof EngineOutputError) return log;
+    throw error;
+  }
+  return withEvents(plan, log);
 }
 
 /** Where `--post-comment` posts: the workflow's repository, token and pull request (`--pr`, or the event's). */
@@ -252,25 +272,22 @@ function review(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv):
   if (target !== undefined) stackPath(values.stack);
   let output: EngineOutput;
   try {
-    const events = values.events !== undefined ? parseEngineOutput(read(values.events, io)) : undefined;
-    const preview =
-      positionals.length > 0 || events === undefined
-        ? parseEngineOutput(read(positionals[0], io))
-        : undefined;
-    output = preview ? (events ? withEvents(preview, events) : preview) : events!;
+    output = readOutput(positionals[0], values.events, io);
   } catch (error) {
-    if (target === undefined || !isInputError(error)) throw error;
+    if (target === undefined) throw error;
     const marker = commentMarker(stackPath(values.stack));
-    return { text: `${marker}\n${UNREADABLE_SUMMARY}`, comment: { target, marker }, unreadable: error };
+    return { text: `${marker}\n${failedSummary(error)}`, comment: { target, marker }, failed: error };
   }
   if (format === "markdown") {
     if (target === undefined) return { text: withoutWorkflowCommands(reviewSummary(output)) };
+    // A preview of another stack posts nothing: this stack's comment is not its to replace.
     const marker = commentMarker(commentStack(values.stack, output));
-    const summary = withoutWorkflowCommands(reviewSummary(output, COMMENT_LIMIT - marker.length - 1));
-    return {
-      text: `${marker}\n${summary}`,
-      comment: { target, marker },
-    };
+    try {
+      const summary = withoutWorkflowCommands(reviewSummary(output, COMMENT_LIMIT - marker.length - 1));
+      return { text: `${marker}\n${summary}`, comment: { target, marker } };
+    } catch (error) {
+      return { text: `${marker}\n${failedSummary(error)}`, comment: { target, marker }, failed: error };
+    }
   }
   if (!output.policiesKnown) {
     throw new EngineOutputError(
@@ -320,9 +337,9 @@ export async function reviewMain(
   } catch (error) {
     return failure(error, REVIEW_USAGE, io);
   }
-  // Input that cannot be read fails the command, after its note replaces the stack's summary.
-  const code = posting.unreadable !== undefined ? failure(posting.unreadable, REVIEW_USAGE, io) : 0;
-  if (posting.unreadable === undefined) io.stdout(posting.text);
+  // A failure once the stack is known fails the command, after its note replaces the stack's summary.
+  const code = posting.failed !== undefined ? failure(posting.failed, REVIEW_USAGE, io) : 0;
+  if (posting.failed === undefined) io.stdout(posting.text);
   if (posting.comment === undefined) return code;
   try {
     const { action, url } = await upsertComment(posting.comment.target, posting.comment.marker, posting.text);

@@ -55,7 +55,9 @@ function why(change: AccessChange): string {
         `${text(change.roleOnDestroy?.after ?? "(none)")}`
       );
     case "demoted":
-      return `${by}: roleOnDestroy demotes the user`;
+      return change.before !== undefined && lowersRole(change.before, change.after)
+        ? `${by}: roleOnDestroy demotes the user`
+        : `${by}: roleOnDestroy sets the role`;
     case "kept":
       return `${by} without roleOnDestroy: **the user keeps the role**`;
     case "demotion-skipped":
@@ -76,7 +78,7 @@ function accessSections(rows: readonly AccessChange[]): Section[] {
   if (rows.length === 0) return [];
   const table: Section = {
     rowsAre: "access changes",
-    priority: 1,
+    priority: 2,
     head: [
       "#### Access changes",
       "",
@@ -104,38 +106,136 @@ function accessSections(rows: readonly AccessChange[]): Section[] {
   });
   return twice.length === 0
     ? [table]
-    : [table, { rowsAre: "warnings of users touched twice", priority: 1, head: [], rows: twice, foot: [""] }];
+    : [table, { rowsAre: "warnings of users touched twice", priority: 2, head: [], rows: twice, foot: [""] }];
 }
 
-/** A user's role lowered or left in place by an entry removed: what a reviewer must not miss. */
-function removalOf(change: AccessChange): string | undefined {
-  const user = `user ${text(change.userId)} of deployment ${text(change.deploymentId)}`;
-  if (change.reason === "kept") {
-    return (
-      `- ${user}: removed from ${doneBy(change)}; without roleOnDestroy the user keeps ` +
-      `${text(change.after)} on the platform`
-    );
+/** One user's role before the run and the role the plan ends with, over every resource that touches it. */
+interface NetRole {
+  readonly userId: string;
+  readonly deploymentId: string;
+  readonly before?: AccessChange["before"];
+  readonly after: AccessChange["after"];
+  /** The changes of this user, in the order of {@link byUser}. */
+  readonly changes: readonly AccessChange[];
+}
+
+const DECLARES = new Set(["granted", "changed", "role-on-destroy-changed", "demotion-skipped"]);
+
+/**
+ * Each user's net role: a resource that declares the user decides the role it ends with, else a
+ * roleOnDestroy applied, else the user keeps the role it had; `changes` in the order of {@link byUser}.
+ */
+function netRoles(changes: readonly AccessChange[]): NetRole[] {
+  const byKey = new Map<string, AccessChange[]>();
+  for (const change of changes) {
+    const key = `${change.deploymentId}/${change.userId}`;
+    const list = byKey.get(key);
+    if (list) list.push(change);
+    else byKey.set(key, [change]);
   }
-  const lowered =
-    change.reason === "demoted" ||
-    (change.reason === "changed" && change.before !== undefined && lowersRole(change.before, change.after));
-  if (!lowered || change.before === undefined) return undefined;
-  return (
-    `- ${user}: ${text(change.before)} → ${text(change.after)}, lowered by ${doneBy(change)}` +
-    (change.reason === "demoted" ? " (its roleOnDestroy)" : "")
-  );
+  return [...byKey.values()].map((list) => {
+    const before = list.find((change) => change.before !== undefined)?.before;
+    const deciding =
+      list.find((change) => DECLARES.has(change.reason)) ??
+      list.find((change) => change.reason === "demoted");
+    return {
+      userId: list[0].userId,
+      deploymentId: list[0].deploymentId,
+      before,
+      after: deciding?.after ?? before ?? list[0].after,
+      changes: list,
+    };
+  });
+}
+
+/** How a user's net role reads at the top, with the resource that makes it; undefined: nothing to flag. */
+interface Removal {
+  /** The line when it is the only one of its resource. */
+  readonly line: string;
+  /** Its resource, its kind of line and, for several users of one resource, the line that counts them. */
+  readonly urn?: string;
+  readonly group?: string;
+  readonly count?: (n: number) => string;
 }
 
 /**
- * Deletions and demotions, named at the top of the comment: roles lowered, role entries removed, then
- * every resource deleted or replaced that no line above names already; `changes` in the order of {@link byUser}.
+ * A user's role lowered, changed sideways, raised by a deletion or left in place by an entry removed:
+ * what a reviewer must not miss. The role compared is the one the whole plan ends with, since several
+ * resources may touch the user.
+ */
+function removalOf(net: NetRole): Removal | undefined {
+  const user = `user ${text(net.userId)} of deployment ${text(net.deploymentId)}`;
+  const removes = net.changes.some(
+    (change) =>
+      change.reason === "kept" || change.reason === "demoted" || change.reason === "demotion-skipped",
+  );
+  const by = net.changes.map(doneBy).join(", ");
+  const only = new Set(net.changes.map((change) => change.urn)).size === 1 ? net.changes[0] : undefined;
+  const counted = (what: string) =>
+    only === undefined
+      ? {}
+      : {
+          urn: only.urn,
+          group: `${only.urn}\n${what}`,
+          count: (n: number) => `- ${doneBy(only)}: ${n.toLocaleString("en-US")} entries ${what}`,
+        };
+  if (net.changes.every((change) => change.reason === "kept")) {
+    const what = "removed; without roleOnDestroy the users keep their roles on the platform";
+    return {
+      line: `- ${user}: removed from ${by}; without roleOnDestroy the user keeps ${text(net.after)} on the platform`,
+      ...counted(what),
+    };
+  }
+  if (net.before === undefined || net.before === net.after) return undefined;
+  const roleOnDestroy = only?.reason === "demoted" ? " (its roleOnDestroy)" : "";
+  const move = `${text(net.before)} → ${text(net.after)}`;
+  if (lowersRole(net.before, net.after)) {
+    return {
+      line: `- ${user}: ${move}, lowered by ${by}${roleOnDestroy}`,
+      ...counted(`lowered (${move})${roleOnDestroy}`),
+    };
+  }
+  if (lowersRole(net.after, net.before)) {
+    if (!removes) return undefined;
+    return {
+      line: `- ${user}: ${move}, raised by ${by}${roleOnDestroy}`,
+      ...counted(`raised (${move})${roleOnDestroy}`),
+    };
+  }
+  const sideways = `changed from ${text(net.before)} to ${text(net.after)}`;
+  return {
+    line: `- ${user}: ${sideways} by ${by}${roleOnDestroy}`,
+    ...counted(`${sideways}${roleOnDestroy}`),
+  };
+}
+
+/** The removals as lines: several users of one resource with the same kind of line make one line that counts them. */
+function removalLines(removals: readonly Removal[]): string[] {
+  const sizes = new Map<string, number>();
+  for (const removal of removals) {
+    if (removal.group !== undefined) sizes.set(removal.group, (sizes.get(removal.group) ?? 0) + 1);
+  }
+  const written = new Set<string>();
+  return removals.flatMap((removal) => {
+    const size = removal.group === undefined ? 1 : sizes.get(removal.group)!;
+    if (size === 1) return [removal.line];
+    if (written.has(removal.group!)) return [];
+    written.add(removal.group!);
+    return [removal.count!(size)];
+  });
+}
+
+/**
+ * Deletions and demotions, named at the top of the comment: roles lowered or changed, role entries
+ * removed (one line per resource when it removes several), then every resource deleted or replaced that
+ * no line above names already; `changes` in the order of {@link byUser}.
  */
 function deletionsSection(steps: readonly Step[], changes: readonly AccessChange[]): Section[] {
-  const access = changes.flatMap((change) => {
-    const line = removalOf(change);
-    return line === undefined ? [] : [{ line, urn: change.urn }];
+  const removals = netRoles(changes).flatMap((net) => {
+    const removal = removalOf(net);
+    return removal === undefined ? [] : [{ removal, urns: net.changes.map((change) => change.urn) }];
   });
-  const named = new Set(access.map((item) => item.urn));
+  const named = new Set(removals.flatMap((item) => item.urns));
   const resources = steps
     .filter((step) => (step.op === "delete" || step.op === "replace") && !named.has(step.urn))
     .map(
@@ -145,12 +245,13 @@ function deletionsSection(steps: readonly Step[], changes: readonly AccessChange
           ? ` (replace: ${text(step.replaceReasons.join(", "))})`
           : ""),
     );
-  const rows = [...access.map((item) => item.line), ...resources];
+  const rows = [...removalLines(removals.map((item) => item.removal)), ...resources];
   if (rows.length === 0) return [];
   return [
     {
       rowsAre: "deletions and demotions",
-      priority: 0,
+      // After the errors and policy violations: a plan of many deletions must not push them out.
+      priority: 1,
       head: [`#### ⚠️ Deletions and demotions (${rows.length.toLocaleString("en-US")})`, ""],
       rows,
       foot: [""],
@@ -237,7 +338,7 @@ function provisioningSection(steps: readonly Step[]): Section[] {
     ? [
         {
           rowsAre: "workflow provisioning lines",
-          priority: 2,
+          priority: 3,
           head: [`<details><summary>Workflow provisioning (${lines.length})</summary>`, ""],
           rows: lines,
           foot: ["", "</details>", ""],
@@ -283,7 +384,7 @@ function scmSection(steps: readonly Step[]): Section[] {
     ? [
         {
           rowsAre: "webhook and SCM app lines",
-          priority: 2,
+          priority: 3,
           head: [`<details><summary>Webhooks and SCM apps (${lines.length})</summary>`, ""],
           rows: lines,
           foot: ["", "</details>", ""],
@@ -389,12 +490,17 @@ function rawDiff(steps: readonly Step[]): Section[] {
   return [
     {
       rowsAre: "lines of the raw diff",
-      priority: 3,
+      priority: 4,
       head: ["<details><summary>Raw diff</summary>", "", open],
       rows: rest.slice(0, -1),
       foot: [rest[rest.length - 1], "", "</details>", ""],
     },
   ];
+}
+
+/** The heading of every summary, and of the note that replaces one when the review fails. */
+export function summaryTitle(stack?: string): string {
+  return `### codesec: what this change does${stack ? ` to stack ${markdownCode(stack)}` : ""}`;
 }
 
 /** The Markdown summary of a preview, within GitHub's limit for a comment. */
@@ -411,7 +517,7 @@ export function reviewSummary(output: EngineOutput, limit: number = COMMENT_LIMI
       return acc;
     }, {}),
   ).map(([op, count]) => `${count} to ${text(op)}`);
-  const title = `### codesec: what this change does${stack ? ` to stack ${markdownCode(stack)}` : ""}`;
+  const title = summaryTitle(stack);
   const errors: Section[] =
     output.errors.length > 0
       ? [

@@ -51,10 +51,14 @@ export function grantKey(grant: Pick<RoleGrant, "deploymentId" | "userId">): str
 }
 
 /**
- * Whether going from `before` to `after` lowers a user's role. Roles are ordered only where their
- * rights nest: ORG_ROLE_ADMIN above every other role, ORG_ROLE_READONLY below every other; MEMBER and
- * IMPERSONATOR grant different rights, so a move between them is a change, not a demotion.
+ * Whether going from `before` to `after` clearly lowers a user's role. The platform's spec does not order
+ * its roles, so only the moves whose rights plainly shrink count: ORG_ROLE_ADMIN to ORG_ROLE_MEMBER, and
+ * any role to ORG_ROLE_READONLY. IMPERSONATOR grants rights the others lack, so a move to or from it
+ * (but to READONLY) is a change, neither lowering nor raising.
  */
 export function lowersRole(before: OrgRole, after: OrgRole): boolean {
-  return before !== after && (before === "ORG_ROLE_ADMIN" || after === "ORG_ROLE_READONLY");
+  return (
+    before !== after &&
+    (after === "ORG_ROLE_READONLY" || (before === "ORG_ROLE_ADMIN" && after === "ORG_ROLE_MEMBER"))
+  );
 }

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as codesec from "../../provider";
 import { docEntries, staleDocs } from "../../scripts/docs";
-import { SCREENSHOT, SCREENSHOT_DIGEST } from "../../scripts/reviewScreenshot";
+import { SCREENSHOT, SCREENSHOT_SOURCE } from "../../scripts/reviewScreenshot";
 import { docsExamples, examplePrograms } from "../../scripts/docsExamples";
 import { FUNCTION_DEFINITIONS } from "../../provider/functions/definitions";
 import type { FunctionDefinition } from "../../provider/functions/definition";
@@ -33,7 +33,7 @@ function copyOfDocs(): string {
     }
   }
   fs.copyFileSync(path.join(root, "README.md"), path.join(copy, "README.md"));
-  for (const file of [SCREENSHOT, SCREENSHOT_DIGEST])
+  for (const file of [SCREENSHOT, SCREENSHOT_SOURCE])
     fs.copyFileSync(path.join(root, file), path.join(copy, file));
   for (const example of allDocsExamples()) {
     fs.cpSync(path.join(root, example.source), path.join(copy, example.source));

@@ -2,8 +2,9 @@
  * docs/review-and-drift.md shows a screenshot of the rendered PR comment: headless Chromium photographs
  * `codesec-review`'s summary of a sample pull request as GFM renders it (scripts/reviewScreenshot.ts). The
  * picture is a real image of the comment, and the docs check (lint, without Chromium) fails once the
- * comment renders differently, naming the command that makes the screenshot again. Needs Chromium: the
- * set-up installs it (scripts/install-chromium.sh); without it the test fails, saying so.
+ * comment renders differently or the PNG is not the one recorded, naming the command that makes the
+ * screenshot again. Needs Chromium: the set-up installs it as root (scripts/install-chromium.sh); without
+ * it the test fails, saying so.
  */
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
@@ -15,9 +16,10 @@ import {
   commentPage,
   photograph,
   SCREENSHOT,
-  SCREENSHOT_DIGEST,
+  SCREENSHOT_SOURCE,
   SCREENSHOT_WIDTH,
   staleScreenshot,
+  writeScreenshot,
 } from "../../scripts/reviewScreenshot";
 import { readPng, type Picture } from "../support/png";
 
@@ -34,6 +36,20 @@ function ink(picture: Picture): { share: number; rowsWithInk: number } {
     if (row > 0) rowsWithInk++;
   }
   return { share: dark / (picture.width * picture.height), rowsWithInk };
+}
+
+/**
+ * The share of pixels whose brightness differs by more than a quarter of the range: 0 for the same
+ * rendering. Fonts differ a little between machines (hinting, a fallback font), so the photograph made
+ * here is compared with the committed one by size and this share, not byte for byte.
+ */
+function differingShare(a: Picture, b: Picture): number {
+  expect([a.width, a.height], "the same size").to.deep.equal([b.width, b.height]);
+  let differing = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) if (Math.abs(a.brightness(x, y) - b.brightness(x, y)) > 64) differing++;
+  }
+  return differing / (a.width * a.height);
 }
 
 /** A picture of text on a light page: some ink, on many rows, but mostly background. */
@@ -74,6 +90,13 @@ describe("docs: the screenshot of the rendered PR comment", function () {
         blank,
       );
       expect(ink(readPng(fs.readFileSync(blank))).share).to.be.lessThan(0.005);
+      // The committed screenshot shows what Chromium shows of the page now.
+      const committed = readPng(fs.readFileSync(path.join(root, SCREENSHOT)));
+      expect(
+        differingShare(picture, committed),
+        "pixels that differ from the committed screenshot",
+      ).to.be.lessThan(0.01);
+      expect(ink(picture).share - ink(readPng(fs.readFileSync(blank))).share).to.be.greaterThan(0.005);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -94,7 +117,12 @@ describe("docs: the screenshot of the rendered PR comment", function () {
     try {
       fs.mkdirSync(path.join(copy, "docs"));
       fs.copyFileSync(path.join(root, SCREENSHOT), path.join(copy, SCREENSHOT));
-      fs.writeFileSync(path.join(copy, SCREENSHOT_DIGEST), `${"0".repeat(64)}  another page\n`);
+      fs.copyFileSync(path.join(root, SCREENSHOT_SOURCE), path.join(copy, SCREENSHOT_SOURCE));
+      const source = JSON.parse(fs.readFileSync(path.join(root, SCREENSHOT_SOURCE), "utf8")) as object;
+      fs.writeFileSync(
+        path.join(copy, SCREENSHOT_SOURCE),
+        JSON.stringify({ ...source, htmlSha256: "0".repeat(64) }),
+      );
       const check = spawnSync(
         process.execPath,
         ["-r", "ts-node/register/transpile-only", "scripts/reviewScreenshot.ts", "--check", "--root", copy],
@@ -103,6 +131,43 @@ describe("docs: the screenshot of the rendered PR comment", function () {
       expect([check.status, check.stderr.trim()]).to.deep.equal([
         1,
         `${SCREENSHOT} shows an older rendering of the PR comment: run \`npm run docs\` (needs Chromium) to make it again`,
+      ]);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("npm run docs photographs only a stale screenshot: a current one is left as it is, without Chromium", () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-copy-"));
+    const pathBefore = process.env.PATH;
+    try {
+      fs.mkdirSync(path.join(copy, "docs"));
+      for (const file of [SCREENSHOT, SCREENSHOT_SOURCE])
+        fs.copyFileSync(path.join(root, file), path.join(copy, file));
+      process.env.PATH = path.dirname(process.execPath);
+      expect(writeScreenshot(copy)).to.equal(false);
+      fs.writeFileSync(path.join(copy, SCREENSHOT), "not a png");
+      expect(() => writeScreenshot(copy)).to.throw(/Chromium is not installed/);
+    } finally {
+      process.env.PATH = pathBefore;
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("the docs check fails when the PNG is not the picture recorded, though the page is current", () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codesec-docs-copy-"));
+    try {
+      fs.mkdirSync(path.join(copy, "docs"));
+      fs.copyFileSync(path.join(root, SCREENSHOT_SOURCE), path.join(copy, SCREENSHOT_SOURCE));
+      fs.writeFileSync(path.join(copy, SCREENSHOT), "not a png");
+      const check = spawnSync(
+        process.execPath,
+        ["-r", "ts-node/register/transpile-only", "scripts/reviewScreenshot.ts", "--check", "--root", copy],
+        { cwd: root, encoding: "utf8", env: { ...process.env, PATH: path.dirname(process.execPath) } },
+      );
+      expect([check.status, check.stderr.trim()]).to.deep.equal([
+        1,
+        `${SCREENSHOT} is not the picture ${SCREENSHOT_SOURCE} records: run \`npm run docs\` (needs Chromium) to make it again`,
       ]);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });

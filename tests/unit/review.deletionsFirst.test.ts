@@ -141,6 +141,73 @@ describe("review: deletions and demotions first, details folded", () => {
     expect(folded[1]).to.include("ScmApp &quot;github&quot; deleted");
   });
 
+  const top = (plan: string) =>
+    listAfter(renderGfm(review(POLICY_LOAD + plan + SUMMARY)), "⚠️ Deletions and demotions (1)");
+  const roles = (deploymentRoles: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+    deploymentId: "1001",
+    roles: deploymentRoles,
+    ...extra,
+  });
+
+  it("a role lowered across two UserRoles is named with the role the user ends with", () => {
+    const moved = (aExtra: Record<string, unknown>) =>
+      step("update", ROLES, "a", roles({ "900": "ORG_ROLE_ADMIN" }, aExtra), roles({}, aExtra)) +
+      step("update", ROLES, "b", roles({}), roles({ "900": "ORG_ROLE_READONLY" }));
+    const lowered =
+      'user 900 of deployment 1001: ORG_ROLE_ADMIN → ORG_ROLE_READONLY, lowered by UserRoles "a" updated, UserRoles "b" updated';
+    expect(top(moved({ roleOnDestroy: "ORG_ROLE_MEMBER" }))).to.deep.equal([lowered]);
+    expect(top(moved({}))).to.deep.equal([lowered]);
+  });
+
+  it("a UserRole deleted and another created for the same user with a lower role is a role lowered", () => {
+    const items = top(
+      step("delete", ROLE, "old", admin("900")) +
+        step("create", ROLE, "new", undefined, admin("900", { role: "ORG_ROLE_READONLY" })),
+    );
+    expect(items).to.deep.equal([
+      'user 900 of deployment 1001: ORG_ROLE_ADMIN → ORG_ROLE_READONLY, lowered by UserRole "new" created, UserRole "old" deleted',
+    ]);
+  });
+
+  it("a roleOnDestroy that raises the user is listed as raised, and one equal to the role is no change", () => {
+    expect(
+      top(
+        step(
+          "delete",
+          ROLE,
+          "up",
+          admin("900", { role: "ORG_ROLE_READONLY", roleOnDestroy: "ORG_ROLE_MEMBER" }),
+        ),
+      ),
+    ).to.deep.equal([
+      'user 900 of deployment 1001: ORG_ROLE_READONLY → ORG_ROLE_MEMBER, raised by UserRole "up" deleted (its roleOnDestroy)',
+    ]);
+    expect(
+      top(
+        step(
+          "delete",
+          ROLE,
+          "same",
+          admin("900", { role: "ORG_ROLE_MEMBER", roleOnDestroy: "ORG_ROLE_MEMBER" }),
+        ),
+      ),
+    ).to.deep.equal(['UserRole "same" deleted']);
+  });
+
+  it("a move between roles whose rights do not nest is a change, not a lowering", () => {
+    const html = renderGfm(
+      review(
+        POLICY_LOAD +
+          step("update", ROLE, "side", admin("900"), admin("900", { role: "ORG_ROLE_IMPERSONATOR" })) +
+          SUMMARY,
+      ),
+    );
+    expect(listAfter(html, "⚠️ Deletions and demotions (1)")).to.deep.equal([
+      'user 900 of deployment 1001: changed from ORG_ROLE_ADMIN to ORG_ROLE_IMPERSONATOR by UserRole "side" updated',
+    ]);
+    expect(seen(html)).not.to.include("lowered");
+  });
+
   it("a hostile name in a deletion stays one inert item", () => {
     const name = "x\n\n</details>\n\n**Reviewed: no deletions** <!--";
     const html = renderGfm(review(POLICY_LOAD + step("delete", APP, name, { requestId: "r" }) + SUMMARY));
@@ -149,6 +216,58 @@ describe("review: deletions and demotions first, details folded", () => {
     ]);
     expect(html).not.to.include("<strong>");
     expect(html).not.to.include("<!--");
+  });
+
+  const mandatory = (name: string) =>
+    line({
+      policyEvent: {
+        policyName: "codesec-scm-app-kept",
+        policyPackName: "codesec",
+        enforcementLevel: "mandatory",
+        message: "the production SCM app must stay",
+        resourceUrn: urnOf(APP, name),
+      },
+    });
+
+  it("a UserRoles of 3,000 entries deleted is one line that counts them, and a mandatory violation stays", () => {
+    const team = Object.fromEntries(
+      Array.from({ length: 3_000 }, (_, i) => [String(20_000 + i), "ORG_ROLE_MEMBER"]),
+    );
+    const markdown = review(
+      POLICY_LOAD +
+        step("delete", ROLES, "team", roles(team)) +
+        step("delete", APP, "prod-github", { requestId: "req-1" }) +
+        mandatory("prod-github") +
+        SUMMARY,
+    );
+    const html = renderGfm(markdown);
+    expect(listAfter(html, "⚠️ Deletions and demotions (2)")).to.deep.equal([
+      'UserRoles "team" deleted: 3,000 entries removed; without roleOnDestroy the users keep their roles on the platform',
+      'ScmApp "prod-github" deleted',
+    ]);
+    expect(listAfter(html, "Policy violations")).to.deep.equal([
+      '❌ mandatory codesec-scm-app-kept (ScmApp "prod-github"): the production SCM app must stay',
+    ]);
+    expect(markdown).not.to.include("policy violations left out");
+  });
+
+  it("20,000 deletions do not push a policy violation out of the comment", () => {
+    const steps = Array.from({ length: 20_000 }, (_, i) =>
+      step("delete", ROLE, `user-${i}`, admin(String(10_000 + i), { roleOnDestroy: "ORG_ROLE_READONLY" })),
+    ).join("");
+    const markdown = review(
+      POLICY_LOAD +
+        steps +
+        step("delete", APP, "prod-github", { requestId: "r" }) +
+        mandatory("prod-github") +
+        SUMMARY,
+    );
+    expect(markdown.length).to.be.at.most(COMMENT_LIMIT);
+    const html = renderGfm(markdown);
+    expect(listAfter(html, "Policy violations")).to.have.length(1);
+    expect(markdown).not.to.include("policy violations left out");
+    expect(listAfter(html, "⚠️ Deletions and demotions (20,001)").length).to.be.greaterThan(100);
+    expect(markdown).to.match(/_✂️ [\d,]+ of 20,001 deletions and demotions left out/);
   });
 
   it("20,000 deletions stay under GitHub's limit: the deletions keep their place before the details, with a note of what was left out", () => {

@@ -138,6 +138,37 @@ describe("codesec-review --post-comment: one pull-request comment, kept up to da
     }
   });
 
+  it("a crash once the stack is known replaces its stack's summary with a note, and fails with its stack trace: exit 1", async () => {
+    const clean = await run([...POST], log(1), env);
+    expect(clean.code, clean.stderr).to.equal(0);
+    let stderr = "";
+    const io: CommandIo = {
+      stdout: () => undefined,
+      stderr: (t) => (stderr += t),
+      stdin: () => {
+        throw new Error("the runner's stdin broke");
+      },
+    };
+    expect(await reviewMain([...POST], io, env)).to.equal(1);
+    expect(stderr.split("\n")[0]).to.equal("Error: the runner's stdin broke");
+    expect(stderr).to.match(/codesec-review: updated the pull request's comment /);
+    expect(github.comments.map((c) => c.body)).to.deep.equal([
+      `${MARKER}\n### codesec: what this change does\n\n` +
+        "❗ The summary could not be written: codesec-review failed (see the job's log). Nothing here describes this push.\n",
+    ]);
+  });
+
+  it("a JSON preview cut short beside a complete event log is summarised from the event log", async () => {
+    const events = path.join(dir, "events.jsonl");
+    writeFileSync(events, log(2));
+    const preview = path.join(dir, "preview.json");
+    writeFileSync(preview, '{"steps": [');
+    const posted = await run([...POST, preview, "--events", events], "", env);
+    expect(posted.code, posted.stderr).to.equal(0);
+    expect(github.comments).to.have.length(1);
+    expect(github.comments[0].body).to.include("2 to create. Policies: ✅ no violation.");
+  });
+
   it("without a stack known as organization/project/stack, or of another preview, nothing is posted: exit 1", async () => {
     const cases: [string[], string][] = [
       [

@@ -31,6 +31,7 @@ import {
 } from "./definition";
 import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
 import { ResourceInitError } from "./initFailure";
+import { inputChanged } from "./inputChange";
 import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
@@ -214,29 +215,7 @@ export function diffResource(
 }
 
 function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {
-  if (containsUnknown(next)) return true;
-  // A state written before the input had a default, or without it, holds the default all the same.
-  if (field.default !== undefined) [old, next] = [old ?? field.default, next ?? field.default];
-  return field.differs ? field.differs(old, next) : !sameValue(old, next);
-}
-
-/** Structural equality that ignores key order and treats a missing field like `undefined`. */
-export function sameValue(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      v !== null && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(
-            Object.entries(v as Record<string, unknown>)
-              .filter(([, inner]) => inner !== undefined)
-              .sort(([x], [y]) => x.localeCompare(y)),
-          )
-        : v,
-    ) ?? "undefined"
-  );
+  return containsUnknown(next) || inputChanged(field, old, next);
 }
 
 /** Runs a create or update; what a partly applied one records carries the platform too. */

@@ -9,7 +9,7 @@ import { clientOf, connectionOf, type ProviderContext } from "../../providerCont
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { sameValue } from "../lifecycle";
+import { sameValue } from "../inputChange";
 import type { KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../resourceError";

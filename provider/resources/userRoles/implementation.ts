@@ -21,7 +21,7 @@ import {
 import { ResourceInitError } from "../initFailure";
 import { CodeSecResourceError } from "../resourceError";
 import type { KindImplementation } from "../kindImplementation";
-import { sameValue } from "../lifecycle";
+import { sameValue } from "../inputChange";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";

@@ -106,7 +106,7 @@ export interface ResourceDefinition<
    */
   readonly deleteBeforeReplace?: boolean;
   /** The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally. */
-  readonly implementation: KindImplementation<InputsOf<I>, S>;
+  readonly implementation: KindImplementation<CheckedInputsOf<I>, S>;
 }
 
 /** The TypeBox shape of a field map. */
@@ -116,6 +116,15 @@ type ShapeOf<F extends Record<string, { schema: TSchema }>> = TObject<{
 
 /** The inputs' values. */
 export type InputsOf<I extends Record<string, InputField>> = Static<ShapeOf<I>>;
+/** The names of the inputs declared with a default. */
+type DefaultedNames<I extends Record<string, InputField>> = {
+  [K in keyof I]: I[K] extends { readonly default: unknown } ? K : never;
+}[keyof I];
+
+/** The inputs as `check` returns them, which the implementation receives: every defaulted input filled in. */
+export type CheckedInputsOf<I extends Record<string, InputField>> = InputsOf<I> &
+  Required<Pick<InputsOf<I>, DefaultedNames<I> & keyof InputsOf<I>>>;
+
 /**
  * What the state holds: the inputs (as applied) and the outputs. `platform` is optional: state written
  * before 0.5.0 has none until the next `pulumi up` or refresh records it.
@@ -154,8 +163,17 @@ function shapeOf(
 /** A field's schema with its description and, for a defaulted input, its `default` (said in the description too). */
 function fieldSchema(field: { schema: TSchema; description: string; default?: unknown }): TSchema {
   if (field.default === undefined) return described(field.schema, field.description);
-  const description = `${field.description} Default: \`${JSON.stringify(field.default)}\`.`;
+  const description = `${field.description} ${defaultWording(field.default)}`;
   return { ...described(field.schema, description), default: field.default };
+}
+
+/**
+ * How a description says a default. One description serves every SDK's language, so a boolean is "on" or
+ * "off" (Python spells JSON's `false` as `False`); a string or number reads the same in all of them.
+ */
+export function defaultWording(value: unknown): string {
+  if (typeof value === "boolean") return value ? "On by default." : "Off by default.";
+  return `Default: \`${JSON.stringify(value)}\`.`;
 }
 
 /** The inputs' shape: the rules of `check` (no unknown key) and the type of the class's args. */

@@ -86,11 +86,13 @@ export async function checkResource(
     if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
     failures.push(failure(issue.path, issueMessage(issue, subject)));
   }
+  // What `check` returns and the kind's hooks read: every defaulted input filled in.
+  const checked = withDefaults(definition, inputs);
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const { path, reason } of definition.implementation.inputProblems?.(inputs) ?? []) {
+    for (const { path, reason } of definition.implementation.inputProblems?.(checked) ?? []) {
       failures.push(failure(path, reason));
     }
-    for (const [operation, body] of definition.implementation.requestBodies?.(inputs) ?? []) {
+    for (const [operation, body] of definition.implementation.requestBodies?.(checked) ?? []) {
       try {
         serializeRequestBody(operation, body);
       } catch (error) {
@@ -99,8 +101,7 @@ export async function checkResource(
       }
     }
   }
-  const done = () =>
-    failures.length > 0 ? { inputs, failures } : { inputs: withDefaults(definition, inputs) };
+  const done = () => (failures.length > 0 ? { inputs, failures } : { inputs: checked });
   if (connectionNotKnown(ctx, inputs)) return done();
   try {
     // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
@@ -119,7 +120,7 @@ export async function checkResource(
     failures.push(failure(input ? error.field : "connection", error.message));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const { path, reason } of definition.implementation.checked?.(inputs, ctx) ?? []) {
+    for (const { path, reason } of definition.implementation.checked?.(checked, ctx) ?? []) {
       failures.push(failure(path, reason));
     }
   }

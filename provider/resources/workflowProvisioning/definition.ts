@@ -6,7 +6,7 @@
 import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
-import { defineResource, type InputsOf, type StateOf } from "../definition";
+import { defineResource, type CheckedInputsOf, type InputsOf, type StateOf } from "../definition";
 import { connectionField, deploymentIdField, platformOutput, triggersField } from "../commonFields";
 import { workflowProvisioningImplementation } from "./implementation";
 
@@ -62,6 +62,8 @@ const outputs = {
 } as const;
 
 export type WorkflowProvisioningInputs = InputsOf<typeof inputs>;
+/** The inputs as `check` returns them: `allowPartialFailure` is always set. */
+export type CheckedWorkflowProvisioningInputs = CheckedInputsOf<typeof inputs>;
 export type WorkflowProvisioningState = StateOf<typeof inputs, typeof outputs>;
 
 export const workflowProvisioningDefinition = defineResource({

@@ -11,7 +11,7 @@ import { formatResourceId } from "../resourceIds";
 import { ResourceInitError } from "../initFailure";
 import { operationArguments } from "../operationArguments";
 import type { KindImplementation } from "../kindImplementation";
-import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
+import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
 
 const TYPE = "codesec:WorkflowProvisioning";
 
@@ -42,11 +42,11 @@ export class ProvisioningPartialFailure extends ResourceInitError {
 }
 
 /** The operation-2 arguments of a resource's inputs: the client validates them as `check` did. */
-function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
+function provisionArgs(inputs: CheckedWorkflowProvisioningInputs): ProvisionWorkflowsArgs {
   return operationArguments(ProvisionWorkflowsArgs, inputs);
 }
 
-async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {
+async function provision(ctx: ProviderContext, id: string, inputs: CheckedWorkflowProvisioningInputs) {
   const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
   const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
   if (result.errors.length > 0 && !inputs.allowPartialFailure) {
@@ -56,12 +56,12 @@ async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvi
 }
 
 /** A resource recorded with errors (a failed create or update) whose errors are not to be accepted. */
-function failedBefore(state: WorkflowProvisioningState, news: WorkflowProvisioningInputs): boolean {
+function failedBefore(state: WorkflowProvisioningState, news: CheckedWorkflowProvisioningInputs): boolean {
   return (state.errors ?? []).length > 0 && !news.allowPartialFailure;
 }
 
 export const workflowProvisioningImplementation: KindImplementation<
-  WorkflowProvisioningInputs,
+  CheckedWorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
   requestBodies: (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs))]],

@@ -29,7 +29,7 @@ import {
   type InputField,
   type ResourceDefinition,
 } from "./definition";
-import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
+import type { KindContext, ReadOutcome, UpdatePlan } from "./kindImplementation";
 import { ResourceInitError } from "./initFailure";
 import { inputChanged } from "./inputChange";
 import { CodeSecResourceError } from "./resourceError";
@@ -120,7 +120,10 @@ export async function checkResource(
     failures.push(failure(input ? error.field : "connection", error.message));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const { path, reason } of definition.implementation.checked?.(checked, ctx) ?? []) {
+    for (const { path, reason } of definition.implementation.checked?.(
+      checked,
+      kindContext(definition, ctx),
+    ) ?? []) {
       failures.push(failure(path, reason));
     }
   }
@@ -215,6 +218,11 @@ export function diffResource(
   return { changes: changed.length > 0, replaces, stables, changed };
 }
 
+/** The context a kind's calls get: the provider's, with the kind's type label for its messages. */
+function kindContext(definition: ResourceDefinition, ctx: ProviderContext): KindContext {
+  return { ...ctx, type: typeLabel(definition) };
+}
+
 function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {
   return containsUnknown(next) || inputChanged(field, old, next);
 }
@@ -237,7 +245,7 @@ export async function createResource(
 ): Promise<{ id: string; state: Props }> {
   const platform = platformOfResource(ctx, inputs);
   const { id, state } = await recordingPlatform(platform, () =>
-    definition.implementation.create(inputs, ctx),
+    definition.implementation.create(inputs, kindContext(definition, ctx)),
   );
   return { id, state: { ...(state as Props), platform } };
 }
@@ -255,7 +263,7 @@ export async function updateResource(
 ): Promise<Props> {
   const plan = planUpdate(definition, id, olds, news, ctx);
   const state = await recordingPlatform(plan.ownership.platform, () =>
-    definition.implementation.update(id, olds, news, plan, ctx),
+    definition.implementation.update(id, olds, news, plan, kindContext(definition, ctx)),
   );
   return { ...(state as Props), platform: plan.ownership.platform };
 }
@@ -301,7 +309,7 @@ export async function readResource(
         `${typeLabel(definition)} ${quotedText(id)} cannot be looked up by id or imported: ${definition.importRule.why}`,
       );
     }
-    const found = await definition.implementation.read(id, undefined, ctx);
+    const found = await definition.implementation.read(id, undefined, kindContext(definition, ctx));
     if ("gone" in found) return found;
     const platform = platformOfResource(ctx, found.state as Props);
     return { ...found, state: { ...(found.state as Props), platform } };
@@ -312,7 +320,7 @@ export async function readResource(
     step: "refresh",
   });
   if (ownership.kind === "moving") return { state };
-  const found = await definition.implementation.read(id, state, ctx);
+  const found = await definition.implementation.read(id, state, kindContext(definition, ctx));
   if ("gone" in found) return found;
   return { ...found, state: { ...(found.state as Props), platform: ownership.platform } };
 }
@@ -324,5 +332,5 @@ export async function deleteResource(
   state: Props,
   ctx: ProviderContext,
 ): Promise<void> {
-  await definition.implementation.delete(id, state, ctx);
+  await definition.implementation.delete(id, state, kindContext(definition, ctx));
 }

@@ -5,16 +5,14 @@
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
 import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
-import { clientOf, connectionOf, type ProviderContext } from "../../providerContext";
+import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../inputChange";
-import type { KindImplementation } from "../kindImplementation";
+import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../resourceError";
-
-const TYPE = "codesec:ScmApp";
 
 /** The API's app fields kept as they are (its `id` is the output `scmAppId`; `requestId` is an input). */
 type KeptAppField = Exclude<keyof ScmApp, "id" | "requestId">;
@@ -98,6 +96,7 @@ function driftedFields(state: ScmAppState): (keyof AppFields)[] {
  * may send the same code again.
  */
 async function resolveUnknownOutcome(
+  ctx: KindContext,
   client: CodeSecClient,
   inputs: ScmAppInputs,
   unknown: CodeSecOutcomeUnknownError,
@@ -108,7 +107,7 @@ async function resolveUnknownOutcome(
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
+        `${ctx.type}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
         { cause: unknown },
@@ -120,18 +119,14 @@ async function resolveUnknownOutcome(
 }
 
 /** The app connected under the request (`getScmApp`), for adoption: a missing one is an error saying what to do. */
-async function connectedApp(
-  ctx: ProviderContext,
-  inputs: Partial<ScmAppInputs>,
-  where: string,
-): Promise<ScmApp> {
+async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, where: string): Promise<ScmApp> {
   const { deploymentId, requestId } = inputs as ScmAppInputs;
   try {
     return await clientOf(ctx, inputs).getScmApp({ deploymentId, requestId });
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
+        `${ctx.type}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
           `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
       );
     }
@@ -159,7 +154,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
           // platform's record of the app (`getScmApp`) says which.
-          return { id, state: stateOf(inputs, await resolveUnknownOutcome(client, inputs, error)) };
+          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error)) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
@@ -187,7 +182,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       );
       ctx.log(
         "info",
-        `${TYPE} ${id}: recorded the app as the platform now reports it (${changes.join(", ")}), changed ` +
+        `${ctx.type} ${id}: recorded the app as the platform now reports it (${changes.join(", ")}), changed ` +
           "outside Pulumi; the platform has no operation to change an SCM app back, so no call was made.",
       );
     }
@@ -195,7 +190,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
   },
 
   async read(id, props, ctx) {
-    const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
+    const { deploymentId, key: requestId } = parseResourceId(id, ctx.type, "requestId");
     const state = migrateState(props ?? {});
     let app: ScmApp;
     try {
@@ -207,7 +202,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       if (isPlatformNotFound(error)) {
         if (props === undefined) {
           throw new CodeSecResourceError(
-            `${TYPE} ${id}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}, ` +
+            `${ctx.type} ${id}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}, ` +
               "so there is nothing to import. To connect it, declare the resource with the request's one-time " +
               "`code` (a secret).",
           );

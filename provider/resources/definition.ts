@@ -43,7 +43,9 @@ export interface InputField<S extends TSchema = TSchema> {
   readonly writeOnly?: boolean;
   /**
    * Sent to the platform: by create and update, or, for an input whose change is only recorded, by
-   * destroy. The client checks it again then, with the rules `check` applied at preview.
+   * destroy. The client checks it again then, with the rules `check` applied at preview. Declared only
+   * by a kind that maps its inputs to requests by hand; for the others it follows from the operation's
+   * arguments schema (the implementation's `sentArguments`).
    */
   readonly sent?: boolean;
   /**
@@ -222,10 +224,14 @@ export function withDefaults<P extends Record<string, unknown>>(
   return filled as P;
 }
 
-/** The names of the inputs sent to the platform, in declaration order. */
+/**
+ * The names of the inputs sent to the platform, in declaration order: those the operation's arguments
+ * schema names, for a kind whose implementation takes its arguments from it, else those marked `sent`.
+ */
 export function sentInputNames(definition: ResourceDefinition): string[] {
+  const schema = definition.implementation.sentArguments;
   return Object.entries(definition.inputs)
-    .filter(([, field]) => field.sent === true)
+    .filter(([name, field]) => (schema === undefined ? field.sent === true : name in schema.properties))
     .map(([name]) => name);
 }
 

@@ -3,6 +3,7 @@
  * resources and the native plugin) call these, through the generic check, diff and lifecycle steps
  * (provider/resources/lifecycle.ts), so one implementation serves both.
  */
+import type { TObject } from "@sinclair/typebox";
 import type { ProviderContext } from "../providerContext";
 import type { Ownership } from "../ownership";
 
@@ -37,6 +38,12 @@ export type ReadOutcome<State> =
   | { readonly gone: true };
 
 export interface KindImplementation<Inputs, State> {
+  /**
+   * The arguments schema of the operation whose arguments the kind takes from its inputs
+   * (./operationArguments.ts): the inputs it names are the ones sent. A kind that maps its inputs to a
+   * request by hand has none and marks each sent input `sent` in its definition instead.
+   */
+  readonly sentArguments?: TObject;
   /**
    * After a valid `check` (both providers): e.g. UserRole records the users the program declares. What it
    * returns are more check failures (a user declared by both a UserRole and a UserRoles).

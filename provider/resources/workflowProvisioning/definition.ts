@@ -19,13 +19,11 @@ const inputs = {
       "`setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, " +
       "`isLocalScanProject`, `tagId`); every eligible project when absent.",
     onChange: "update",
-    sent: true,
   },
   excludeIds: {
     schema: Type.Optional(ProjectIds),
     description: "Project ids to leave out even when they match `filters`.",
     onChange: "update",
-    sent: true,
   },
   ghaOptions: {
     schema: Type.Optional(GhaOptions),
@@ -33,7 +31,6 @@ const inputs = {
       "Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, " +
       "`pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).",
     onChange: "update",
-    sent: true,
   },
   allowPartialFailure: {
     schema: Type.Optional(Type.Boolean()),

@@ -62,6 +62,8 @@ export const workflowProvisioningImplementation: KindImplementation<
   CheckedWorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
+  sentArguments: ProvisionWorkflowsArgs,
+
   requestBodies: (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs))]],
 
   // A resource recorded with errors is applied again on the next `up`, which the engine runs as an update

@@ -24,7 +24,7 @@ import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
 import { configName, ProviderConfig } from "../providerConfig";
 import { isSecretSchema } from "../../api/schemaIssues";
 import { containsUnknown } from "../resources/lifecycle";
-import { sameValue } from "../resources/inputChange";
+import { sameValue } from "../resources/definition";
 import type { Props } from "./properties";
 
 /** The package's config namespace: `codesec:token`. */

@@ -21,6 +21,7 @@ import {
   type ProviderContext,
 } from "../providerContext";
 import {
+  inputChanged,
   inputShape,
   withDefaults,
   inputsWhoseChange,
@@ -31,7 +32,6 @@ import {
 } from "./definition";
 import type { KindContext, ReadOutcome, UpdatePlan } from "./kindImplementation";
 import { ResourceInitError } from "./initFailure";
-import { inputChanged } from "./inputChange";
 import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */

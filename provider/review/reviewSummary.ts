@@ -8,8 +8,7 @@ import { accessChanges, touchedTwice, type AccessChange } from "./accessChanges"
 import { type EngineOutput, type Step } from "./engineOutput";
 import { isStackWide, nameOfUrn, stackOfUrn, typeOfUrn } from "./urn";
 import { kindOfType, typeName } from "./kindView";
-import type { ResourceDefinition } from "../resources/definition";
-import { inputChanged } from "../resources/inputChange";
+import { inputChanged, type ResourceDefinition } from "../resources/definition";
 import { RESOURCE_DEFINITIONS, type ResourceKind } from "../resources/registry";
 import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";

@@ -9,7 +9,7 @@ import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { sameValue } from "../inputChange";
+import { sameValue } from "../definition";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../resourceError";

@@ -20,7 +20,7 @@ import {
 import { ResourceInitError } from "../initFailure";
 import { CodeSecResourceError } from "../resourceError";
 import type { KindContext, KindImplementation } from "../kindImplementation";
-import { sameValue } from "../inputChange";
+import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";

@@ -23,7 +23,8 @@ import { checkFailure, type CheckFailure } from "../checkFailures";
 import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
 import { configName, ProviderConfig } from "../providerConfig";
 import { isSecretSchema } from "../../api/schemaIssues";
-import { containsUnknown, sameValue } from "../resources/lifecycle";
+import { containsUnknown } from "../resources/lifecycle";
+import { sameValue } from "../resources/definition";
 import type { Props } from "./properties";
 
 /** The package's config namespace: `codesec:token`. */

@@ -8,7 +8,6 @@ export const deploymentIdField = {
   schema: NumericId,
   description: "Deployment (organization) id.",
   onChange: "replace",
-  sent: true,
 } as const satisfies InputField;
 
 /**

@@ -43,7 +43,9 @@ export interface InputField<S extends TSchema = TSchema> {
   readonly writeOnly?: boolean;
   /**
    * Sent to the platform: by create and update, or, for an input whose change is only recorded, by
-   * destroy. The client checks it again then, with the rules `check` applied at preview.
+   * destroy. The client checks it again then, with the rules `check` applied at preview. Declared only
+   * by a kind that maps its inputs to requests by hand; for the others it follows from the operation's
+   * arguments schema (the implementation's `sentArguments`).
    */
   readonly sent?: boolean;
   /**
@@ -113,7 +115,7 @@ export interface ResourceDefinition<
   /**
    * The calls to the platform; its state type is the inputs and outputs, plus what the kind keeps internally.
    */
-  readonly implementation: KindImplementation<InputsOf<I>, S>;
+  readonly implementation: KindImplementation<CheckedInputsOf<I>, S>;
 }
 
 /** The TypeBox shape of a field map. */
@@ -123,6 +125,15 @@ type ShapeOf<F extends Record<string, { schema: TSchema }>> = TObject<{
 
 /** The inputs' values. */
 export type InputsOf<I extends Record<string, InputField>> = Static<ShapeOf<I>>;
+/** The names of the inputs declared with a default. */
+type DefaultedNames<I extends Record<string, InputField>> = {
+  [K in keyof I]: I[K] extends { readonly default: unknown } ? K : never;
+}[keyof I];
+
+/** The inputs as `check` returns them, which the implementation receives: every defaulted input filled in. */
+export type CheckedInputsOf<I extends Record<string, InputField>> = InputsOf<I> &
+  Required<Pick<InputsOf<I>, DefaultedNames<I> & keyof InputsOf<I>>>;
+
 /**
  * What the state holds: the inputs (as applied) and the outputs. `platform` is optional: state written
  * before 0.5.0 has none until the next `pulumi up` or refresh records it.
@@ -164,8 +175,17 @@ function shapeOf(
  */
 function fieldSchema(field: { schema: TSchema; description: string; default?: unknown }): TSchema {
   if (field.default === undefined) return described(field.schema, field.description);
-  const description = `${field.description} Default: \`${JSON.stringify(field.default)}\`.`;
+  const description = `${field.description} ${defaultWording(field.default)}`;
   return { ...described(field.schema, description), default: field.default };
+}
+
+/**
+ * How a description says a default. One description serves every SDK's language, so a boolean is "on" or
+ * "off" (Python spells JSON's `false` as `False`); a string or number reads the same in all of them.
+ */
+export function defaultWording(value: unknown): string {
+  if (typeof value === "boolean") return value ? "On by default." : "Off by default.";
+  return `Default: \`${JSON.stringify(value)}\`.`;
 }
 
 /** The inputs' shape: the rules of `check` (no unknown key) and the type of the class's args. */
@@ -214,10 +234,14 @@ export function withDefaults<P extends Record<string, unknown>>(
   return filled as P;
 }
 
-/** The names of the inputs sent to the platform, in declaration order. */
+/**
+ * The names of the inputs sent to the platform, in declaration order: those the operation's arguments
+ * schema names, for a kind whose implementation takes its arguments from it, else those marked `sent`.
+ */
 export function sentInputNames(definition: ResourceDefinition): string[] {
+  const schema = definition.implementation.sentArguments;
   return Object.entries(definition.inputs)
-    .filter(([, field]) => field.sent === true)
+    .filter(([name, field]) => (schema === undefined ? field.sent === true : name in schema.properties))
     .map(([name]) => name);
 }
 
@@ -236,4 +260,34 @@ export function keptInputNames(definition: ResourceDefinition): string[] {
 /** `codesec:UserRole`: how messages name a kind (both providers). */
 export function typeLabel(definition: Pick<ResourceDefinition, "name">): string {
   return `codesec:${definition.name}`;
+}
+
+/**
+ * Whether the `old` and `next` values of an input differ: the one rule of the providers' diff and of the
+ * review tools. An input left out that has a default holds that default; a field with its own comparison
+ * (a connection's source) uses it; any other is compared structurally.
+ */
+export function inputChanged(field: InputField, old: unknown, next: unknown): boolean {
+  // A state or a program without a defaulted input holds its default all the same.
+  if (field.default !== undefined) [old, next] = [old ?? field.default, next ?? field.default];
+  return field.differs ? field.differs(old, next) : !sameValue(old, next);
+}
+
+/** Structural equality that ignores key order and treats a missing field like `undefined`. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .filter(([, inner]) => inner !== undefined)
+              .sort(([x], [y]) => x.localeCompare(y)),
+          )
+        : v,
+    ) ?? "undefined"
+  );
 }

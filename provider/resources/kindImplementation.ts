@@ -3,8 +3,15 @@
  * resources and the native plugin) call these, through the generic check, diff and lifecycle steps
  * (provider/resources/lifecycle.ts), so one implementation serves both.
  */
+import type { TObject } from "@sinclair/typebox";
 import type { ProviderContext } from "../providerContext";
 import type { Ownership } from "../ownership";
+
+/** What a kind's calls get: the provider's context, and how messages name the kind. */
+export interface KindContext extends ProviderContext {
+  /** `codesec:UserRole`: the type label of the kind's definition (its `name`). */
+  readonly type: string;
+}
 
 /** What the generic update decided before calling the kind. */
 export interface UpdatePlan {
@@ -32,10 +39,16 @@ export type ReadOutcome<State> =
 
 export interface KindImplementation<Inputs, State> {
   /**
+   * The arguments schema of the operation whose arguments the kind takes from its inputs
+   * (./operationArguments.ts): the inputs it names are the ones sent. A kind that maps its inputs to a
+   * request by hand has none and marks each sent input `sent` in its definition instead.
+   */
+  readonly sentArguments?: TObject;
+  /**
    * After a valid `check` (both providers): e.g. UserRole records the users the program declares. What it
    * returns are more check failures (a user declared by both a UserRole and a UserRoles).
    */
-  checked?(inputs: Inputs, ctx: ProviderContext): { path: string; reason: string }[] | void;
+  checked?(inputs: Inputs, ctx: KindContext): { path: string; reason: string }[] | void;
   /**
    * Problems the field schemas cannot express (a map's keys, a limit across fields), found at `check` with
    * the same rules the client applies at apply: the path of each (`roles["a/b"]`) and what is wrong.
@@ -48,19 +61,15 @@ export interface KindImplementation<Inputs, State> {
    * (ScmApp), an older state's shape, a failed apply to apply again. Listed under these property names.
    */
   pendingChanges?(state: State, news: Inputs): string[];
-  create(inputs: Inputs, ctx: ProviderContext): Promise<{ id: string; state: Omit<State, "platform"> }>;
+  create(inputs: Inputs, ctx: KindContext): Promise<{ id: string; state: Omit<State, "platform"> }>;
   update(
     id: string,
     olds: State,
     news: Inputs,
     plan: UpdatePlan,
-    ctx: ProviderContext,
+    ctx: KindContext,
   ): Promise<Omit<State, "platform">>;
   /** `state` is undefined for an import (a lookup by id), which the kind's import rule allows. */
-  read(
-    id: string,
-    state: State | undefined,
-    ctx: ProviderContext,
-  ): Promise<ReadOutcome<Omit<State, "platform">>>;
-  delete(id: string, state: State, ctx: ProviderContext): Promise<void>;
+  read(id: string, state: State | undefined, ctx: KindContext): Promise<ReadOutcome<Omit<State, "platform">>>;
+  delete(id: string, state: State, ctx: KindContext): Promise<void>;
 }

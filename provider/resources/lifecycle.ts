@@ -21,6 +21,7 @@ import {
   type ProviderContext,
 } from "../providerContext";
 import {
+  inputChanged,
   inputShape,
   withDefaults,
   inputsWhoseChange,
@@ -29,7 +30,7 @@ import {
   type InputField,
   type ResourceDefinition,
 } from "./definition";
-import type { ReadOutcome, UpdatePlan } from "./kindImplementation";
+import type { KindContext, ReadOutcome, UpdatePlan } from "./kindImplementation";
 import { ResourceInitError } from "./initFailure";
 import { CodeSecResourceError } from "./resourceError";
 
@@ -85,11 +86,13 @@ export async function checkResource(
     if (containsUnknown(issue.value) || isUnderUnknown(inputs, issue.path)) continue;
     failures.push(failure(issue.path, issueMessage(issue, subject)));
   }
+  // What `check` returns and the kind's hooks read: every defaulted input filled in.
+  const checked = withDefaults(definition, inputs);
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const { path, reason } of definition.implementation.inputProblems?.(inputs) ?? []) {
+    for (const { path, reason } of definition.implementation.inputProblems?.(checked) ?? []) {
       failures.push(failure(path, reason));
     }
-    for (const [operation, body] of definition.implementation.requestBodies?.(inputs) ?? []) {
+    for (const [operation, body] of definition.implementation.requestBodies?.(checked) ?? []) {
       try {
         serializeRequestBody(operation, body);
       } catch (error) {
@@ -98,8 +101,7 @@ export async function checkResource(
       }
     }
   }
-  const done = () =>
-    failures.length > 0 ? { inputs, failures } : { inputs: withDefaults(definition, inputs) };
+  const done = () => (failures.length > 0 ? { inputs, failures } : { inputs: checked });
   if (connectionNotKnown(ctx, inputs)) return done();
   try {
     // Reaching the platform is pointless while an input is wrong: only resolve the connection then.
@@ -118,7 +120,10 @@ export async function checkResource(
     failures.push(failure(input ? error.field : "connection", error.message));
   }
   if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const { path, reason } of definition.implementation.checked?.(inputs, ctx) ?? []) {
+    for (const { path, reason } of definition.implementation.checked?.(
+      checked,
+      kindContext(definition, ctx),
+    ) ?? []) {
       failures.push(failure(path, reason));
     }
   }
@@ -213,30 +218,13 @@ export function diffResource(
   return { changes: changed.length > 0, replaces, stables, changed };
 }
 
+/** The context a kind's calls get: the provider's, with the kind's type label for its messages. */
+function kindContext(definition: ResourceDefinition, ctx: ProviderContext): KindContext {
+  return { ...ctx, type: typeLabel(definition) };
+}
+
 function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {
-  if (containsUnknown(next)) return true;
-  // A state written before the input had a default, or without it, holds the default all the same.
-  if (field.default !== undefined) [old, next] = [old ?? field.default, next ?? field.default];
-  return field.differs ? field.differs(old, next) : !sameValue(old, next);
-}
-
-/** Structural equality that ignores key order and treats a missing field like `undefined`. */
-export function sameValue(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      v !== null && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(
-            Object.entries(v as Record<string, unknown>)
-              .filter(([, inner]) => inner !== undefined)
-              .sort(([x], [y]) => x.localeCompare(y)),
-          )
-        : v,
-    ) ?? "undefined"
-  );
+  return containsUnknown(next) || inputChanged(field, old, next);
 }
 
 /** Runs a create or update; what a partly applied one records carries the platform too. */
@@ -257,7 +245,7 @@ export async function createResource(
 ): Promise<{ id: string; state: Props }> {
   const platform = platformOfResource(ctx, inputs);
   const { id, state } = await recordingPlatform(platform, () =>
-    definition.implementation.create(inputs, ctx),
+    definition.implementation.create(inputs, kindContext(definition, ctx)),
   );
   return { id, state: { ...(state as Props), platform } };
 }
@@ -275,7 +263,7 @@ export async function updateResource(
 ): Promise<Props> {
   const plan = planUpdate(definition, id, olds, news, ctx);
   const state = await recordingPlatform(plan.ownership.platform, () =>
-    definition.implementation.update(id, olds, news, plan, ctx),
+    definition.implementation.update(id, olds, news, plan, kindContext(definition, ctx)),
   );
   return { ...(state as Props), platform: plan.ownership.platform };
 }
@@ -321,7 +309,7 @@ export async function readResource(
         `${typeLabel(definition)} ${quotedText(id)} cannot be looked up by id or imported: ${definition.importRule.why}`,
       );
     }
-    const found = await definition.implementation.read(id, undefined, ctx);
+    const found = await definition.implementation.read(id, undefined, kindContext(definition, ctx));
     if ("gone" in found) return found;
     const platform = platformOfResource(ctx, found.state as Props);
     return { ...found, state: { ...(found.state as Props), platform } };
@@ -332,7 +320,7 @@ export async function readResource(
     step: "refresh",
   });
   if (ownership.kind === "moving") return { state };
-  const found = await definition.implementation.read(id, state, ctx);
+  const found = await definition.implementation.read(id, state, kindContext(definition, ctx));
   if ("gone" in found) return found;
   return { ...found, state: { ...(found.state as Props), platform: ownership.platform } };
 }
@@ -344,5 +332,5 @@ export async function deleteResource(
   state: Props,
   ctx: ProviderContext,
 ): Promise<void> {
-  await definition.implementation.delete(id, state, ctx);
+  await definition.implementation.delete(id, state, kindContext(definition, ctx));
 }

@@ -12,6 +12,7 @@ import { userRoleDefinition } from "./userRole/definition";
 import { userRolesDefinition } from "./userRoles/definition";
 import { workflowProvisioningDefinition } from "./workflowProvisioning/definition";
 
+// By hand (a test checks it against the kind folders): its order is that of schema.json, the SDKs and the docs.
 export const RESOURCE_DEFINITIONS = {
   UserRole: userRoleDefinition,
   UserRoles: userRolesDefinition,

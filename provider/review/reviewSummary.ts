@@ -9,6 +9,8 @@ import { type EngineOutput, type Step } from "./engineOutput";
 import { isStackWide, nameOfUrn, stackOfUrn, typeOfUrn } from "./urn";
 import { kindOfType, typeName } from "./kindView";
 import { lowersRole } from "./roleGrants";
+import { inputChanged, type ResourceDefinition } from "../resources/definition";
+import { RESOURCE_DEFINITIONS, type ResourceKind } from "../resources/registry";
 import { COMMENT_LIMIT, fittedMarkdown, type Section } from "./markdownBudget";
 import { fencedBlock, markdownCode, markdownText as text } from "./markdownText";
 import { SECRET, sameValue, shownFields, shownValue } from "./shownValues";
@@ -299,8 +301,15 @@ function changedInputs(step: Step): string[] {
   const next = step.new?.inputs ?? {};
   return [...new Set([...shownFields(old), ...shownFields(next)])]
     .sort()
-    .filter((name) => !sameValue(old[name], next[name]))
+    .filter((name) => changed(kind, name, old[name], next[name]))
     .map((name) => `${name}: ${shownValue(kind, name, old[name])} → ${shownValue(kind, name, next[name])}`);
+}
+
+/** Whether a field changed: a declared input by the providers' diff rule (its default, its own comparison). */
+function changed(kind: ResourceKind | undefined, name: string, old: unknown, next: unknown): boolean {
+  const input =
+    kind === undefined ? undefined : (RESOURCE_DEFINITIONS[kind] as ResourceDefinition).inputs[name];
+  return input === undefined ? !sameValue(old, next) : inputChanged(input, old, next);
 }
 
 /** The same, as Markdown for prose. */

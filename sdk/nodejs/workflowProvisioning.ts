@@ -41,7 +41,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
     }
 
     /**
-     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
      */
     declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
     /**
@@ -134,7 +134,7 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
  */
 export interface WorkflowProvisioningState {
     /**
-     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
      */
     allowPartialFailure?: pulumi.Input<boolean | undefined>;
     /**
@@ -180,7 +180,7 @@ export interface WorkflowProvisioningState {
  */
 export interface WorkflowProvisioningArgs {
     /**
-     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+     * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
      */
     allowPartialFailure?: pulumi.Input<boolean | undefined>;
     /**

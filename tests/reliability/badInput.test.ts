@@ -45,8 +45,20 @@ const SENT_INPUTS = Object.fromEntries(
 /** A sent input whose change is only recorded is what destroy sends (a role on destroy). */
 function sentByDestroy(kind: ResourceKind, input: string | undefined): input is string {
   if (input === undefined) return false;
+  const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+  return sentInputNames(definition).includes(input) && definition.inputs[input].onChange === "record";
+}
+
+/**
+ * Why apply has no verdict on a resource input it never sends: a name the kind does not declare, or an
+ * input only stored (a change to it is only recorded). Any other declared input applies the resource
+ * again when it changes, so it is sent: one coming out unsent is a wrong list of sent inputs.
+ */
+function neverSent(kind: ResourceKind, input: string): string | undefined {
   const field = (RESOURCE_DEFINITIONS[kind] as ResourceDefinition).inputs[input];
-  return field?.sent === true && field.onChange === "record";
+  if (field === undefined) return "not an input of the kind; check runs again at up";
+  if (field.onChange === "record") return "stored only, never sent; check runs again at up";
+  return undefined;
 }
 
 function fieldOf(error: unknown): string | undefined {
@@ -129,7 +141,8 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       });
       const root = c.field?.split(/[.[]/)[0];
       if (root !== undefined && !SENT_INPUTS[c.target].includes(root)) {
-        return [preview, { kind: "notApplicable", why: "never sent; check runs again at up" }];
+        const why = neverSent(c.target, root) ?? `${root} is declared and applies again, yet never sent`;
+        return [preview, { kind: "notApplicable", why }];
       }
       // Apply is the provider's own code: create sends the inputs; destroy sends a role on destroy.
       const apply = sentByDestroy(c.target, root)
@@ -196,6 +209,14 @@ describe("bad-input catalogue: the same verdict at preview and at apply", functi
       const label = `${c.surface} ${c.target}: ${c.name}`;
       if (preview.kind !== "rejected" || preview.field !== c.field) {
         problems.push(`${label}: preview ${describe_(preview)}, expected rejected: ${c.field}`);
+      }
+      const root = c.field?.split(/[.[]/)[0];
+      if (
+        c.surface === "resource" &&
+        apply.kind === "notApplicable" &&
+        neverSent(c.target, root!) === undefined
+      ) {
+        problems.push(`${label}: apply ${describe_(apply)}, expected rejected: ${c.field}`);
       }
       if (apply.kind === "accepted" || (apply.kind === "rejected" && apply.field !== c.field)) {
         problems.push(`${label}: apply ${describe_(apply)}, expected rejected: ${c.field}`);

@@ -7,7 +7,12 @@
 import { expect } from "chai";
 import { Value } from "@sinclair/typebox/value";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
-import { inputShape, type ResourceDefinition } from "../../provider/resources/definition";
+import {
+  defaultWording,
+  inputShape,
+  type CheckedInputsOf,
+  type ResourceDefinition,
+} from "../../provider/resources/definition";
 import { checkResource, diffResource } from "../../provider/resources/lifecycle";
 import type { ProviderContext } from "../../provider/providerContext";
 import { packageSchema } from "../../scripts/schema";
@@ -70,8 +75,22 @@ describe("an input's default: declared on its field, applied from there", () => 
       // The definition's own text does not repeat it: the derived description adds it.
       expect(definition.inputs[name].description).not.to.match(/default/i);
       const description = String(shape.properties[name].description);
-      expect(description).to.match(new RegExp(`Default: \`${JSON.stringify(value)}\`\\.$`));
+      expect(description.endsWith(` ${defaultWording(value)}`), description).to.equal(true);
     }
+  });
+
+  it("a boolean default is worded the same in every SDK's language (not JSON's `false`)", () => {
+    const description = String(inputShape(provisioning).properties.allowPartialFailure.description);
+    expect(description).to.match(/ Off by default\.$/);
+    expect(description).not.to.match(/false/);
+  });
+
+  it("the implementation reads a defaulted input as a value, never absent", () => {
+    type Checked = CheckedInputsOf<typeof RESOURCE_DEFINITIONS.WorkflowProvisioning.inputs>;
+    const set: Checked = { deploymentId: "1001", allowPartialFailure: false };
+    // @ts-expect-error -- the inputs the implementation receives always hold the default
+    const absent: Checked = { deploymentId: "1001" };
+    expect([set.allowPartialFailure, absent.deploymentId]).to.deep.equal([false, "1001"]);
   });
 
   it("check fills in an absent default and keeps a value the program gives", async () => {

@@ -71,6 +71,26 @@ describe("generated reference docs", function () {
     expect(Object.keys(FUNCTION_DEFINITIONS).sort()).to.deep.equal(functions.sort());
   });
 
+  it("each resource page opens with its definition's description and operations, said nowhere else", () => {
+    for (const definition of Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS)) {
+      const entry = docEntries().find((doc) => doc.target === `docs/resources/${definition.name}.md`)!;
+      const page = fs.readFileSync(path.join(root, entry.target), "utf8");
+      const opening = page.split("\n").slice(2, 7).join("\n");
+      expect(opening, definition.name).to.equal(
+        [
+          `# \`codesec.${definition.name}\``,
+          "",
+          definition.description,
+          "",
+          `Type token \`pulumi-nodejs:dynamic/codesec:${definition.name}\`. Platform: ${definition.operations}.`,
+        ].join("\n"),
+      );
+      // The hand-written source holds neither the heading nor the type token: the generator writes them.
+      const source = fs.readFileSync(path.join(root, entry.source), "utf8");
+      expect(source, entry.source).not.to.match(/^# |Type token `pulumi-nodejs/m);
+    }
+  });
+
   it("every field of every table has a description", () => {
     const shapes = [
       ...Object.values<ResourceDefinition>(RESOURCE_DEFINITIONS).flatMap((kind) => [

@@ -62,7 +62,7 @@ const expectedFailures: Error[] = [
     undefined,
     { type: "codesec:UserRole", id: "1001/502", step: "preview" },
   ),
-  new ProvisioningPartialFailure("1001/ci", {
+  new ProvisioningPartialFailure("codesec:WorkflowProvisioning", "1001/ci", {
     deploymentId: "1001",
     repoFileUrls: {},
     errors: [{ code: "NO_REPO", message: "no repository", ids: ["7005"] }],

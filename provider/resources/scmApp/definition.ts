@@ -11,7 +11,7 @@ import { connectionField, deploymentIdField, platformOutput } from "../commonFie
 import { scmAppImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: deploymentIdField,
+  deploymentId: { ...deploymentIdField, sent: true },
   requestId: {
     schema: OpaqueId,
     description: "The SCM app request to complete (or, without `code`, to adopt).",

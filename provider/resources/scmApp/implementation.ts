@@ -5,16 +5,14 @@
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
 import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
-import { clientOf, connectionOf, type ProviderContext } from "../../providerContext";
+import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { sameValue } from "../lifecycle";
-import type { KindImplementation } from "../kindImplementation";
+import { sameValue } from "../definition";
+import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../resourceError";
-
-const TYPE = "codesec:ScmApp";
 
 /** The API's app fields kept as they are (its `id` is the output `scmAppId`; `requestId` is an input). */
 type KeptAppField = Exclude<keyof ScmApp, "id" | "requestId">;
@@ -98,6 +96,7 @@ function driftedFields(state: ScmAppState): (keyof AppFields)[] {
  * may send the same code again.
  */
 async function resolveUnknownOutcome(
+  ctx: KindContext,
   client: CodeSecClient,
   inputs: ScmAppInputs,
   unknown: CodeSecOutcomeUnknownError,
@@ -108,7 +107,7 @@ async function resolveUnknownOutcome(
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${TYPE}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
+        `${ctx.type}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
         { cause: unknown },
@@ -124,7 +123,7 @@ async function resolveUnknownOutcome(
  * do.
  */
 async function connectedApp(
-  ctx: ProviderContext,
+  ctx: KindContext,
   inputs: Partial<ScmAppInputs>,
   where: string,
 ): Promise<ScmApp> {
@@ -134,7 +133,7 @@ async function connectedApp(
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${TYPE}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
+        `${ctx.type}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}${where}. ` +
           `To connect a new app, give the request's one-time code as \`code\` (a secret).`,
       );
     }
@@ -162,7 +161,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
           // platform's record of the app (`getScmApp`) says which.
-          return { id, state: stateOf(inputs, await resolveUnknownOutcome(client, inputs, error)) };
+          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error)) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
@@ -190,7 +189,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       );
       ctx.log(
         "info",
-        `${TYPE} ${id}: recorded the app as the platform now reports it (${changes.join(", ")}), changed ` +
+        `${ctx.type} ${id}: recorded the app as the platform now reports it (${changes.join(", ")}), changed ` +
           "outside Pulumi; the platform has no operation to change an SCM app back, so no call was made.",
       );
     }
@@ -198,7 +197,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
   },
 
   async read(id, props, ctx) {
-    const { deploymentId, key: requestId } = parseResourceId(id, TYPE, "requestId");
+    const { deploymentId, key: requestId } = parseResourceId(id, ctx.type, "requestId");
     const state = migrateState(props ?? {});
     let app: ScmApp;
     try {
@@ -210,7 +209,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       if (isPlatformNotFound(error)) {
         if (props === undefined) {
           throw new CodeSecResourceError(
-            `${TYPE} ${id}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}, ` +
+            `${ctx.type} ${id}: no connected SCM app has request id "${requestId}" in deployment ${deploymentId}, ` +
               "so there is nothing to import. To connect it, declare the resource with the request's one-time " +
               "`code` (a secret).",
           );

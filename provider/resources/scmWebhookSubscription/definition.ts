@@ -16,7 +16,6 @@ const inputs = {
     schema: OpaqueId,
     description: "The SCM configuration whose webhooks the platform subscribes to.",
     onChange: "replace",
-    sent: true,
   },
   triggers: triggersField("subscribes again"),
   connection: connectionField,

@@ -21,6 +21,8 @@ export const scmWebhookSubscriptionImplementation: KindImplementation<
   ScmWebhookSubscriptionInputs,
   ScmWebhookSubscriptionState
 > = {
+  sentArguments: SubscribeScmWebhookArgs,
+
   async create(inputs, ctx) {
     return {
       id: formatResourceId(inputs.deploymentId, inputs.configId),

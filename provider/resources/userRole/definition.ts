@@ -10,7 +10,7 @@ import { connectionField, deploymentIdField, platformOutput, triggersField } fro
 import { userRoleImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: deploymentIdField,
+  deploymentId: { ...deploymentIdField, sent: true },
   userId: {
     schema: OpaqueId,
     description: "The user whose organization role is managed.",

@@ -23,8 +23,6 @@ import type { UserRoleInputs, UserRoleState } from "./definition";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import { CodeSecResourceError } from "../resourceError";
 
-const TYPE = "codesec:UserRole";
-
 /** Sets a user's role. When the user may be the credentials' own, later reads of that user ask the platform again. */
 async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {
   const client = clientOf(ctx, inputs);
@@ -64,7 +62,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
   },
 
   async read(id, state, ctx) {
-    const { deploymentId, key: userId } = parseResourceId(id, TYPE, "userId");
+    const { deploymentId, key: userId } = parseResourceId(id, ctx.type, "userId");
     const { connection, client } = connectionOf(ctx, state ?? {});
     const me = await withRotationAdvice(() => currentUserOf(client), connection);
     // The platform reads back only the caller's own role: for anyone else a refresh keeps the state as
@@ -72,7 +70,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     if (me.id !== userId) {
       if (state !== undefined) return { state };
       throw new CodeSecResourceError(
-        `${TYPE} ${id} cannot be looked up by id or imported: the platform reads back only the role of the ` +
+        `${ctx.type} ${id} cannot be looked up by id or imported: the platform reads back only the role of the ` +
           "credentials' own user (get the current user), " +
           `and user ${userId} is not that user (the credentials are user ${me.id}'s), so there is nothing ` +
           "to read it from. Declare the role in the program instead: creating the resource sets it " +
@@ -82,7 +80,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(
-        `${TYPE} ${id}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ` +
+        `${ctx.type} ${id}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ` +
           `${userId}, which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer ` +
           "pulumi-codesec may know this role; otherwise set the user's role to a known one on the platform.",
       );
@@ -98,8 +96,8 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
       client,
       connection,
       state === undefined
-        ? { type: TYPE, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
-        : { type: TYPE, id, deploymentId, step: "refresh" },
+        ? { type: ctx.type, id, deploymentId, step: "import", importIdIn: (d) => formatResourceId(d, userId) }
+        : { type: ctx.type, id, deploymentId, step: "refresh" },
     );
     if (!confirmed) return { state: state! };
     const refreshed = { ...state, deploymentId, userId, role: me.orgRole };
@@ -114,7 +112,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     if (state.roleOnDestroy === undefined) return;
     const { deploymentId, userId } = state;
     const ownership = ownershipOfResource(ctx, state.platform, state, {
-      type: TYPE,
+      type: ctx.type,
       id,
       step: `destroy (roleOnDestroy ${state.roleOnDestroy})`,
     });
@@ -122,7 +120,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
     if (declared !== undefined) {
       ctx.log(
         "warning",
-        `${TYPE} ${deploymentId}/${userId}: roleOnDestroy (${state.roleOnDestroy}) was not applied, because ` +
+        `${ctx.type} ${deploymentId}/${userId}: roleOnDestroy (${state.roleOnDestroy}) was not applied, because ` +
           `this program declares user ${userId}'s role in deployment ${deploymentId} again ` +
           `(${declared.role}), in a replacement or another UserRole; the user keeps the declared role.`,
       );
@@ -141,7 +139,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
       await verifyConnectionOf(ctx, state);
       ctx.log(
         "warning",
-        `${TYPE} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
+        `${ctx.type} ${deploymentId}/${userId}: the user is no longer a member of deployment ${deploymentId}, ` +
           `so roleOnDestroy (${state.roleOnDestroy}) was not applied; the resource is removed from the stack.`,
       );
     }

@@ -11,7 +11,7 @@ import { connectionField, deploymentIdField, platformOutput, triggersField } fro
 import { MAX_USER_ROLES, userRolesImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: deploymentIdField,
+  deploymentId: { ...deploymentIdField, sent: true },
   roles: {
     schema: Type.Record(Type.String(), OrgRole),
     description:

@@ -16,12 +16,11 @@ import {
   ownershipOfResource,
   platformOfResource,
   verifyConnectionOf,
-  type ProviderContext,
 } from "../../providerContext";
 import { ResourceInitError } from "../initFailure";
 import { CodeSecResourceError } from "../resourceError";
-import type { KindImplementation } from "../kindImplementation";
-import { sameValue } from "../lifecycle";
+import type { KindContext, KindImplementation } from "../kindImplementation";
+import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
@@ -34,8 +33,6 @@ import type { UserRolesInputs, UserRolesState } from "./definition";
  * state.
  */
 export const MAX_USER_ROLES = 5000;
-
-const TYPE = "codesec:UserRoles";
 
 type Roles = Record<string, UserRolesInputs["roles"][string]>;
 
@@ -52,6 +49,7 @@ interface FailedWrite {
  */
 export class UserRolesPartialFailure extends ResourceInitError {
   constructor(
+    type: string,
     id: string,
     properties: Omit<UserRolesState, "platform">,
     failed: FailedWrite[],
@@ -62,7 +60,7 @@ export class UserRolesPartialFailure extends ResourceInitError {
       id,
       properties,
       reasons,
-      `${TYPE}: ${failed.length} of ${failed.length + applied} role write(s) failed; the ${applied} that ` +
+      `${type}: ${failed.length} of ${failed.length + applied} role write(s) failed; the ${applied} that ` +
         `succeeded are recorded, and the next \`pulumi up\` writes only the rest:\n  - ${reasons.join("\n  - ")}`,
     );
   }
@@ -94,7 +92,7 @@ interface WriteOutcome {
  * for UserRole. Never throws for a write: each failure is reported with its user.
  */
 async function writeRoles(
-  ctx: ProviderContext,
+  ctx: KindContext,
   props: { connection?: unknown; deploymentId: string },
   writes: RoleWrite[],
 ): Promise<WriteOutcome> {
@@ -140,7 +138,7 @@ async function writeRoles(
   if (outcome.gone.length > 0) {
     ctx.log(
       "warning",
-      `${TYPE}: ${listed(outcome.gone)} no longer member(s) of deployment ${props.deploymentId}, so no role on ` +
+      `${ctx.type}: ${listed(outcome.gone)} no longer member(s) of deployment ${props.deploymentId}, so no role on ` +
         "leaving was applied to them.",
     );
   }
@@ -177,7 +175,7 @@ function roleOnDestroy(userId: string, state: UserRolesState): string | undefine
  * which keep the declared role, as the output says.
  */
 function leavingWrites(
-  ctx: ProviderContext,
+  ctx: KindContext,
   platform: string,
   deploymentId: string,
   leaving: string[],
@@ -194,7 +192,7 @@ function leavingWrites(
   if (kept.length > 0) {
     ctx.log(
       "warning",
-      `${TYPE}: the role on leaving was not applied to ${listed(kept)} of deployment ${deploymentId}, ` +
+      `${ctx.type}: the role on leaving was not applied to ${listed(kept)} of deployment ${deploymentId}, ` +
         "because this program declares their roles again; they keep the declared roles.",
     );
   }
@@ -255,7 +253,8 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       Object.entries(inputs.roles).map(([userId, role]) => ({ userId, role, leaving: false })),
     );
     const state = { ...inputs, roles: written };
-    if (failed.length > 0) throw new UserRolesPartialFailure(id, state, failed, Object.keys(written).length);
+    if (failed.length > 0)
+      throw new UserRolesPartialFailure(ctx.type, id, state, failed, Object.keys(written).length);
     return { id, state };
   },
 
@@ -294,7 +293,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     if (Object.keys(rolesOnDestroy).length > 0) state.rolesOnDestroy = rolesOnDestroy;
     if (outcome.failed.length > 0) {
       const done = Object.keys(outcome.written).length + outcome.demoted.length + outcome.gone.length;
-      throw new UserRolesPartialFailure(id, state, outcome.failed, done);
+      throw new UserRolesPartialFailure(ctx.type, id, state, outcome.failed, done);
     }
     return state;
   },
@@ -309,7 +308,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     // Only a known role may reach the state: an unknown one would show as a diff that no update can fix.
     if (!checkerFor(OrgRole).Check(me.orgRole)) {
       throw new CodeSecResourceError(
-        `${TYPE}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
+        `${ctx.type}: the platform reports the role ${quotedText(me.orgRole.slice(0, 60))} for user ${me.id}, ` +
           `which is not one of ${ORG_ROLES.join(", ")}; the state was left as it was. A newer pulumi-codesec ` +
           "may know this role; otherwise set the user's role to a known one on the platform.",
       );
@@ -318,7 +317,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
     // user does not name: it is recorded for this map's deployment only once the platform confirms the
     // two are one; a refresh it does not confirm keeps the state (credentialsDeployment.ts).
     const confirmed = await credentialsDeploymentConfirmed(ctx, client, connection, {
-      type: TYPE,
+      type: ctx.type,
       id,
       deploymentId: recorded.deploymentId,
       step: "refresh",
@@ -332,7 +331,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
 
   async delete(id, state, ctx) {
     const ownership = ownershipOfResource(ctx, state.platform, state, {
-      type: TYPE,
+      type: ctx.type,
       id,
       step: "destroy (roles on leaving)",
     });
@@ -349,7 +348,7 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
       // The engine keeps the whole state of a failed delete: a retry writes every role on leaving again
       // (the same roles, so nothing changes for the users already demoted).
       throw new CodeSecResourceError(
-        `${TYPE} ${id}: ${failed.length} role(s) on leaving could not be applied; the resource stays in the ` +
+        `${ctx.type} ${id}: ${failed.length} role(s) on leaving could not be applied; the resource stays in the ` +
           `stack, and \`pulumi destroy\` tries them again:\n  - ${failed.map((f) => `user ${f.userId}: ${f.reason}`).join("\n  - ")}`,
       );
     }

@@ -6,7 +6,7 @@
 import { describeOperation } from "../../../api/operations";
 import { Type } from "../../../api/typeBuilder";
 import { GhaOptions, ProjectIds, ProvisionError, ProvisionFilters } from "../../../api/schemas/provisioning";
-import { defineResource, type InputsOf, type StateOf } from "../definition";
+import { defineResource, type CheckedInputsOf, type InputsOf, type StateOf } from "../definition";
 import { connectionField, deploymentIdField, platformOutput, triggersField } from "../commonFields";
 import { workflowProvisioningImplementation } from "./implementation";
 
@@ -19,13 +19,11 @@ const inputs = {
       "`setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, " +
       "`isLocalScanProject`, `tagId`); every eligible project when absent.",
     onChange: "update",
-    sent: true,
   },
   excludeIds: {
     schema: Type.Optional(ProjectIds),
     description: "Project ids to leave out even when they match `filters`.",
     onChange: "update",
-    sent: true,
   },
   ghaOptions: {
     schema: Type.Optional(GhaOptions),
@@ -33,7 +31,6 @@ const inputs = {
       "Options of the generated GitHub Actions workflow (`publishUrl`, `prEnabled`, `prSendComments`, " +
       "`pushEnabled`, `pushBranches`, `pushPaths`, `cronEnabled`, `useSelfHostedRunners`).",
     onChange: "update",
-    sent: true,
   },
   allowPartialFailure: {
     schema: Type.Optional(Type.Boolean()),
@@ -62,6 +59,8 @@ const outputs = {
 } as const;
 
 export type WorkflowProvisioningInputs = InputsOf<typeof inputs>;
+/** The inputs as `check` returns them: `allowPartialFailure` is always set. */
+export type CheckedWorkflowProvisioningInputs = CheckedInputsOf<typeof inputs>;
 export type WorkflowProvisioningState = StateOf<typeof inputs, typeof outputs>;
 
 export const workflowProvisioningDefinition = defineResource({

@@ -6,14 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { provisionBody } from "../../../sdk/operations/provisioning";
 import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
-import { clientOf, type ProviderContext } from "../../providerContext";
+import { clientOf } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
 import { ResourceInitError } from "../initFailure";
 import { operationArguments } from "../operationArguments";
-import type { KindImplementation } from "../kindImplementation";
-import type { WorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
-
-const TYPE = "codesec:WorkflowProvisioning";
+import type { KindContext, KindImplementation } from "../kindImplementation";
+import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
 
 /**
  * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine
@@ -23,7 +21,7 @@ const TYPE = "codesec:WorkflowProvisioning";
 export class ProvisioningPartialFailure extends ResourceInitError {
   declare readonly properties: Omit<WorkflowProvisioningState, "platform"> & Record<string, unknown>;
 
-  constructor(id: string, properties: Omit<WorkflowProvisioningState, "platform">) {
+  constructor(type: string, id: string, properties: Omit<WorkflowProvisioningState, "platform">) {
     const reasons = properties.errors.map(
       (e) => `${e.code}: ${e.message}${e.ids.length > 0 ? ` (ids: ${e.ids.join(", ")})` : ""}`,
     );
@@ -32,7 +30,7 @@ export class ProvisioningPartialFailure extends ResourceInitError {
       id,
       properties,
       reasons,
-      `${TYPE}: the platform reported ${reasons.length} error(s) while provisioning ` +
+      `${type}: the platform reported ${reasons.length} error(s) while provisioning ` +
         `(${provisioned} repositor${provisioned === 1 ? "y was" : "ies were"} provisioned):\n  - ` +
         reasons.join("\n  - ") +
         `\nFix the filters or the projects and run \`pulumi up\` again, or set allowPartialFailure: true ` +
@@ -42,28 +40,30 @@ export class ProvisioningPartialFailure extends ResourceInitError {
 }
 
 /** The provisionWorkflows arguments of a resource's inputs: the client validates them as `check` did. */
-function provisionArgs(inputs: WorkflowProvisioningInputs): ProvisionWorkflowsArgs {
+function provisionArgs(inputs: CheckedWorkflowProvisioningInputs): ProvisionWorkflowsArgs {
   return operationArguments(ProvisionWorkflowsArgs, inputs);
 }
 
-async function provision(ctx: ProviderContext, id: string, inputs: WorkflowProvisioningInputs) {
+async function provision(ctx: KindContext, id: string, inputs: CheckedWorkflowProvisioningInputs) {
   const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
   const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
   if (result.errors.length > 0 && !inputs.allowPartialFailure) {
-    throw new ProvisioningPartialFailure(id, state);
+    throw new ProvisioningPartialFailure(ctx.type, id, state);
   }
   return state;
 }
 
 /** A resource recorded with errors (a failed create or update) whose errors are not to be accepted. */
-function failedBefore(state: WorkflowProvisioningState, news: WorkflowProvisioningInputs): boolean {
+function failedBefore(state: WorkflowProvisioningState, news: CheckedWorkflowProvisioningInputs): boolean {
   return (state.errors ?? []).length > 0 && !news.allowPartialFailure;
 }
 
 export const workflowProvisioningImplementation: KindImplementation<
-  WorkflowProvisioningInputs,
+  CheckedWorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
+  sentArguments: ProvisionWorkflowsArgs,
+
   requestBodies: (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs))]],
 
   // A resource recorded with errors is applied again on the next `up`, which the engine runs as an update

@@ -80,7 +80,7 @@ export interface WorkflowProvisioningArgs {
   }>;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default: `false`.
+   * operation. Off by default.
    *
    * Changing it is recorded with no API call.
    */
@@ -211,7 +211,7 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
   >;
   /**
    * When the platform's answer lists `errors`, record them in the `errors` output instead of failing the
-   * operation. Default: `false`.
+   * operation. Off by default.
    */
   declare public readonly allowPartialFailure: pulumi.Output<boolean | undefined>;
   /**

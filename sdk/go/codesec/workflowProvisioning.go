@@ -18,7 +18,7 @@ import (
 type WorkflowProvisioning struct {
 	pulumi.CustomResourceState
 
-	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 	AllowPartialFailure pulumi.BoolPtrOutput `pulumi:"allowPartialFailure"`
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection pulumi.AnyOutput `pulumi:"connection"`
@@ -86,7 +86,7 @@ func GetWorkflowProvisioning(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering WorkflowProvisioning resources.
 type workflowProvisioningState struct {
-	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 	AllowPartialFailure *bool `pulumi:"allowPartialFailure"`
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection interface{} `pulumi:"connection"`
@@ -109,7 +109,7 @@ type workflowProvisioningState struct {
 }
 
 type WorkflowProvisioningState struct {
-	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 	AllowPartialFailure pulumi.BoolPtrInput
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection pulumi.Input
@@ -136,7 +136,7 @@ func (WorkflowProvisioningState) ElementType() reflect.Type {
 }
 
 type workflowProvisioningArgs struct {
-	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 	AllowPartialFailure *bool `pulumi:"allowPartialFailure"`
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection interface{} `pulumi:"connection"`
@@ -154,7 +154,7 @@ type workflowProvisioningArgs struct {
 
 // The set of arguments for constructing a WorkflowProvisioning resource.
 type WorkflowProvisioningArgs struct {
-	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+	// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 	AllowPartialFailure pulumi.BoolPtrInput
 	// Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
 	Connection pulumi.Input
@@ -257,7 +257,7 @@ func (o WorkflowProvisioningOutput) ToWorkflowProvisioningOutputWithContext(ctx 
 	return o
 }
 
-// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+// When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
 func (o WorkflowProvisioningOutput) AllowPartialFailure() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkflowProvisioning) pulumi.BoolPtrOutput { return v.AllowPartialFailure }).(pulumi.BoolPtrOutput)
 }

@@ -32,7 +32,7 @@ class WorkflowProvisioningArgs:
         The set of arguments for constructing a WorkflowProvisioning resource.
 
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
-        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude_ids: Project ids to leave out even when they match `filters`.
         :param pulumi.Input['ProvisionFiltersArgs'] filters: Which projects' repositories receive the workflow (`search`, `codeAccess`, `lastScanSince`, `setup`, `archived`, `ids`, `hasSmsSetup`, `isScmRepository`, `invertSearch`, `isLocalScanProject`, `tagId`); every eligible project when absent.
@@ -71,7 +71,7 @@ class WorkflowProvisioningArgs:
     @pulumi.getter(name="allowPartialFailure")
     def allow_partial_failure(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         """
         return pulumi.get(self, "allow_partial_failure")
 
@@ -156,7 +156,7 @@ class _WorkflowProvisioningState:
         """
         Input properties used for looking up and filtering WorkflowProvisioning resources.
 
-        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         :param pulumi.Input[Union[_builtins.str, 'ConnectionArgs']] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[Sequence[pulumi.Input['ProvisionErrorArgs']]] errors: Failures the platform reported in the last apply (`code`, `message`, `ids`); only kept when `allowPartialFailure` is true, otherwise such an apply fails.
@@ -194,7 +194,7 @@ class _WorkflowProvisioningState:
     @pulumi.getter(name="allowPartialFailure")
     def allow_partial_failure(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         """
         return pulumi.get(self, "allow_partial_failure")
 
@@ -332,7 +332,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude_ids: Project ids to leave out even when they match `filters`.
@@ -427,7 +427,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        :param pulumi.Input[_builtins.bool] allow_partial_failure: When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         :param pulumi.Input[Union[_builtins.str, Union['ConnectionArgs', 'ConnectionArgsDict']]] connection: Which credentials to use: the name of a connection in the provider's `connections` (stack config `codesec:connections`, for a second organization in one stack), or, deprecated, an object `{ baseUrl, token }`. Without it: the provider's `baseUrl` / `token` (stack config `codesec:baseUrl` / `codesec:token`), then `CODESEC_BASE_URL` / `CODESEC_TOKEN`. A change of source is recorded with no API call; a new token in the same place is no change.
         :param pulumi.Input[_builtins.str] deployment_id: Deployment (organization) id.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ProvisionErrorArgs', 'ProvisionErrorArgsDict']]]] errors: Failures the platform reported in the last apply (`code`, `message`, `ids`); only kept when `allowPartialFailure` is true, otherwise such an apply fails.
@@ -458,7 +458,7 @@ class WorkflowProvisioning(pulumi.CustomResource):
     @pulumi.getter(name="allowPartialFailure")
     def allow_partial_failure(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Default: `false`.
+        When the platform's answer lists `errors`, record them in the `errors` output instead of failing the operation. Off by default.
         """
         return pulumi.get(self, "allow_partial_failure")
 

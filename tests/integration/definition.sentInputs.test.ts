@@ -1,0 +1,153 @@
+/**
+ * The inputs a kind's definition says it sends (`sentInputNames`: derived from the operation's arguments
+ * schema, or declared where the implementation maps inputs by hand) are exactly the inputs its create and
+ * destroy put in a request: every input is set to a value of its own, the requests are captured on their
+ * way to the emulator, and an input is sent when its name (a JSON key) or one of its text values is in them.
+ */
+import { expect } from "chai";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import type * as pulumi from "@pulumi/pulumi";
+import { forgetDeclaredRoles } from "../../provider/resources/declaredRoles";
+import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
+import { sentInputNames, type ResourceDefinition } from "../../provider/resources/definition";
+import {
+  RESOURCE_DEFINITIONS,
+  RESOURCE_KIND_NAMES,
+  type ResourceKind,
+} from "../../provider/resources/registry";
+import type { EmulatorHandle } from "../../emulator/index";
+import { useEmulator } from "../support/emulator";
+import { configureStack } from "../support/stackConfig";
+
+const TRIGGER = "trigger-value-never-sent";
+
+/**
+ * Every input of each kind set (but `connection`, which chooses where requests go), in as many runs as it
+ * takes for each to be used: a per-user role on destroy hides the role on destroy for that user.
+ */
+const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[]> = {
+  UserRole: (h) => [
+    {
+      deploymentId: h.deploymentId,
+      userId: h.sample.memberUserId,
+      role: "ORG_ROLE_ADMIN",
+      roleOnDestroy: "ORG_ROLE_READONLY",
+      triggers: TRIGGER,
+    },
+  ],
+  UserRoles: (h) => [
+    {
+      deploymentId: h.deploymentId,
+      roles: { [h.sample.memberUserId]: "ORG_ROLE_ADMIN" },
+      rolesOnDestroy: { [h.sample.memberUserId]: "ORG_ROLE_READONLY" },
+      roleOnDestroy: "ORG_ROLE_MEMBER",
+      triggers: TRIGGER,
+    },
+    {
+      deploymentId: h.deploymentId,
+      roles: { [h.sample.memberUserId]: "ORG_ROLE_ADMIN" },
+      roleOnDestroy: "ORG_ROLE_MEMBER",
+    },
+  ],
+  WorkflowProvisioning: (h) => [
+    {
+      deploymentId: h.deploymentId,
+      filters: { search: "filter-search-text" },
+      excludeIds: ["7005"],
+      ghaOptions: { prEnabled: true },
+      allowPartialFailure: true,
+      triggers: TRIGGER,
+    },
+  ],
+  ScmWebhookSubscription: (h) => [
+    { deploymentId: h.deploymentId, configId: h.sample.scmConfigId, triggers: TRIGGER },
+  ],
+  ScmApp: (h) => [
+    { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId, code: h.sample.scmAppCode },
+  ],
+};
+
+/** The text values and object keys in a value. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...textsOf(inner)]);
+  return [];
+}
+
+function isIn(requests: string, name: string, value: unknown): boolean {
+  const texts = textsOf(value);
+  return requests.includes(`"${name}":`) || (texts.length > 0 && texts.every((t) => requests.includes(t)));
+}
+
+describe("the inputs a definition says are sent are those its requests carry", () => {
+  const emulator = useEmulator();
+  const captured: string[] = [];
+  let proxy: http.Server;
+  let proxyUrl: string;
+
+  before(async () => {
+    const target = new URL(emulator().baseUrl);
+    // Between the provider and the emulator: records each request's method, target and body.
+    proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        captured.push(`${req.method} ${decodeURIComponent(req.url ?? "")} ${body.toString("utf8")}`);
+        const forward = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        forward.on("error", () => res.destroy());
+        forward.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    proxy.closeAllConnections();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+
+  for (const kind of RESOURCE_KIND_NAMES) {
+    it(`${kind}: create and destroy send exactly its sent inputs`, async () => {
+      const h = emulator();
+      await configureStack({ "codesec:baseUrl": proxyUrl, "codesec:token": h.apiToken });
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      const provider = dynamicProviderOf(kind) as Required<pulumi.dynamic.ResourceProvider>;
+      const runs = RUNS[kind](h);
+      const declared = Object.keys(definition.inputs).filter((name) => name !== "connection");
+      const set = new Set(runs.flatMap((inputs) => Object.keys(inputs)));
+      expect([...set].sort(), "every input is set in some run").to.deep.equal([...declared].sort());
+
+      const sent = new Set<string>();
+      for (const inputs of runs) {
+        h.control.reset();
+        forgetDeclaredRoles(); // each run is a program's `pulumi up`
+        const checked = await provider.check({}, inputs);
+        expect(checked.failures ?? []).to.deep.equal([]);
+        captured.length = 0;
+        const created = await provider.create(checked.inputs);
+        forgetDeclaredRoles(); // then a `pulumi destroy`, which runs no program
+        await provider.delete(created.id, created.outs);
+        const requests = captured.join("\n");
+        for (const [name, value] of Object.entries(inputs)) if (isIn(requests, name, value)) sent.add(name);
+      }
+      expect([...sent].sort()).to.deep.equal(sentInputNames(definition).sort());
+    });
+  }
+});

@@ -122,11 +122,7 @@ async function resolveUnknownOutcome(
  * The app connected under the request (`getScmApp`), for adoption: a missing one is an error saying what to
  * do.
  */
-async function connectedApp(
-  ctx: KindContext,
-  inputs: Partial<ScmAppInputs>,
-  where: string,
-): Promise<ScmApp> {
+async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, where: string): Promise<ScmApp> {
   const { deploymentId, requestId } = inputs as ScmAppInputs;
   try {
     return await clientOf(ctx, inputs).getScmApp({ deploymentId, requestId });

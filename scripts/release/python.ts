@@ -7,9 +7,9 @@
  * honours), and the sdist, whose tar carries the files' owners and gzip's time of writing, is rewritten
  * with fixed ones (normalize_sdist.py).
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { commandOutput } from "../commandOutput";
 
 /** The build front end and backend, pinned. */
 export const PYTHON_BUILD_REQUIREMENTS = ["build==1.3.0", "setuptools==80.9.0"] as const;
@@ -19,13 +19,7 @@ function run(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): string {
-  try {
-    return execFileSync(command, args, { ...options, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    const failed = error as { stderr?: string; stdout?: string; message: string };
-    const said = `${failed.stderr ?? ""}${failed.stdout ?? ""}`.trim().split("\n").slice(-15).join("\n");
-    throw new Error(`${command} ${args.join(" ")} failed:\n${said || failed.message}`);
-  }
+  return commandOutput(command, args, { ...options, tailLines: 15 });
 }
 
 /** The virtual environment holding the pinned front end and backend: its python. */

@@ -10,11 +10,12 @@
  * closes: when the test process ends, however it ends (killed included), the pipe closes and the server
  * goes with it.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import * as net from "node:net";
 import * as path from "node:path";
+import { commandOutput as run } from "../../../scripts/commandOutput";
 
 /** Verdaccio's pinned version; it installs only with node-fetch pinned to 2.7.0 (an npm override). */
 export const VERDACCIO_VERSION = "6.10.4";
@@ -23,21 +24,6 @@ export const TWINE_VERSION = "6.1.0";
 
 /** Where the registries are installed: the clone's .tools/, which git ignores. */
 const TOOLS = path.resolve(__dirname, "../../../.tools");
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): string {
-  try {
-    return execFileSync(command, args, { ...options, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    const failed = error as { stderr?: string; stdout?: string; message: string };
-    throw new Error(
-      `${command} ${args.join(" ")} failed: ${`${failed.stderr ?? ""}${failed.stdout ?? ""}`.trim() || failed.message}`,
-    );
-  }
-}
 
 /** Verdaccio installed (once) into the cache: the path of its command's script. */
 export function installVerdaccio(): string {

@@ -17,7 +17,7 @@ import {
   CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
-} from "../../sdk/errors";
+} from "../../client/errors";
 import { CodeSecConnectionError, MissingCredentialsError, STACK_CONFIG } from "../../provider/connection";
 import { isExpectedFailure } from "../../provider/expectedFailures";
 import { PlatformMismatchError } from "../../provider/ownership";

@@ -1,10 +1,12 @@
 /**
- * The TypeScript of the dynamic package that comes from the definitions alone: each resource class with
- * its Args interface (`provider/resources/<kind>/resource.ts`) and each function's Promise and Output forms
- * with their argument and result types (`provider/functions/<name>.ts`), with TSDoc on every field so an
- * editor's hover shows what the definition says; each kind's engine entry (`provider/resources/<kind>/
- * engineEntry.ts`) and its `./dynamic/<Kind>` export in package.json. `npm run generate` writes them; lint fails when one is
- * stale. Nothing here is written by hand twice: descriptions, types, what a change does, examples and
+ * The TypeScript of the dynamic package that comes from the definitions alone, under provider/generated/
+ * (provider/generatedLayout.ts): each resource class with its Args interface
+ * (`provider/generated/resources/<Kind>.ts`) and each function's Promise and Output forms with their
+ * argument and result types (`provider/generated/functions/<name>.ts`), with TSDoc on every field so an
+ * editor's hover shows what the definition says; each kind's engine entry
+ * (`provider/generated/engineEntries/<Kind>.ts`) and its `./dynamic/<Kind>` export in package.json.
+ * `npm run generate` writes them; lint fails when one is stale, or when that folder holds a file it does not
+ * write. Nothing here is written by hand twice: descriptions, types, what a change does, examples and
  * maturity all come from the one definition.
  */
 import * as fs from "node:fs";
@@ -21,6 +23,12 @@ import {
   type ResourceDefinition,
 } from "../../provider/resources/definition";
 import { kindFolder } from "../../provider/resources/kindFolder";
+import {
+  compiledFile,
+  engineEntryFile,
+  functionFile,
+  resourceClassFile,
+} from "../../provider/generatedLayout";
 import { docsExample, examplePrograms } from "../docsExamples";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { isOptional, tsDoc, typeOf, wrap, type NamedEnums, type PrintOptions } from "./typeboxToTypeScript";
@@ -92,8 +100,8 @@ export function resourceExample(kind: string, root = REPOSITORY_ROOT): string {
   return body.map((line) => line.replace(/^(?: {4})+/, (indent) => " ".repeat(indent.length / 2))).join("\n");
 }
 
-/** `provider/resources/<kind>/resource.ts` for one kind. */
-export function resourceFile(definition: ResourceDefinition, root = REPOSITORY_ROOT): string {
+/** `provider/generated/resources/<Kind>.ts` for one kind. */
+export function resourceClassText(definition: ResourceDefinition, root = REPOSITORY_ROOT): string {
   const name = definition.name;
   const folder = kindFolder(name);
   const inputs = inputShape(definition);
@@ -128,7 +136,7 @@ export function resourceFile(definition: ResourceDefinition, root = REPOSITORY_R
     HEADER(`provider/resources/${folder}/definition.ts`, uses("string | OrgRole")),
     'import * as pulumi from "@pulumi/pulumi";',
     ...(uses("OrgRole") ? ['import type { OrgRole } from "../../enums";'] : []),
-    `import { ${folder}Definition } from "./definition";`,
+    `import { ${folder}Definition } from "../../resources/${folder}/definition";`,
     'import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";',
     'import { stubProvider } from "../../dynamic/stubProvider";',
     "",
@@ -175,8 +183,8 @@ export function resourceFile(definition: ResourceDefinition, root = REPOSITORY_R
   ].join("\n");
 }
 
-/** `provider/functions/<name>.ts` for one function. */
-export function functionFile(definition: FunctionDefinition): string {
+/** `provider/generated/functions/<name>.ts` for one function. */
+export function functionText(definition: FunctionDefinition): string {
   const name = definition.name;
   const Name = name.charAt(0).toUpperCase() + name.slice(1);
   const plain: PrintOptions = { mode: "plain", enums: ENUMS, indent: "  " };
@@ -206,14 +214,14 @@ export function functionFile(definition: FunctionDefinition): string {
   return [
     HEADER("provider/functions/definitions.ts", uses("string | OrgRole")),
     'import type * as pulumi from "@pulumi/pulumi";',
-    ...(uses("OrgRole") ? ['import type { OrgRole } from "../enums";'] : []),
-    `import { ${name}Definition } from "./definitions";`,
+    ...(uses("OrgRole") ? ['import type { OrgRole } from "../../enums";'] : []),
+    `import { ${name}Definition } from "../../functions/definitions";`,
     "import {",
     "  invokeFunction,",
     "  outputForm,",
     "  type CodeSecInvokeOptions,",
     "  type CodeSecInvokeOutputOptions,",
-    '} from "./invokeOptions";',
+    '} from "../../functions/invokeOptions";',
     "",
     `/** Arguments of {@link ${name}}${noArgs ? ": none" : ""}. */`,
     noArgs
@@ -253,8 +261,8 @@ export function functionFile(definition: FunctionDefinition): string {
   ].join("\n");
 }
 
-/** `provider/resources/<kind>/engineEntry.ts`: the module the engine loads for one kind. */
-export function engineEntryFile(kind: string): string {
+/** `provider/generated/engineEntries/<Kind>.ts`: the module the engine loads for one kind. */
+export function engineEntryText(kind: string): string {
   const folder = kindFolder(kind);
   return [
     HEADER(`provider/resources/${folder}/definition.ts`, false),
@@ -266,7 +274,7 @@ export function engineEntryFile(kind: string): string {
     ]),
     'import { engineEntry } from "../../dynamic/engineEntry";',
     'import { dynamicProvider } from "../../dynamic/dynamicProvider";',
-    `import { ${folder}Definition } from "./definition";`,
+    `import { ${folder}Definition } from "../../resources/${folder}/definition";`,
     "",
     `export = engineEntry("${kind}", dynamicProvider(${folder}Definition));`,
     "",
@@ -275,8 +283,8 @@ export function engineEntryFile(kind: string): string {
 
 /** package.json's export of one kind's engine entry, `./dynamic/<Kind>`. */
 function kindExport(kind: string): { types: string; default: string } {
-  const entry = `./dist/provider/resources/${kindFolder(kind)}/engineEntry`;
-  return { types: `${entry}.d.ts`, default: `${entry}.js` };
+  const entry = `./${compiledFile(engineEntryFile(kind))}`;
+  return { types: entry.replace(/\.js$/, ".d.ts"), default: entry };
 }
 
 /**
@@ -300,11 +308,11 @@ export function dynamicPackageFiles(root = REPOSITORY_ROOT): Map<string, string>
   const files = new Map<string, string>();
   for (const kind of RESOURCE_KIND_NAMES) {
     const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
-    files.set(`provider/resources/${kindFolder(kind)}/resource.ts`, resourceFile(definition, root));
-    files.set(`provider/resources/${kindFolder(kind)}/engineEntry.ts`, engineEntryFile(kind));
+    files.set(resourceClassFile(kind), resourceClassText(definition, root));
+    files.set(engineEntryFile(kind), engineEntryText(kind));
   }
   for (const definition of Object.values<FunctionDefinition>(FUNCTION_DEFINITIONS)) {
-    files.set(`provider/functions/${definition.name}.ts`, functionFile(definition));
+    files.set(functionFile(definition.name), functionText(definition));
   }
   return files;
 }

@@ -2,7 +2,7 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import * as pulumi from "@pulumi/pulumi";
-import { scmWebhookSubscriptionDefinition } from "./definition";
+import { scmWebhookSubscriptionDefinition } from "../../resources/scmWebhookSubscription/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 

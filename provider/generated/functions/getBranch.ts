@@ -2,13 +2,13 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import type * as pulumi from "@pulumi/pulumi";
-import { getBranchDefinition } from "./definitions";
+import { getBranchDefinition } from "../../functions/definitions";
 import {
   invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
-} from "./invokeOptions";
+} from "../../functions/invokeOptions";
 
 /** Arguments of {@link getBranch}. */
 export interface GetBranchArgs {

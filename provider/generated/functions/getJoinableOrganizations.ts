@@ -2,14 +2,14 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { OrgRole } from "../enums";
-import { getJoinableOrganizationsDefinition } from "./definitions";
+import type { OrgRole } from "../../enums";
+import { getJoinableOrganizationsDefinition } from "../../functions/definitions";
 import {
   invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
-} from "./invokeOptions";
+} from "../../functions/invokeOptions";
 
 /** Arguments of {@link getJoinableOrganizations}. */
 export interface GetJoinableOrganizationsArgs {

@@ -2,13 +2,13 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import type * as pulumi from "@pulumi/pulumi";
-import { getNotificationRulesDefinition } from "./definitions";
+import { getNotificationRulesDefinition } from "../../functions/definitions";
 import {
   invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
-} from "./invokeOptions";
+} from "../../functions/invokeOptions";
 
 /** Arguments of {@link getNotificationRules}. */
 export interface GetNotificationRulesArgs {

@@ -9,6 +9,6 @@
  */
 import { engineEntry } from "../../dynamic/engineEntry";
 import { dynamicProvider } from "../../dynamic/dynamicProvider";
-import { scmAppDefinition } from "./definition";
+import { scmAppDefinition } from "../../resources/scmApp/definition";
 
 export = engineEntry("ScmApp", dynamicProvider(scmAppDefinition));

@@ -2,7 +2,7 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import * as pulumi from "@pulumi/pulumi";
-import { scmAppDefinition } from "./definition";
+import { scmAppDefinition } from "../../resources/scmApp/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 

@@ -9,6 +9,6 @@
  */
 import { engineEntry } from "../../dynamic/engineEntry";
 import { dynamicProvider } from "../../dynamic/dynamicProvider";
-import { userRolesDefinition } from "./definition";
+import { userRolesDefinition } from "../../resources/userRoles/definition";
 
 export = engineEntry("UserRoles", dynamicProvider(userRolesDefinition));

@@ -2,13 +2,13 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import type * as pulumi from "@pulumi/pulumi";
-import { getCurrentUserDefinition } from "./definitions";
+import { getCurrentUserDefinition } from "../../functions/definitions";
 import {
   invokeFunction,
   outputForm,
   type CodeSecInvokeOptions,
   type CodeSecInvokeOutputOptions,
-} from "./invokeOptions";
+} from "../../functions/invokeOptions";
 
 /** Arguments of {@link getCurrentUser}: none. */
 export type GetCurrentUserArgs = Record<string, never>;

@@ -4,7 +4,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../enums";
-import { userRoleDefinition } from "./definition";
+import { userRoleDefinition } from "../../resources/userRole/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 

@@ -9,6 +9,6 @@
  */
 import { engineEntry } from "../../dynamic/engineEntry";
 import { dynamicProvider } from "../../dynamic/dynamicProvider";
-import { workflowProvisioningDefinition } from "./definition";
+import { workflowProvisioningDefinition } from "../../resources/workflowProvisioning/definition";
 
 export = engineEntry("WorkflowProvisioning", dynamicProvider(workflowProvisioningDefinition));

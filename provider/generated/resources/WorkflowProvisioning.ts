@@ -2,7 +2,7 @@
 // (scripts/typescript/dynamicPackage.ts)
 
 import * as pulumi from "@pulumi/pulumi";
-import { workflowProvisioningDefinition } from "./definition";
+import { workflowProvisioningDefinition } from "../../resources/workflowProvisioning/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 

@@ -4,7 +4,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../enums";
-import { userRolesDefinition } from "./definition";
+import { userRolesDefinition } from "../../resources/userRoles/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
 import { stubProvider } from "../../dynamic/stubProvider";
 

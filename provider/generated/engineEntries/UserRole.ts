@@ -9,6 +9,6 @@
  */
 import { engineEntry } from "../../dynamic/engineEntry";
 import { dynamicProvider } from "../../dynamic/dynamicProvider";
-import { userRoleDefinition } from "./definition";
+import { userRoleDefinition } from "../../resources/userRole/definition";
 
 export = engineEntry("UserRole", dynamicProvider(userRoleDefinition));

@@ -9,6 +9,6 @@
  */
 import { engineEntry } from "../../dynamic/engineEntry";
 import { dynamicProvider } from "../../dynamic/dynamicProvider";
-import { scmWebhookSubscriptionDefinition } from "./definition";
+import { scmWebhookSubscriptionDefinition } from "../../resources/scmWebhookSubscription/definition";
 
 export = engineEntry("ScmWebhookSubscription", dynamicProvider(scmWebhookSubscriptionDefinition));

@@ -191,7 +191,7 @@ export function renderReadme(root: string): string {
 }
 
 /** The folders of generated docs; each file there but their README.md comes from a source. */
-const GENERATED_DIRS = ["docs/resources", "docs/functions"];
+export const GENERATED_DIRS = ["docs/resources", "docs/functions"];
 
 /**
  * The generated docs under `root` whose text differs from what the sources and schemas give, and any

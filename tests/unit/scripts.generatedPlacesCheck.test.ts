@@ -135,6 +135,7 @@ describe("scripts/generated-places-check", () => {
       "docs/functions/getScan.md",
       "api/generated/compiledChecks.ts",
       "docs/performance.md",
+      "docs/reliability.md",
       "sdk/nodejs/index.ts",
       "sdk/python/pulumi_codesec/__init__.py",
       "sdk/go/codesec/init.go",

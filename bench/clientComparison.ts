@@ -13,7 +13,7 @@
 import { measureClientSpeed } from "./clientSpeed";
 import { measureModuleLoad, type ModuleLoadResult } from "./moduleLoad";
 import type { BenchOptions } from "./support/options";
-import { DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
+import { DEFAULT_REQUESTS_PER_SECOND } from "../client";
 import { figure, type Figure } from "./support/results";
 import { pairedRatios, summarized } from "./support/stats";
 

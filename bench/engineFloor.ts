@@ -20,7 +20,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../client";
 import { ApiCallCounter, type CallCounts } from "./support/apiCallCounter";
 import { pacedLoop } from "./support/bareLoop";
 import { BENCH_DEPLOYMENT, benchFixtures, benchUserId } from "./support/fixtures";

@@ -9,7 +9,7 @@
  * package: engine calls (provider/dynamic/failureOutput.ts; the native plugin's answers,
  * provider/native/rpcErrors.ts) and the functions' Output form (functions/invokeOptions.ts).
  */
-import { CodeSecError } from "../sdk/errors";
+import { CodeSecError } from "../client/errors";
 import { CodeSecConnectionError } from "./connection";
 import { ResourceInitError } from "./resources/initFailure";
 import { CodeSecResourceError } from "./resources/resourceError";

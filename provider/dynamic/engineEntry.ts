@@ -1,8 +1,9 @@
 /**
  * The object the engine calls for one resource kind when the stored provider is the short form
  * (`require("pulumi-codesec/dynamic/<Kind>")`, see stubProvider.ts): the kind's provider plus the
- * `configure` that receives the stack config. Each kind's `engineEntry.ts` exports one of these as its
- * whole module, so loading it loads that kind's implementation only.
+ * `configure` that receives the stack config. Each kind's generated entry module
+ * (`provider/generated/engineEntries/<Kind>.ts`) exports one of these as its whole module, so loading it
+ * loads that kind's implementation only.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../resources/registry";

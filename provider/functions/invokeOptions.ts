@@ -2,8 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Static, TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
-import type { CodeSecClient } from "../../sdk";
-import { validateArguments } from "../../sdk/argumentValidation";
+import type { CodeSecClient } from "../../client";
+import { validateArguments } from "../../client/argumentValidation";
 import type { FunctionDefinition } from "./definition";
 import { functionArguments } from "./arguments";
 import { clientFor, clientSettingsFrom } from "../clients";

@@ -13,7 +13,7 @@
  * client's error, as every other read of a refresh does.
  */
 import { escapedText, quotedText } from "../../api/messageText";
-import { CodeSecApiError, type CodeSecClient } from "../../sdk";
+import { CodeSecApiError, type CodeSecClient } from "../../client";
 import type { ResolvedConnection } from "../connection";
 import type { ProviderContext } from "../providerContext";
 import { CodeSecResourceError } from "./resourceError";

@@ -10,8 +10,8 @@ import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
 import { nestingIssue } from "../../api/nestingDepth";
 import { quotedText } from "../../api/messageText";
-import { CodeSecInputError } from "../../sdk";
-import { serializeRequestBody } from "../../sdk/requestBody";
+import { CodeSecInputError } from "../../client";
+import { serializeRequestBody } from "../../client/requestBody";
 import { checkFailure, type CheckFailure } from "../checkFailures";
 import { CodeSecConnectionError, CONFIG_CONNECTIONS, STACK_CONFIG } from "../connection";
 import {

@@ -50,7 +50,7 @@ describe("module load: counts", function () {
   });
 
   it("pulumi-codesec/sdk loads no TypeBox module, and few of its own", () => {
-    const [sdk] = countModules([`require(root + "/sdk/index.ts")`]);
+    const [sdk] = countModules([`require(root + "/client/index.ts")`]);
     expect(sdk.typebox).to.equal(0);
     expect(sdk.total).to.be.at.most(40);
   });

@@ -17,16 +17,16 @@ import {
   CodeSecRateLimitError,
   CodeSecResponseError,
   CodeSecTimeoutError,
-} from "../../sdk/errors";
+} from "../../client/errors";
 import { CodeSecConnectionError, MissingCredentialsError, STACK_CONFIG } from "../../provider/connection";
 import { isExpectedFailure } from "../../provider/expectedFailures";
 import { PlatformMismatchError } from "../../provider/ownership";
 import { CodeSecResourceError } from "../../provider/resources/resourceError";
-import { getCurrentUser, getCurrentUserOutput } from "../../provider/functions/getCurrentUser";
+import { getCurrentUser, getCurrentUserOutput } from "../../provider/generated/functions/getCurrentUser";
 import { reportedOnce, type ErrorConsole } from "../../provider/dynamic/failureOutput";
 import { run } from "../../provider/dynamic/index";
 import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
-import userRoleEntry = require("../../provider/resources/userRole/engineEntry");
+import userRoleEntry = require("../../provider/generated/engineEntries/UserRole");
 
 const ref = { operation: "getCurrentUser" } as const;
 const attempts = { attempts: 1, retried: false, deadlineReached: false };

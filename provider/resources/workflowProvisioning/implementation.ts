@@ -4,7 +4,7 @@
  * refresh and destroy only forgets it.
  */
 import { randomUUID } from "node:crypto";
-import { provisionBody } from "../../../sdk/operations/provisioning";
+import { provisionBody } from "../../../client/operations/provisioning";
 import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";

@@ -19,7 +19,7 @@
  * as the lockfiles and pip's report show.
  */
 import { expect } from "chai";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -36,8 +36,9 @@ import { createHash } from "node:crypto";
 import * as os from "node:os";
 import * as path from "node:path";
 import { committedCopy, git } from "../support/committedCopy";
-import { assertNoUnexpectedErrors } from "./support/cliOutput";
-import { PROCESS_TAG_VARIABLE, repoRoot, scratchDir, taggedProcesses } from "./support/harness";
+import { PROCESS_TAG_VARIABLE, repoRoot } from "./support/harness";
+import { taggedCommands, type Ran, type RunCommand } from "./support/rehearsalCommands";
+import { rehearsalScratch, sweepKilledRehearsals } from "./support/rehearsalScratch";
 import {
   freePort,
   installPypiserver,
@@ -100,99 +101,6 @@ function machineEnvironment(): Record<string, string> {
         MACHINE_VARIABLES.test(entry[0]) && entry[1] !== undefined && !entry[1].includes(repoRoot),
     ),
   );
-}
-
-/** A command's outcome: exit code, stdout and stderr together, how long it took. */
-interface Ran {
-  readonly code: number | null;
-  readonly output: string;
-  readonly seconds: number;
-}
-
-/**
- * Runs `command` to its end without blocking this process (the plugin and Go proxy servers answer from
- * it), in a process group of its own that a timeout ends whole. Its output goes through the suite's check
- * (cliOutput.ts); unless `mayFail`, a non-zero exit throws with the output.
- */
-async function run(
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  command: string,
-  args: string[],
-  options: { input?: string; mayFail?: boolean; timeoutMs?: number } = {},
-): Promise<Ran> {
-  const started = Date.now();
-  const child = spawn(command, args, {
-    cwd,
-    env,
-    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    detached: true,
-  });
-  const chunks: string[] = [];
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => chunks.push(text));
-  if (options.input !== undefined) {
-    // A command that ends without reading its input closes the pipe: not this run's failure.
-    child.stdin!.on("error", () => undefined);
-    child.stdin!.end(options.input);
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }, options.timeoutMs ?? 900_000);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (exitCode) => resolve(exitCode));
-  }).finally(() => clearTimeout(timer));
-  const ran = { code, output: chunks.join(""), seconds: (Date.now() - started) / 1000 };
-  const shown = `${command} ${args.join(" ")}`;
-  assertNoUnexpectedErrors({ command: shown, code, output: ran.output });
-  if (code !== 0 && !options.mayFail)
-    throw new Error(`\`${shown}\` exited ${code} in ${cwd}:\n${ran.output}`);
-  return ran;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Ends what an earlier rehearsal that was killed left behind in `systemTmp`: the processes it tagged
- * (servers started in process groups of their own outlive a kill of the test's group) and its scratch
- * folder (tests/e2e/support/harness.ts), for each rehearsal folder whose owner process no longer runs.
- */
-function sweepKilledRehearsals(systemTmp: string): void {
-  for (const scratch of readdirSync(systemTmp).filter((name) => name.startsWith("codesec-e2e-"))) {
-    const dir = path.join(systemTmp, scratch);
-    let rehearsals: string[];
-    try {
-      rehearsals = readdirSync(dir).filter(
-        (name) => name.startsWith("rehearsal-") && existsSync(path.join(dir, name, "owner.pid")),
-      );
-    } catch {
-      continue;
-    }
-    const owners = rehearsals.map((name) => Number(readFileSync(path.join(dir, name, "owner.pid"), "utf8")));
-    if (owners.length === 0 || owners.some((pid) => pid === process.pid || isRunning(pid))) continue;
-    for (const name of rehearsals) {
-      for (const pid of taggedProcesses(name)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // gone meanwhile
-        }
-      }
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -547,6 +455,7 @@ describe("the release, rehearsed against registries on 127.0.0.1 and installed a
   const started = Date.now();
   let work: string;
   let tag: string;
+  let run: RunCommand;
   let clone: string;
   let releaseDir: string;
   let verdaccio: RunningServer | undefined;
@@ -562,9 +471,8 @@ describe("the release, rehearsed against registries on 127.0.0.1 and installed a
   let emulatorInstall: Promise<string>;
 
   before(async () => {
-    work = realpathSync(scratchDir("rehearsal"));
-    tag = path.basename(work);
-    writeFileSync(path.join(work, "owner.pid"), String(process.pid));
+    ({ work, tag } = rehearsalScratch());
+    run = taggedCommands(tag);
     sweepKilledRehearsals(path.dirname(path.dirname(work)));
     let phase = Date.now();
     const lap = (what: string) => {

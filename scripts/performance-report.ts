@@ -363,6 +363,27 @@ const SECTIONS: { comparison: string; title: string; text: string[] }[] = [
     ],
   },
   {
+    comparison: "install and first up",
+    title: "Install and first `pulumi up`, per language (`bench/installs.ts`)",
+    text: [
+      "What a user waits for, per language, to install the release and run a first program, next to the",
+      "same program run from a clone of this repository. The release rehearsal's set-up",
+      "(tests/e2e/support/rehearsal.ts) publishes the release to registries on 127.0.0.1 as the release",
+      "workflow does (Verdaccio, pypiserver, a Go module proxy, the plugin archives' download server); each",
+      "of its projects (a `UserRole` made an admin, against the emulator installed from Verdaccio) then runs",
+      "for a new user (an empty PULUMI_HOME; npm's, pip's and Go's download and build caches shared, as on a",
+      "machine that has installed packages before): installed from the registries (`npm install`, `pip",
+      "install` into a new virtual environment, `go get` and `go mod tidy`; YAML installs nothing) then the",
+      "first `pulumi up`, in which the CLI downloads the plugin (but for the dynamic resources), interleaved",
+      "with the same program from a clone, as the e2e and README programs run (the packed package or native",
+      "SDK from its tarball, the set-up's virtual environment, the clone's sdk/go as the module's",
+      "replacement, the clone's plugin launcher on PATH; the clone's own set-up not counted). Each side's",
+      "seconds, and the ratios from the registries / from a clone, paired repetition by repetition. Absolute",
+      "times on a shared machine: read them with the load each figure names. Published without a target.",
+      'Run it alone with `BENCH_ONLY="install and first up" npm run bench`; the smoke run measures YAML once.',
+    ],
+  },
+  {
     comparison: "drift across stacks",
     title: "Drift across stacks (`bench/driftStacks.ts`)",
     text: [

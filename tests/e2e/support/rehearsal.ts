@@ -93,6 +93,14 @@ export function ownNodeModules(copy: string): void {
   }
 }
 
+/** The project's cache folder outside the clone, as the set-up's scripts name it (scripts/install-pulumi.sh). */
+export function projectCache(): string {
+  return (
+    process.env.PULUMI_CODESEC_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-codesec")
+  );
+}
+
 /**
  * The Go users' module cache: kept between runs (extracting the Pulumi SDK's hundreds of modules into a
  * fresh one, and removing them, takes minutes) outside the clone, one per clone, in the project's cache
@@ -100,9 +108,7 @@ export function ownNodeModules(copy: string): void {
  * every run downloads the release it made from the module proxy.
  */
 function rehearsalGoModCache(): string {
-  const cacheRoot =
-    process.env.PULUMI_CODESEC_CACHE ??
-    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-codesec");
+  const cacheRoot = projectCache();
   const clone = createHash("sha256").update(repoRoot).digest("hex").slice(0, 12);
   const dir = path.join(cacheRoot, `rehearsal-gomodcache-${clone}`);
   for (const own of [path.join(dir, GO_SDK_OWNER), path.join(dir, "cache/download", GO_SDK_OWNER)]) {
@@ -195,6 +201,11 @@ export interface RehearsalOptions {
    * bench, which times that build, reuses it).
    */
   readonly builtCopy?: string;
+  /**
+   * Where to make the rehearsal's scratch folder when not in this process's: the users' homes must not be
+   * inside the clone (the bench's temporary folder is).
+   */
+  readonly scratchParent?: string;
 }
 
 /** The release, published to the registries here, and what a user of them does. */
@@ -232,7 +243,7 @@ export interface Rehearsal {
  * from. Sweeps first what earlier rehearsals that were killed left (rehearsalScratch.ts).
  */
 export async function startRehearsal(options: RehearsalOptions = {}): Promise<Rehearsal> {
-  const { work, tag } = rehearsalScratch();
+  const { work, tag } = rehearsalScratch(options.scratchParent);
   const run = taggedCommands(tag);
   sweepKilledRehearsals(path.dirname(path.dirname(work)));
   const servers: RunningServer[] = [];

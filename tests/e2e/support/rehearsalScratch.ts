@@ -7,7 +7,7 @@
  * runs, but the servers, each in a process group of its own, survive it, and the scratch folder stays:
  * the next rehearsal sweeps them.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { scratchDir, taggedProcesses } from "./harness";
 
@@ -17,9 +17,13 @@ export interface RehearsalScratch {
   readonly tag: string;
 }
 
-/** A new rehearsal folder in this process's scratch folder, owned by this process. */
-export function rehearsalScratch(): RehearsalScratch {
-  const work = realpathSync(scratchDir("rehearsal"));
+/**
+ * A new rehearsal folder owned by this process: in this process's scratch folder, or in a new scratch
+ * folder `codesec-e2e-*` of `parent` (the caller removes it), for a process whose own is inside the clone.
+ */
+export function rehearsalScratch(parent?: string): RehearsalScratch {
+  const scratch = parent === undefined ? undefined : mkdtempSync(path.join(parent, "codesec-e2e-"));
+  const work = realpathSync(scratchDir("rehearsal", scratch));
   writeFileSync(path.join(work, "owner.pid"), String(process.pid));
   return { work, tag: path.basename(work) };
 }

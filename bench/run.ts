@@ -19,6 +19,7 @@ import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
+import { INSTALLS_COMPARISON, installFigures } from "./installs";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
 import { reviewTools } from "./reviewTools";
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
     [RELEASE_COMPARISON, () => releaseFigures(options, log)],
+    [INSTALLS_COMPARISON, () => installFigures(options, log)],
     [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
     ["drift across stacks", () => driftStacks(options, log)],
     ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],

@@ -60,6 +60,7 @@ export const BENCH_STEPS = [
   "rate limits",
   "plugin start-up",
   "npm run release",
+  "install and first up",
   "small real stack",
   "drift across stacks",
   "review tools",

@@ -1,9 +1,10 @@
 /**
  * `npm run release` on a warm machine: its script run in a committed copy of this tree
- * (tests/support/committedCopy.ts), once untimed (npm's, Go's and pip's caches, the copy's first build),
- * then timed for each repetition, as a maintainer runs it again on a tag. With `--allow-stale-performance`:
- * the copy is not the commit docs/performance.md was measured on, and the release's own check of that is
- * a digest, a second or two of the whole. Besides the wall time, the seconds of each of the release's
+ * (tests/support/committedCopy.ts), once untimed in a full run (npm's, Go's and pip's caches, the copy's
+ * first build), then timed for each repetition, as a maintainer runs it again on a tag. A smoke run, whose
+ * figures only show that the comparison runs, leaves out the untimed run: it would repeat the timed one.
+ * With `--allow-stale-performance`: the copy is not the commit docs/performance.md was measured on, and the
+ * release's own check of that is a digest, a second or two of the whole. Besides the wall time, the seconds of each of the release's
  * stages, from the times its log lines (`[release] ...`) arrive: where the time goes.
  */
 import { spawn } from "node:child_process";
@@ -72,14 +73,16 @@ export async function releaseFigures(options: BenchOptions, log: (line: string) 
   const copy = scratchDir("bench-release");
   try {
     committedCopy(copy);
-    log(`[bench] ${RELEASE_COMPARISON}: an untimed run first (caches, the copy's first build)`);
-    await timedRelease(copy);
+    if (!options.smoke) {
+      log(`[bench] ${RELEASE_COMPARISON}: an untimed run first (caches, the copy's first build)`);
+      await timedRelease(copy);
+    }
     const runs: ReleaseRun[] = [];
     for (let rep = 0; rep < options.reps; rep++) {
       runs.push(await timedRelease(copy));
       log(`[bench] ${RELEASE_COMPARISON}: ${runs.at(-1)!.seconds.toFixed(1)} s`);
     }
-    const detail = `${runs.length} timed runs after an untimed one, in a committed copy of the tree`;
+    const detail = `${runs.length} timed runs${options.smoke ? "" : " after an untimed one"}, in a committed copy of the tree`;
     return [
       figure({
         comparison: RELEASE_COMPARISON,

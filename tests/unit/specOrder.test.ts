@@ -1,9 +1,10 @@
 /**
  * The order in which both suites hand out their test files (tests/support/specOrder.js): every test file
- * exactly once, the slowest named first, and a name that is no test file of the suite refused.
+ * exactly once, the slowest named first, and a name that is no test file of the suite refused. And the
+ * files `npm run test:quick` runs: the first phase's, but for the tests of the project's own scripts.
  */
 import { expect } from "chai";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -54,5 +55,33 @@ describe("the order of the suites' test files", () => {
     ).to.throw(
       "the slowest test files named for tests/unit are not test files there: tests/unit/renamed.test.ts, tests/reliability/faultMatrix.test.ts",
     );
+  });
+});
+
+describe("npm run test:quick", () => {
+  it("runs the first phase's files but the tests of the project's scripts and of the end-to-end configuration", () => {
+    const script = (
+      JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts["test:quick"];
+    const ignore = [...script.matchAll(/--ignore '([^']+)'/g)].map((match) => match[1]);
+    const { spec } = require("../../.mocharc.js") as { spec: string[] };
+    // Mocha's own selection of the files to run (its --ignore patterns meet the spec's absolute paths).
+    const collectFiles = require("mocha/lib/cli/collect-files") as (options: object) => { files: string[] };
+    const { files } = collectFiles({
+      ignore,
+      extension: ["ts"],
+      file: [],
+      recursive: false,
+      sort: false,
+      spec,
+    });
+    const leftOut = (file: string) =>
+      path.dirname(file) === path.join(repoRoot, "tests/integration") &&
+      (/^scripts\..*\.test\.ts$/.test(path.basename(file)) ||
+        path.basename(file) === "e2eMochaConfig.test.ts");
+    expect(spec.filter(leftOut)).to.have.length.greaterThan(5);
+    expect(files).to.deep.equal(spec.filter((file) => !leftOut(file)));
   });
 });

@@ -14,8 +14,23 @@
 const path = require("node:path");
 const { slowestFirst } = require("../support/specOrder");
 
-/** The files that take longest (CODESEC_TEST_TIMES), slowest first. */
-const SLOWEST = [];
+/**
+ * The files that take longest, slowest first: the release rehearsal (minutes: registries, a build of every
+ * artifact, five users' installs), the native scenario in three languages, the 1,000-role stack, the
+ * interrupted runs, then the files of many CLI commands. CODESEC_TEST_TIMES gives each file's time.
+ */
+const SLOWEST = [
+  "tests/e2e/release.rehearsal.test.ts",
+  "tests/e2e/nativeLanguages.test.ts",
+  "tests/e2e/scale.test.ts",
+  "tests/e2e/reliability/interruptedRuns.test.ts",
+  "tests/e2e/migrationPaths.test.ts",
+  "tests/e2e/examples.test.ts",
+  "tests/e2e/exampleWorkflows.test.ts",
+  "tests/e2e/lifecycle.test.ts",
+  "tests/e2e/docsCommands.test.ts",
+  "tests/e2e/native.test.ts",
+];
 
 /** How many test files run at once: CODESEC_E2E_JOBS, 2 when unset. */
 function jobsFrom(value) {

@@ -21,6 +21,7 @@ import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
+import { REVIEW_PATH_COMPARISON, reviewPath } from "./reviewPath";
 import { reviewTools } from "./reviewTools";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
     ["drift across stacks", () => driftStacks(options, log)],
     ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],
+    [REVIEW_PATH_COMPARISON, () => reviewPath(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),

@@ -63,6 +63,7 @@ export const BENCH_STEPS = [
   "small real stack",
   "drift across stacks",
   "review tools",
+  "review path",
   "engine",
   "native SDK aliases",
 ] as const;

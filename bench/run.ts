@@ -17,6 +17,7 @@ import { engineFloor, engineFloorFigures, nativeFigures, type SizeRun } from "./
 import { ALIASES_COMPARISON, nativeAliases } from "./nativeAliases";
 import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
+import { MAP_AT_LIMIT_STEP, userRolesMapAtLimit } from "./userRolesMapAtLimit";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     ["drift across stacks", () => driftStacks(options, log)],
     ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],
     [REVIEW_PATH_COMPARISON, () => reviewPath(options, log)],
+    [MAP_AT_LIMIT_STEP, () => userRolesMapAtLimit(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
       pluginStarts: options.pluginStarts,
       driftStacks: options.driftStacks,
       reviewToolSteps: options.reviewToolSteps,
+      mapAtLimitEntries: options.mapAtLimitEntries,
       secondsPerComparison: timings,
       steps: planned,
       commit,

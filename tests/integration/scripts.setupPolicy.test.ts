@@ -127,17 +127,25 @@ describe("policy/ under its launcher: Node's compile cache", function () {
       const base = { ...process.env };
       delete base.NODE_COMPILE_CACHE;
       delete base.NODE_DISABLE_COMPILE_CACHE;
-      const child = spawn(path.join(tools, "bin", "pulumi-analyzer-policy-codesec-nodejs"), ["127.0.0.1:9", pack], {
-        cwd: pack,
-        env: base,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        path.join(tools, "bin", "pulumi-analyzer-policy-codesec-nodejs"),
+        ["127.0.0.1:9", pack],
+        {
+          cwd: pack,
+          env: base,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.once("exit", (_code, signal) => resolve(signal)),
+      );
       const port = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`the pack exited (${code}) before it served: ${stderr}`)));
+        child.once("exit", (code) =>
+          reject(new Error(`the pack exited (${code}) before it served: ${stderr}`)),
+        );
       });
       expect(port).to.match(/^\d+$/);
       // As the engine stops a plugin: SIGINT, which ends Node without the write it does at a normal exit.

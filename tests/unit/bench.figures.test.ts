@@ -14,7 +14,12 @@ import {
   verdictOf,
   type BenchResults,
 } from "../../bench/support/results";
-import { BASE_OF, SMALL_PHASES, SMALL_STACK_COMPARISON, smallStackNames } from "../../bench/support/smallStackFigures";
+import {
+  BASE_OF,
+  SMALL_PHASES,
+  SMALL_STACK_COMPARISON,
+  smallStackNames,
+} from "../../bench/support/smallStackFigures";
 import { median, pairedRatio, pairedRatios, summarized } from "../../bench/support/stats";
 import { mergeResults, performanceReport } from "../../scripts/performance-report";
 
@@ -444,7 +449,9 @@ describe("bench: docs/performance.md", () => {
     expect(table).to.include(
       "| `up` | an empty program's preview: 4.00 s (3.80 s to 4.40 s, 3 reps) | +2.00 s (+1.50 s to +2.50 s), 1.50x (1.40x to 1.60x) | +1.00 s (+0.80 s to +1.20 s), 1.25x (1.20x to 1.30x) | 0.98x (0.96x to 1.00x, 3 reps) | 0.97x to 1.05x | not met: inside the noise floor",
     );
-    expect(table).to.match(/\| `refresh` \| an empty stack's refresh: 3\.00 s .*\| 0\.80x \(0\.75x to 0\.85x, 3 reps\) \| 0\.97x to 1\.05x \| met \|/);
+    expect(table).to.match(
+      /\| `refresh` \| an empty stack's refresh: 3\.00 s .*\| 0\.80x \(0\.75x to 0\.85x, 3 reps\) \| 0\.97x to 1\.05x \| met \|/,
+    );
     expect(table).to.include("commit abc1234, load 3.50");
     // The same figures are still listed under their own section.
     expect(page).to.include("## Small real stack");

@@ -42,7 +42,11 @@ interface CheckTimes {
   review: number;
 }
 
-async function timedPulumi(stack: Stack, args: string[], what: string): Promise<{ seconds: number; output: string }> {
+async function timedPulumi(
+  stack: Stack,
+  args: string[],
+  what: string,
+): Promise<{ seconds: number; output: string }> {
   const start = performance.now();
   const run = await runPulumi(stack, args, "bench-review-path");
   const seconds = secondsSince(start);
@@ -63,25 +67,48 @@ async function barePreview(stack: Stack, n: number): Promise<number> {
  * codesec-review of both, as a user runs its bin. Checks that the pack ran (its advisory violation is in
  * the summary) and that the summary counts the creates.
  */
-async function prCheck(stack: Stack, n: number, tools: PolicyTools, packConfig: string, dir: string): Promise<CheckTimes> {
+async function prCheck(
+  stack: Stack,
+  n: number,
+  tools: PolicyTools,
+  packConfig: string,
+  dir: string,
+): Promise<CheckTimes> {
   const events = path.join(dir, "events.jsonl");
   const json = path.join(dir, "preview.json");
   rmSync(events, { force: true });
   const preview = await timedPulumi(
     stack,
-    ["preview", "--non-interactive", "--json", "--event-log", events, "--policy-pack", tools.pack, "--policy-pack-config", packConfig],
+    [
+      "preview",
+      "--non-interactive",
+      "--json",
+      "--event-log",
+      events,
+      "--policy-pack",
+      tools.pack,
+      "--policy-pack-config",
+      packConfig,
+    ],
     "preview with the policy pack",
   );
   writeFileSync(json, preview.output.slice(preview.output.indexOf("{\n")));
   const start = performance.now();
-  const review = spawnSync(process.execPath, [path.join(repoRoot, "bin", "codesec-review.js"), json, "--events", events], {
-    encoding: "utf8",
-    maxBuffer: 256 * 2 ** 20,
-  });
+  const review = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, "bin", "codesec-review.js"), json, "--events", events],
+    {
+      encoding: "utf8",
+      maxBuffer: 256 * 2 ** 20,
+    },
+  );
   const reviewSeconds = secondsSince(start);
   if (review.status !== 0) throw new Error(`codesec-review exited ${review.status}: ${review.stderr}`);
   const headline = review.stdout.split("\n")[2] ?? "";
-  if (!headline.startsWith(`${n.toLocaleString("en-US")} to create.`) || !/Policies: .*advisory/.test(headline))
+  if (
+    !headline.startsWith(`${n} to create.`) ||
+    !/Policies: .*advisory/.test(headline)
+  )
     throw new Error(`codesec-review: expected ${n} creates and an advisory violation, got: ${headline}`);
   return { preview: preview.seconds, review: reviewSeconds };
 }
@@ -101,7 +128,9 @@ async function packStart(tools: PolicyTools, starts: number, log: (line: string)
   const times = await interleavedStarts(forms, starts);
   const node = times.get("node -e")!;
   const pack = times.get("policy pack")!;
-  log(`  policy pack start: ${pack.map((ms) => ms.toFixed(0)).join(", ")} ms; node -e: ${node.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+  log(
+    `  policy pack start: ${pack.map((ms) => ms.toFixed(0)).join(", ")} ms; node -e: ${node.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+  );
   return [
     figure({
       comparison: REVIEW_PATH_COMPARISON,
@@ -131,20 +160,28 @@ export async function reviewPath(options: BenchOptions, log: (line: string) => v
   const dir = mkdtempSync(path.join(os.tmpdir(), "codesec-bench-review-path-"));
   const packConfig = path.join(dir, "pack-config.json");
   writeFileSync(packConfig, JSON.stringify(PACK_CONFIG));
-  const emulator = await startEmulator({ quiet: true, fixtures: benchFixtures({ members: Math.max(...options.sizes) }) });
+  const emulator = await startEmulator({
+    quiet: true,
+    fixtures: benchFixtures({ members: Math.max(...options.sizes) }),
+  });
   const figures: Figure[] = [];
   try {
     figures.push(...(await packStart(tools, options.pluginStarts, log)));
     for (const n of options.sizes) {
-      const stack = await benchStack("roles", `review-path-${n}`, {
-        ...connectionConfig(emulator.baseUrl, emulator.apiToken),
-        "bench:provider": { value: "codesec" },
-        "bench:count": { value: String(n) },
-      }, {
-        // The launcher first on PATH; the event log (--event-log) is a debug command flag.
-        PATH: `${tools.bin}:${process.env.PATH}`,
-        PULUMI_DEBUG_COMMANDS: "true",
-      });
+      const stack = await benchStack(
+        "roles",
+        `review-path-${n}`,
+        {
+          ...connectionConfig(emulator.baseUrl, emulator.apiToken),
+          "bench:provider": { value: "codesec" },
+          "bench:count": { value: String(n) },
+        },
+        {
+          // The launcher first on PATH; the event log (--event-log) is a debug command flag.
+          PATH: `${tools.bin}:${process.env.PATH}`,
+          PULUMI_DEBUG_COMMANDS: "true",
+        },
+      );
       // Untimed: the language host's and the pack's first start (file cache, compile cache).
       await barePreview(stack, n);
       await prCheck(stack, n, tools, packConfig, dir);
@@ -152,7 +189,7 @@ export async function reviewPath(options: BenchOptions, log: (line: string) => v
       const checks: CheckTimes[] = [];
       for (let rep = 0; rep < options.reps; rep++) {
         const order = SIDES.map((_, i) => SIDES[(i + rep) % SIDES.length]);
-        for (const side of order as Side[]) {
+        for (const side of order) {
           if (side === "check") checks.push(await prCheck(stack, n, tools, packConfig, dir));
           else bare[side].push(await barePreview(stack, n));
         }
@@ -162,7 +199,12 @@ export async function reviewPath(options: BenchOptions, log: (line: string) => v
       const noise = pairedRatios(bare["bare again"], bare.bare);
       const at = `N=${n}`;
       figures.push(
-        figure({ comparison: REVIEW_PATH_COMPARISON, name: `${at} bare preview`, unit: "s", ...summarized(bare.bare) }),
+        figure({
+          comparison: REVIEW_PATH_COMPARISON,
+          name: `${at} bare preview`,
+          unit: "s",
+          ...summarized(bare.bare),
+        }),
         figure({
           comparison: REVIEW_PATH_COMPARISON,
           name: `${at} PR check (preview with the pack, then codesec-review)`,
@@ -187,13 +229,19 @@ export async function reviewPath(options: BenchOptions, log: (line: string) => v
           name: `${at} noise floor: bare preview against itself`,
           unit: "x",
           ...summarized(noise),
-          detail: "a second bare preview against the first, paired by repetition: a ratio inside this range is noise",
+          detail:
+            "a second bare preview against the first, paired by repetition: a ratio inside this range is noise",
         }),
         figure({
           comparison: REVIEW_PATH_COMPARISON,
           name: `${at} preview with the pack / bare preview`,
           unit: "x",
-          ...summarized(pairedRatios(checks.map((c) => c.preview), bare.bare)),
+          ...summarized(
+            pairedRatios(
+              checks.map((c) => c.preview),
+              bare.bare,
+            ),
+          ),
         }),
         figure({
           comparison: REVIEW_PATH_COMPARISON,
@@ -211,4 +259,3 @@ export async function reviewPath(options: BenchOptions, log: (line: string) => v
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -20,7 +20,10 @@ export const MAP_AT_LIMIT_STEP = "UserRoles map at its maximum";
 /** The comparison its figures belong to: the UserRoles map's (bench/userRolesMap.ts). */
 const COMPARISON = "UserRoles map";
 
-export async function userRolesMapAtLimit(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+export async function userRolesMapAtLimit(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<Figure[]> {
   const n = options.mapAtLimitEntries;
   const emulator = await startEmulator({ quiet: true, fixtures: benchFixtures({ members: n }) });
   try {

@@ -21,7 +21,8 @@ export const BASE_OF: Record<SmallPhase, string> = {
 
 /** The names of the figures of one phase. */
 export const smallStackNames = {
-  secondsAbove: (phase: SmallPhase, side: ProviderSide) => `${phase}, ${side}: seconds above ${BASE_OF[phase]}`,
+  secondsAbove: (phase: SmallPhase, side: ProviderSide) =>
+    `${phase}, ${side}: seconds above ${BASE_OF[phase]}`,
   ratioToBase: (phase: SmallPhase, side: ProviderSide) => `${phase}, ${side} / ${BASE_OF[phase]}`,
   noiseFloor: (phase: SmallPhase) => `${phase}, noise floor: dynamic against dynamic`,
   nativeToDynamic: (phase: SmallPhase) => `${phase}, native / dynamic`,

@@ -34,7 +34,6 @@ const PACK_CONFIG = { "codesec-admin-count": { enforcementLevel: "advisory" } };
 
 /** The sides of a repetition: the bare preview, the check, and the bare preview again (the noise floor). */
 const SIDES = ["bare", "check", "bare again"] as const;
-type Side = (typeof SIDES)[number];
 
 /** What one PR check took: the preview with the pack, then codesec-review. */
 interface CheckTimes {
@@ -105,10 +104,7 @@ async function prCheck(
   const reviewSeconds = secondsSince(start);
   if (review.status !== 0) throw new Error(`codesec-review exited ${review.status}: ${review.stderr}`);
   const headline = review.stdout.split("\n")[2] ?? "";
-  if (
-    !headline.startsWith(`${n} to create.`) ||
-    !/Policies: .*advisory/.test(headline)
-  )
+  if (!headline.startsWith(`${n} to create.`) || !/Policies: .*advisory/.test(headline))
     throw new Error(`codesec-review: expected ${n} creates and an advisory violation, got: ${headline}`);
   return { preview: preview.seconds, review: reviewSeconds };
 }

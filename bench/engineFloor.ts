@@ -183,7 +183,7 @@ function measureState(stack: Stack, side: Side, run: SizeRun): void {
  * is ORG_ROLE_MEMBER after a destroy) sent bare, paced as the client paces them by default. Then the
  * members are set back, untimed.
  */
-async function mapApiFloor(emulator: EmulatorHandle, n: number): Promise<number> {
+export async function mapApiFloor(emulator: EmulatorHandle, n: number): Promise<number> {
   const writes = (role: string) => ({
     baseUrl: emulator.baseUrl,
     token: emulator.apiToken,

@@ -5,8 +5,7 @@
  * carry no reference to the request (headers) or the client.
  *
  * Sections: the error classes; the subject every message opens with; a failed call (status, timeout,
- * network, cut-off answer); an unusable answer; an outcome that is unknown; what to do, per status and
- * operation. A bad argument's or option's message is built where it is checked (argumentValidation.ts,
+ * network, cut-off answer); an unknown outcome; an unusable answer; what to do, per status and operation. A bad argument's or option's message is built where it is checked (argumentValidation.ts,
  * requestBody.ts, the option checks), as it says what that check found; it still opens with
  * {@link messageSubject}. Reading a failed answer's body is errorBody.ts, a parser that builds no text.
  */
@@ -88,6 +87,7 @@ function assignAttempts(
   target.deadlineReached = info.deadlineReached;
 }
 
+/** What a {@link CodeSecApiError} records of the answer, beside the operation and the attempts. */
 export interface ApiErrorDetails extends OperationRef, AttemptInfo {
   status: number;
   code?: string;
@@ -498,6 +498,19 @@ function deadlineSentence(ctx: FailureContext): string {
   return `The call's deadline was reached (${deadlineWords(ctx).limit}), so it was not tried again.`;
 }
 
+/** The subject of a failed call's message: the operation and the path requested. */
+function labelOf(ctx: FailureContext): string {
+  return messageSubject(ctx.operation, ctx.path);
+}
+
+function afterAttempts(ctx: FailureContext): string {
+  return ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// An unknown outcome: a call that must not be repeated blindly
+// ---------------------------------------------------------------------------------------------------
+
 /** The request may have reached the platform, and repeating it is not harmless: say so, and how to check. */
 export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): CodeSecOutcomeUnknownError {
   const { whyNotRepeated, howToCheck } = outcomeUnknownAdvice(ctx.operation);
@@ -546,14 +559,6 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       ...(code === undefined ? {} : { code }),
     },
   );
-}
-
-function labelOf(ctx: FailureContext): string {
-  return messageSubject(ctx.operation, ctx.path);
-}
-
-function afterAttempts(ctx: FailureContext): string {
-  return ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
 }
 
 // ---------------------------------------------------------------------------------------------------

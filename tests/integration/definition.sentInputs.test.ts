@@ -85,12 +85,12 @@ function derivedValue(schema: TSchema, name: string): unknown {
       const entries = schema.patternProperties as Record<string, TSchema> | undefined;
       if (entries !== undefined) {
         const [value] = Object.values(entries);
-        return { [`${name}-key-${derivedCount}`]: derivedValue(value!, `${name}.key`) };
+        return { [`${name}-key-${derivedCount}`]: derivedValue(value, `${name}.key`) };
       }
       const properties = (schema.properties ?? {}) as Record<string, TSchema>;
       const required = (schema.required ?? []) as string[];
       const names = required.length > 0 ? required : Object.keys(properties).slice(0, 1);
-      return Object.fromEntries(names.map((key) => [key, derivedValue(properties[key]!, `${name}.${key}`)]));
+      return Object.fromEntries(names.map((key) => [key, derivedValue(properties[key], `${name}.${key}`)]));
     }
     case "string":
     case undefined: {
@@ -110,7 +110,7 @@ function runsOf(kind: ResourceKind, h: EmulatorHandle): Record<string, unknown>[
   const named = new Set(runs.flatMap((inputs) => Object.keys(inputs)));
   const inputs: Record<string, InputField> = RESOURCE_DEFINITIONS[kind].inputs;
   for (const [name, field] of Object.entries(inputs)) {
-    if (name !== "connection" && !named.has(name)) runs[0]![name] = derivedValue(field.schema, name);
+    if (name !== "connection" && !named.has(name)) runs[0][name] = derivedValue(field.schema, name);
   }
   return runs;
 }

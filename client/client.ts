@@ -17,7 +17,7 @@ import type { ProvisionResult } from "../api/schemas/provisioning";
 import type { Branch, Scan } from "../api/schemas/scans";
 import type { ScmApp, SubscribeScmWebhookResponse } from "../api/schemas/scm";
 import type { CurrentUser, JoinableOrganizationsResponse } from "../api/schemas/users";
-import type { DeadlineLabel } from "./failureErrors";
+import type { DeadlineLabel } from "./errors";
 import { checkSettingNames, type SettingNames } from "./settingNames";
 import { Transport } from "./transport";
 

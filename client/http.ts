@@ -67,6 +67,13 @@ export interface HttpAttempt {
 
 export type AnswerHeaders = http.IncomingHttpHeaders;
 
+/** A header's value (the first, when repeated). */
+export function headerValue(headers: AnswerHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === "" ? undefined : first;
+}
+
 /**
  * What one attempt produced. `mayHaveArrived` is false only when the failure came before a fresh
  * socket connected (name resolution, refused, unreachable, a connect timeout; over TLS, until the

@@ -12,7 +12,7 @@ export {
   MAX_RETRIES,
   type CodeSecClientOptions,
 } from "./client";
-export type { DeadlineLabel } from "./failureErrors";
+export type { DeadlineLabel } from "./errors";
 export type { SettingNames } from "./settingNames";
 export { normalizeBaseUrl, type TransportRule } from "./baseUrl";
 export {

@@ -5,8 +5,8 @@
  * platform fields survive.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { CodeSecResponseError, messageSubject } from "./errors";
-import { OPERATIONS, type OperationKey } from "../api/operations";
+import { responseError } from "./errors";
+import type { OperationKey } from "../api/operations";
 import { nestingIssue } from "../api/nestingDepth";
 import { describeFound, firstSchemaIssue } from "../api/schemaIssues";
 import type { CallResult } from "./transport";
@@ -38,27 +38,4 @@ export function validateResponse<S extends TSchema>(
     path,
     issue.expected,
   );
-}
-
-/** A CodeSecResponseError with the standard wording (operation, what is wrong, what to do). */
-export function responseError(
-  operation: OperationKey,
-  result: Pick<CallResult, "status" | "requestId" | "path">,
-  problem: string,
-  fieldPath?: string,
-  expected?: string,
-): CodeSecResponseError {
-  const spec = OPERATIONS[operation];
-  const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
-  const message =
-    `${messageSubject(operation, result.path)}: the platform answered ` +
-    `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
-    `changed, or the base URL points at something other than the platform API; report this with the request id.`;
-  return new CodeSecResponseError(message, {
-    operation,
-    status: result.status,
-    ...(fieldPath === undefined ? {} : { fieldPath }),
-    ...(expected === undefined ? {} : { expected }),
-    ...(result.requestId === undefined ? {} : { requestId: result.requestId }),
-  });
 }

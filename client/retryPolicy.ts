@@ -10,6 +10,8 @@
  * oversized 2xx answer, a name that does not resolve (ENOTFOUND), a TLS failure.
  */
 import type { RetryClass } from "../api/operations";
+import type { CallFailure } from "./errors";
+import { headerValue } from "./http";
 import { parseHttpDate } from "./httpDate";
 
 /** Statuses worth another attempt of a `read` or `idempotentWrite` operation. */
@@ -119,6 +121,12 @@ export function parseRetryAfterMs(
   if (/^\d+$/.test(value)) return capped(Number(value) * 1000);
   const at = parseHttpDate(value, now);
   return at === undefined ? undefined : capped(Math.max(0, at - now));
+}
+
+/** The wait a failed answer's `Retry-After` asks for, in ms (see {@link parseRetryAfterMs}). */
+export function retryAfterOf(failure: CallFailure, now: number): number | undefined {
+  if (failure.kind !== "status") return undefined;
+  return parseRetryAfterMs(headerValue(failure.headers, "retry-after"), now);
 }
 
 function capped(ms: number): number {

@@ -1,26 +1,24 @@
 /**
  * Request execution for the operations: builds the request, sends attempts (http.ts) within the
  * call's deadline, repeats them only as the operation's retry class allows (retryPolicy.ts), and turns
- * the failure that ends a call into a typed error (failureErrors.ts). The token lives only in a
+ * the failure that ends a call into a typed error (errors.ts). The token lives only in a
  * `#private` field and in the Authorization header of outgoing requests.
  */
 import {
   failureError,
-  headerValue,
   outcomeUnknownError,
-  retryAfterOf,
+  responseError,
   type CallFailure,
   type DeadlineLabel,
   type FailureContext,
-} from "./failureErrors";
-import { requestTarget, sendHttpAttempt, type HttpOutcome, type RequestTarget } from "./http";
+} from "./errors";
+import { headerValue, requestTarget, sendHttpAttempt, type HttpOutcome, type RequestTarget } from "./http";
 import { OPERATIONS, type OperationKey } from "../api/operations";
 import { serializeRequestBody } from "./requestBody";
 import { mentionsSecret, sanitize } from "./redaction";
-import { responseError } from "./responseValidation";
 import type { RateLimiter } from "./rateLimiter";
-import { decideRetry, planRetryWait } from "./retryPolicy";
-import type { SettingNames } from "./settingNames";
+import { decideRetry, planRetryWait, retryAfterOf } from "./retryPolicy";
+import { settingWords, type SettingNames } from "./settingNames";
 
 export interface TransportConfig {
   /** Normalized (baseUrl.ts): no trailing slash. */
@@ -144,6 +142,7 @@ export class Transport {
         clean,
         timeoutMs,
         options: config,
+        words: settingWords(config.settingNames),
         receivedAt,
       };
       const decision = decideRetry(spec.retryClass, failure);

@@ -11,7 +11,8 @@ import {
 } from "../../api/schemas/notificationRules";
 import { operationSubject, validateArguments } from "../argumentValidation";
 import { buildPath } from "../pathParams";
-import { responseError, validateResponse } from "../responseValidation";
+import { responseError } from "../errors";
+import { validateResponse } from "../responseValidation";
 import type { CallRequest, CallResult, Transport } from "../transport";
 
 const OP = "listNotificationRules";

@@ -16,7 +16,7 @@ import { escapedText, quotedText } from "../../api/messageText";
 import { CodeSecApiError, type CodeSecClient } from "../../client";
 import type { ResolvedConnection } from "../connection";
 import type { ProviderContext } from "../providerContext";
-import { CodeSecResourceError } from "./resourceError";
+import { CodeSecResourceError } from "../errors";
 import { withRotationAdvice } from "./staleCredentials";
 
 /** Deployment ids listing notification rules can carry: it sends the id as a JSON integer. */

@@ -12,7 +12,7 @@ import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../definition";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
-import { CodeSecResourceError } from "../resourceError";
+import { CodeSecResourceError } from "../../errors";
 
 /** The API's app fields kept as they are (its `id` is the output `scmAppId`; `requestId` is an input). */
 type KeptAppField = Exclude<keyof ScmApp, "id" | "requestId">;

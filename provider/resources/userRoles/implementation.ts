@@ -17,8 +17,7 @@ import {
   platformOfResource,
   verifyConnectionOf,
 } from "../../providerContext";
-import { ResourceInitError } from "../initFailure";
-import { CodeSecResourceError } from "../resourceError";
+import { CodeSecResourceError, ResourceInitError } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";

@@ -8,7 +8,7 @@ import { provisionBody } from "../../../client/operations/provisioning";
 import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
-import { ResourceInitError } from "../initFailure";
+import { ResourceInitError } from "../../errors";
 import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";

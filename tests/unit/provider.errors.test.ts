@@ -19,11 +19,14 @@ import {
   CodeSecTimeoutError,
 } from "../../client/errors";
 import { CodeSecConnectionError, MissingCredentialsError, STACK_CONFIG } from "../../provider/connection";
-import { isExpectedFailure } from "../../provider/expectedFailures";
+import {
+  CodeSecResourceError,
+  isExpectedFailure,
+  reportedOnce,
+  type ErrorConsole,
+} from "../../provider/errors";
 import { PlatformMismatchError } from "../../provider/ownership";
-import { CodeSecResourceError } from "../../provider/resources/resourceError";
 import { getCurrentUser, getCurrentUserOutput } from "../../provider/generated/functions/getCurrentUser";
-import { reportedOnce, type ErrorConsole } from "../../provider/dynamic/failureOutput";
 import { run } from "../../provider/dynamic/index";
 import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
 import userRoleEntry = require("../../provider/generated/engineEntries/UserRole");

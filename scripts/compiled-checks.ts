@@ -3,7 +3,7 @@
  * schema exported by the API definitions (api/schemas), keyed by api/schemaChecks' `schemaKey`, so the
  * client and the provider check API values without loading TypeBox at run time.
  *
- *   node -r ts-node/register/transpile-only scripts/compiled-checks.ts           write the file
+ *   node -r ts-node/register/transpile-only scripts/compiled-checks.ts           write the file (`npm run generate` runs it first)
  *   node -r ts-node/register/transpile-only scripts/compiled-checks.ts --check   write nothing; fail when stale (lint)
  */
 import * as fs from "node:fs";
@@ -31,7 +31,7 @@ async function render(): Promise<string> {
     }
   }
   const lines = [
-    `// ${generatedHeader("`node -r ts-node/register/transpile-only scripts/compiled-checks.ts`", ["api/schemas/"])}`,
+    `// ${generatedHeader("`npm run generate`", ["api/schemas/"])}`,
     "// Lint fails when it is stale.",
     "",
     "/** TypeBox's compiled check code of each API schema, keyed by api/schemaChecks' `schemaKey`. */",
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     if (text !== current) {
       console.error(
         `${path.relative(process.cwd(), TARGET)} is stale: the API's schemas changed. Regenerate it with ` +
-          "`node -r ts-node/register/transpile-only scripts/compiled-checks.ts`.",
+          "`npm run generate`.",
       );
       process.exitCode = 1;
     }

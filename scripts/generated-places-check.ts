@@ -50,7 +50,7 @@ export const GENERATED_PLACES: readonly GeneratedPlace[] = [
   })),
   {
     path: "api/generated/compiledChecks.ts",
-    writtenBy: "scripts/compiled-checks.ts",
+    writtenBy: "npm run generate",
     checkedBy: "scripts/compiled-checks.ts --check",
   },
   {

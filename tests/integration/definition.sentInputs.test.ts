@@ -65,7 +65,8 @@ let derivedCount = 0;
 
 /**
  * A valid value of `schema` of its own, for the input `name`: a text no other value holds (digits where the
- * schema's pattern asks for them), true, the least number allowed, one item, one entry, an object with its
+ * schema's pattern asks for them), the boolean its default is not, a number other than its default, one item,
+ * one entry, an object with its
  * required properties (or its first one, when none is required). A schema it cannot satisfy fails the test,
  * naming the input to list in RUNS instead.
  */
@@ -75,10 +76,12 @@ function derivedValue(schema: TSchema, name: string): unknown {
   if (Array.isArray(schema.anyOf)) return derivedValue(schema.anyOf[0] as TSchema, name);
   switch (schema.type) {
     case "boolean":
-      return true;
+      return schema.default !== true;
     case "integer":
-    case "number":
-      return typeof schema.minimum === "number" ? schema.minimum : derivedCount;
+    case "number": {
+      const least = typeof schema.minimum === "number" ? schema.minimum : derivedCount;
+      return least === schema.default ? least + 1 : least;
+    }
     case "array":
       return [derivedValue(schema.items as TSchema, `${name}[0]`)];
     case "object": {
@@ -115,18 +118,24 @@ function runsOf(kind: ResourceKind, h: EmulatorHandle): Record<string, unknown>[
   return runs;
 }
 
-/** The text values and object keys in a value. */
-function textsOf(value: unknown): string[] {
+/**
+ * What a request carrying `value` as `name` holds: each text value and object key (a map's key may be sent
+ * in a path), and each number or boolean as its JSON key with that value (`"allowPartialFailure":true`), so
+ * that a request with the key but another value does not count.
+ */
+function marksOf(value: unknown, name: string): string[] {
   if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (typeof value === "number" || typeof value === "boolean") return [`"${name}":${JSON.stringify(value)}`];
+  if (Array.isArray(value)) return value.flatMap((item) => marksOf(item, name));
   if (value !== null && typeof value === "object")
-    return Object.entries(value).flatMap(([key, inner]) => [key, ...textsOf(inner)]);
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...marksOf(inner, key)]);
   return [];
 }
 
+/** Whether the requests carry the input `name` with its value (its key alone is not enough). */
 function isIn(requests: string, name: string, value: unknown): boolean {
-  const texts = textsOf(value);
-  return requests.includes(`"${name}":`) || (texts.length > 0 && texts.every((t) => requests.includes(t)));
+  const marks = marksOf(value, name);
+  return marks.length > 0 && marks.every((mark) => requests.includes(mark));
 }
 
 describe("the inputs a definition says are sent are those its requests carry", () => {

@@ -7,7 +7,15 @@
  * runs, but the servers, each in a process group of its own, survive it, and the scratch folder stays:
  * the next rehearsal sweeps them.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { scratchDir, taggedProcesses } from "./harness";
 

@@ -194,7 +194,15 @@ export function judged(f: Figure): Figure {
 export function verdictOf(
   f: Pick<
     Figure,
-    "met" | "medianMet" | "noise" | "clearsNoise" | "undecided" | "insideNoise" | "spread" | "value" | "target"
+    | "met"
+    | "medianMet"
+    | "noise"
+    | "clearsNoise"
+    | "undecided"
+    | "insideNoise"
+    | "spread"
+    | "value"
+    | "target"
   >,
 ): string {
   if (f.met === undefined) return "";

@@ -111,7 +111,11 @@ describe("scripts/setup-policy.sh: the policy pack's launcher", function () {
     symlinkSync(process.execPath, path.join(nodeBin, "node"));
     const oddTools = path.join(odd, "tools");
     const setup = spawnSync("bash", [path.join(repoRoot, "scripts/setup-policy.sh")], {
-      env: { ...process.env, CODESEC_TOOLS_DIR: oddTools, PATH: `${nodeBin}${path.delimiter}${process.env.PATH}` },
+      env: {
+        ...process.env,
+        CODESEC_TOOLS_DIR: oddTools,
+        PATH: `${nodeBin}${path.delimiter}${process.env.PATH}`,
+      },
       encoding: "utf8",
     });
     expect(setup.status, setup.stderr).to.equal(0);
@@ -125,7 +129,9 @@ describe("scripts/setup-policy.sh: the policy pack's launcher", function () {
     const run = spawnSync(oddLauncher, ["127.0.0.1:9", pack], { cwd: pack, env: base, encoding: "utf8" });
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stderr).to.equal("");
-    expect((JSON.parse(run.stdout) as { cache: string }).cache).to.equal(path.join(oddTools, "node-compile-cache"));
+    expect((JSON.parse(run.stdout) as { cache: string }).cache).to.equal(
+      path.join(oddTools, "node-compile-cache"),
+    );
     // policy/'s runner, the default written into the launcher, still found and run.
     const empty = path.join(odd, "no-runner");
     mkdirSync(empty);

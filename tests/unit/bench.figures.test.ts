@@ -122,7 +122,13 @@ describe("bench: figures against targets", () => {
     // A side against itself ranged 0.87x to 1.64x: a ratio of 1.40x (0.91x to 1.70x) may be anything
     // from 1.40 / 1.64 = 0.85x to 1.40 / 0.61 = 2.3x of what it is.
     const noise = { low: 0.87, high: 1.64, pairs: 3 };
-    const straddles = figure({ ...base, value: 1.4, spread: { low: 0.91, high: 1.7 }, repetitions: 3, noise });
+    const straddles = figure({
+      ...base,
+      value: 1.4,
+      spread: { low: 0.91, high: 1.7 },
+      repetitions: 3,
+      noise,
+    });
     expect(straddles.met).to.equal(false);
     expect(straddles.insideNoise).to.equal(true);
     expect(verdictOf(straddles)).to.equal(
@@ -318,7 +324,14 @@ describe("bench: docs/performance.md", () => {
     const stored: BenchResults = {
       mode: "full",
       date: "2026-11-23T12:00:00.000Z",
-      machine: { cpuModel: "Test CPU", cpuCount: 2, memoryGiB: 8, os: "Linux 6", node: "v22.0.0", pulumi: "v3.259.0" },
+      machine: {
+        cpuModel: "Test CPU",
+        cpuCount: 2,
+        memoryGiB: 8,
+        os: "Linux 6",
+        node: "v22.0.0",
+        pulumi: "v3.259.0",
+      },
       ran: {},
       wallSeconds: 600,
       figures: [
@@ -337,14 +350,34 @@ describe("bench: docs/performance.md", () => {
           clearsNoise: false,
           measuredAt: at,
         },
-        figure({ comparison: "review path", name: "policy pack start, launcher to port", value: 7000, unit: "ms", measuredAt: at }),
-        figure({ comparison: "review path", name: "policy pack start / bare Node.js start", value: 20, unit: "x", measuredAt: at }),
-        figure({ comparison: "UserRoles map", name: "N=5,000 up (create), map / API floor", value: 1.32, unit: "x", repetitions: 1 }),
+        figure({
+          comparison: "review path",
+          name: "policy pack start, launcher to port",
+          value: 7000,
+          unit: "ms",
+          measuredAt: at,
+        }),
+        figure({
+          comparison: "review path",
+          name: "policy pack start / bare Node.js start",
+          value: 20,
+          unit: "x",
+          measuredAt: at,
+        }),
+        figure({
+          comparison: "UserRoles map",
+          name: "N=5,000 up (create), map / API floor",
+          value: 1.32,
+          unit: "x",
+          repetitions: 1,
+        }),
       ],
       notes: [],
     };
     const page = performanceReport(stored);
-    expect(page).to.contain("0 of 1 figures with a target meet it; 1 cannot tell (inside their noise floor), 0 do not.");
+    expect(page).to.contain(
+      "0 of 1 figures with a target meet it; 1 cannot tell (inside their noise floor), 0 do not.",
+    );
     expect(page).to.not.contain("## Not met");
     expect(page).to.contain(
       "## Cannot tell: inside the noise floor\n\n- review path: N=1000 PR check / bare preview: **1.40x (0.91x to 1.70x, 3 reps)**, target <= 1.30x (inside the noise floor: cannot tell",
@@ -353,7 +386,9 @@ describe("bench: docs/performance.md", () => {
       "The bench measured the launcher (figures below): **7000.0 ms** to its port, **20.00x**\na bare `node -e` start, paired start by start (commit abc1234, load 23.40)",
     );
     expect(page).to.not.match(/2\.8 s against 5\.4 s|about 10x a bare/);
-    expect(page).to.contain("- N=5,000 up (create), map / API floor: **1.32x** (one measurement, noise floor unknown);");
+    expect(page).to.contain(
+      "- N=5,000 up (create), map / API floor: **1.32x** (one measurement, noise floor unknown);",
+    );
   });
 
   it("shows the machine and one line per figure with its target and verdict", () => {
@@ -392,7 +427,9 @@ describe("bench: docs/performance.md", () => {
     expect(page).to.contain("2 x Test CPU, 8 GiB, Linux 6, Node v22.0.0, Pulumi v3.259.0");
     expect(page).to.contain("- N=50 refresh: **1.30x**, target <= 1.10x (**not met**)");
     expect(page).to.contain("- UserRole __provider: **900 bytes**, target <= 1,024 bytes (met)");
-    expect(page).to.contain("1 of 2 figures with a target meet it; 0 cannot tell (inside their noise floor), 1 do not.");
+    expect(page).to.contain(
+      "1 of 2 figures with a target meet it; 0 cannot tell (inside their noise floor), 1 do not.",
+    );
     expect(page).to.contain("- something could not run");
     // Each figure under its comparison's section, which says what the floor is.
     const engine = page.indexOf("## Engine floor");

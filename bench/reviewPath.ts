@@ -6,7 +6,8 @@
  * bare preview again (the noise floor: a side against itself in the same run). Target: the check at most
  * 1.3x the bare preview. The pack's own start is measured apart, as the engine starts it (the analyzer
  * launcher that `npm run setup` writes, in the pack's folder, until it prints its port), interleaved with
- * a bare `node -e` start, the least any Node.js process costs on this machine at this load.
+ * the same launcher with Node's compile cache off (what the cache saves) and a bare `node -e` start, the
+ * least any Node.js process costs on this machine at this load.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -109,23 +110,30 @@ async function prCheck(
   return { preview: preview.seconds, review: reviewSeconds };
 }
 
-/** The pack's start as the engine starts it, and a bare Node.js start, interleaved. */
+/**
+ * The pack's start as the engine starts it, the same start with Node's compile cache off, and a bare
+ * Node.js start, interleaved.
+ */
 async function packStart(tools: PolicyTools, starts: number, log: (line: string) => void): Promise<Figure[]> {
+  const launcher = {
+    command: path.join(tools.bin, "pulumi-analyzer-policy-codesec-nodejs"),
+    // As the engine runs it: in the pack's folder, with the engine's address and the pack's folder.
+    args: ["127.0.0.1:9", tools.pack],
+    cwd: tools.pack,
+  };
   const forms: PluginForm[] = [
     { name: "node -e", command: process.execPath, args: ["-e", "console.log(0)"] },
-    {
-      name: "policy pack",
-      command: path.join(tools.bin, "pulumi-analyzer-policy-codesec-nodejs"),
-      // As the engine runs it: in the pack's folder, with the engine's address and the pack's folder.
-      args: ["127.0.0.1:9", tools.pack],
-      cwd: tools.pack,
-    },
+    { name: "policy pack", ...launcher },
+    // Node ignores NODE_COMPILE_CACHE and module.enableCompileCache() with this set: every module compiled anew.
+    { name: "policy pack, no compile cache", ...launcher, env: { NODE_DISABLE_COMPILE_CACHE: "1" } },
   ];
   const times = await interleavedStarts(forms, starts);
   const node = times.get("node -e")!;
   const pack = times.get("policy pack")!;
+  const uncached = times.get("policy pack, no compile cache")!;
+  const ms = (values: number[]): string => values.map((x) => x.toFixed(0)).join(", ");
   log(
-    `  policy pack start: ${pack.map((ms) => ms.toFixed(0)).join(", ")} ms; node -e: ${node.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+    `  policy pack start: ${ms(pack)} ms; without compile cache: ${ms(uncached)} ms; node -e: ${ms(node)} ms`,
   );
   return [
     figure({
@@ -147,6 +155,20 @@ async function packStart(tools: PolicyTools, starts: number, log: (line: string)
       unit: "x",
       ...summarized(pairedRatios(pack, node)),
       detail: "paired start by start",
+    }),
+    figure({
+      comparison: REVIEW_PATH_COMPARISON,
+      name: "policy pack start without Node's compile cache, launcher to port",
+      unit: "ms",
+      ...summarized(uncached),
+      detail: "the same launcher with NODE_DISABLE_COMPILE_CACHE=1, interleaved with the other starts",
+    }),
+    figure({
+      comparison: REVIEW_PATH_COMPARISON,
+      name: "policy pack start / the same start without Node's compile cache",
+      unit: "x",
+      ...summarized(pairedRatios(pack, uncached)),
+      detail: "paired start by start: what the compile cache saves",
     }),
   ];
 }

@@ -48,7 +48,7 @@ export async function userRolesMapAtLimit(
         value: up.seconds / floor,
         unit: "x",
         repetitions: 1,
-        detail: `map ${up.seconds.toFixed(2)} s (the pulumi up command alone), API floor ${floor.toFixed(2)} s (${n} bare writes at 100 req/s, 16 in flight, just before); one measurement`,
+        detail: `map ${up.seconds.toFixed(2)} s (the pulumi up command alone), API floor ${floor.toFixed(2)} s (${n} bare writes at 100 req/s, 16 in flight, just before); one measurement, noise floor unknown`,
       }),
       figure({
         comparison: COMPARISON,

@@ -24,37 +24,48 @@ source_yaml="$root/policy/PulumiPolicy.yaml"
 node_path="$(command -v node)"
 # @pulumi/pulumi's policy-pack runner as policy/ resolves it: the one the pack's @pulumi/policy loads.
 runner="$(cd "$root/policy" && node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")')"
-# Where the runner sits in a package folder, as the launcher looks for a pack's own.
-runner_path=@pulumi/pulumi/cmd/run-policy-pack/index.js
 compile_cache="$tools/node-compile-cache"
 mkdir -p "$tools/bin" "$pack"
 
-cat >"$launcher.tmp" <<LAUNCHER
+# A word for /bin/sh that reads back as $1 whatever it holds (quotes, $, backticks, braces, newlines):
+# single-quoted, each ' closed, escaped and reopened. (Bash's printf %q may write $'...', which dash does not read.)
+sh_quoted() {
+  printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+{
+  cat <<HEADER
 #!/bin/sh
 # Written by scripts/setup-policy.sh: the Pulumi CLI runs this for a policy pack with
 # \`runtime: $runtime\`, in the pack's folder, with the engine's address and the pack's folder.
+node_path=$(sh_quoted "$node_path")
+runner=$(sh_quoted "$runner")
+compile_cache=$(sh_quoted "$compile_cache")
+HEADER
+  # The rest is written as is: every path above is read from those variables, never pasted into code.
+  cat <<'LAUNCHER'
 # The runner of the pack's own node_modules when it has one (looked for as Node looks for a package: in
 # node_modules of the folder and of each parent), else policy/'s; looked for by the shell, so that a start
 # costs one Node.js process.
-runner="$runner"
-dir="\$PWD"
+dir="$PWD"
 while :; do
-  if [ -f "\$dir/node_modules/$runner_path" ]; then
-    runner="\$dir/node_modules/$runner_path"
+  if [ -f "$dir/node_modules/@pulumi/pulumi/cmd/run-policy-pack/index.js" ]; then
+    runner="$dir/node_modules/@pulumi/pulumi/cmd/run-policy-pack/index.js"
     break
   fi
-  [ -n "\$dir" ] && [ "\$dir" != / ] || break
-  dir="\${dir%/*}"
+  [ -n "$dir" ] && [ "$dir" != / ] || break
+  dir="${dir%/*}"
 done
 # Node's compile cache: every start after the first reads the compiled code of the modules it loads (the
 # runner loads TypeScript whatever the pack is written in, then @pulumi/pulumi and the pack) instead of
 # compiling them again. A cache folder or NODE_DISABLE_COMPILE_CACHE of the caller's is kept.
-if [ -z "\${NODE_DISABLE_COMPILE_CACHE:-}" ]; then
-  NODE_COMPILE_CACHE="\${NODE_COMPILE_CACHE:-$compile_cache}"
+if [ -z "${NODE_DISABLE_COMPILE_CACHE:-}" ]; then
+  NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$compile_cache}"
   export NODE_COMPILE_CACHE
 fi
-exec "$node_path" "\$runner" "\$@"
+exec "$node_path" "$runner" "$@"
 LAUNCHER
+} >"$launcher.tmp"
 chmod 0755 "$launcher.tmp"
 mv -f "$launcher.tmp" "$launcher"
 
@@ -66,6 +77,6 @@ mv -f "$launcher.tmp" "$launcher"
 main="$(node -p 'require("path").relative(process.argv[1], process.argv[2])' "$pack" "$root/policy/dist/index.js")"
 # @pulumi/policy reads the pack's version from the package.json of the folder it runs in.
 version="$(node -p 'require(process.argv[1]).version' "$root/policy/package.json")"
-printf '{ "name": "codesec-policy-local", "version": "%s", "private": true, "main": "%s" }\n' "$version" "$main" \
-  >"$pack/package.json"
+node -e 'console.log(JSON.stringify({ name: "codesec-policy-local", version: process.argv[1], private: true, main: process.argv[2] }))' \
+  "$version" "$main" >"$pack/package.json"
 echo "[setup-policy] $launcher and $pack (runtime $runtime)"

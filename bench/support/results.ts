@@ -54,6 +54,11 @@ export interface Figure {
   clearsNoise?: boolean;
   /** With a noise floor of fewer than NOISE_PAIRS_NEEDED pairs: the verdict is not decided (met is false). */
   undecided?: boolean;
+  /**
+   * With a noise floor: true when the figure neither clears the target by the noise nor misses it by the
+   * noise in every repetition, so the run cannot tell whether it is met (met is false).
+   */
+  insideNoise?: boolean;
 }
 
 /** Where and under what load a figure was measured. */
@@ -134,6 +139,17 @@ function clearsNoiseFloor(values: number[], target: Target, noise: Noise): boole
   return true;
 }
 
+/**
+ * Whether every value of `values` misses a `<=` or `>=` target even if the machine's noise made it look
+ * worse than it is. An `==` target has no noise margin.
+ */
+function missesNoiseFloor(values: number[], target: Target, noise: Noise): boolean {
+  const band = symmetricNoise(noise);
+  if (target.op === "<=") return values.every((x) => x > target.value * band.high);
+  if (target.op === ">=") return values.every((x) => x < target.value * band.low);
+  return true;
+}
+
 /** Whether `x` respects `target`. */
 function respects(x: number, target: Target): boolean {
   return target.op === "<=" ? x <= target.value : target.op === ">=" ? x >= target.value : x === target.value;
@@ -145,7 +161,9 @@ function valuesOf(f: Pick<Figure, "value" | "spread">): number[] {
 }
 
 /** A figure with `met` filled in from its target (and its noise floor, when it has one). */
-export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise" | "undecided">): Figure {
+export function figure(
+  fields: Omit<Figure, "met" | "medianMet" | "clearsNoise" | "undecided" | "insideNoise">,
+): Figure {
   const target = fields.target;
   if (!target || !Number.isFinite(fields.value)) return { ...fields };
   if (fields.noise && target.op !== "==" && !noiseKnown(fields.noise))
@@ -154,32 +172,48 @@ export function figure(fields: Omit<Figure, "met" | "medianMet" | "clearsNoise" 
   const values = valuesOf(fields);
   const inside = values.every((x) => respects(x, target));
   const clearsNoise = fields.noise ? clearsNoiseFloor(values, target, fields.noise) : undefined;
-  const noise = clearsNoise === undefined ? {} : { clearsNoise };
+  const insideNoise =
+    clearsNoise === false && fields.noise && !missesNoiseFloor(values, target, fields.noise);
+  const noise = clearsNoise === undefined ? {} : { clearsNoise, ...(insideNoise ? { insideNoise } : {}) };
   if (!fields.spread) return { ...fields, met: medianMet && clearsNoise !== false, ...noise };
   return { ...fields, met: inside && clearsNoise !== false, medianMet, ...noise };
 }
 
+/** A stored figure judged again by figure(), so that a page follows today's rules, not those of its run. */
+export function judged(f: Figure): Figure {
+  const { met, medianMet, clearsNoise, undecided, insideNoise, ...fields } = f;
+  void [met, medianMet, clearsNoise, undecided, insideNoise];
+  return figure(fields);
+}
+
 /**
- * "met", "not met", "not met (median inside the target, spread crosses it)", "not met: inside the noise
- * floor (...)" when every repetition respects the target but not by the noise, or "not decided: noise
- * floor unknown (...)" when the noise floor has too few pairs.
+ * "met", "not met", "not met (median inside the target, spread crosses it)", "inside the noise floor:
+ * cannot tell (...)" when the repetitions neither clear nor miss the target by the noise, or "not
+ * decided: noise floor unknown (...)" when the noise floor has too few pairs.
  */
 export function verdictOf(
   f: Pick<
     Figure,
-    "met" | "medianMet" | "noise" | "clearsNoise" | "undecided" | "spread" | "value" | "target"
+    | "met"
+    | "medianMet"
+    | "noise"
+    | "clearsNoise"
+    | "undecided"
+    | "insideNoise"
+    | "spread"
+    | "value"
+    | "target"
   >,
 ): string {
   if (f.met === undefined) return "";
   if (f.undecided)
     return `not decided: noise floor unknown (${f.noise?.pairs ?? 0} noise pairs, ${NOISE_PAIRS_NEEDED} needed)`;
   if (f.met) return "met";
-  const target = f.target;
-  if (f.clearsNoise === false && f.noise && target && valuesOf(f).every((x) => respects(x, target))) {
+  if (f.insideNoise && f.noise) {
     const band = symmetricNoise(f.noise);
     const measured = `${f.noise.low.toFixed(2)}x to ${f.noise.high.toFixed(2)}x`;
     const taken = `${band.low.toFixed(2)}x to ${band.high.toFixed(2)}x`;
-    return `not met: inside the noise floor (a side against itself: ${measured}${taken === measured ? "" : `, taken as ${taken}`})`;
+    return `inside the noise floor: cannot tell (a side against itself: ${measured}${taken === measured ? "" : `, taken as ${taken}`})`;
   }
   return f.medianMet ? "not met: the median is inside the target, the spread crosses it" : "not met";
 }
@@ -245,8 +279,8 @@ export function markdownTable(figures: readonly Figure[]): string {
           ? "**not decided** (noise floor unknown)"
           : f.met
             ? "yes"
-            : f.clearsNoise === false
-              ? "**no** (noise)"
+            : f.insideNoise
+              ? "**cannot tell** (noise)"
               : f.medianMet
                 ? "**no** (spread)"
                 : "**no**";

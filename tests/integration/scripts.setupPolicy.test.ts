@@ -7,7 +7,16 @@
  */
 import { expect } from "chai";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
@@ -92,6 +101,42 @@ describe("scripts/setup-policy.sh: the policy pack's launcher", function () {
     expect((JSON.parse(own.stdout) as { cache: string }).cache).to.equal(chosen);
     const off = launch(pack, { NODE_DISABLE_COMPILE_CACHE: "1" });
     expect((JSON.parse(off.stdout) as { cache: string | null }).cache).to.equal(null);
+  });
+
+  it("runs from a tools folder and a Node.js whose paths hold the shell's quoting characters", () => {
+    // Each of these ends or opens a quoted word, an expansion or a command substitution in a shell script.
+    const odd = path.join(scratch, "odd } \" $HOME `true` ' \\ ${x}");
+    const nodeBin = path.join(odd, "node-bin");
+    mkdirSync(nodeBin, { recursive: true });
+    symlinkSync(process.execPath, path.join(nodeBin, "node"));
+    const oddTools = path.join(odd, "tools");
+    const setup = spawnSync("bash", [path.join(repoRoot, "scripts/setup-policy.sh")], {
+      env: {
+        ...process.env,
+        CODESEC_TOOLS_DIR: oddTools,
+        PATH: `${nodeBin}${path.delimiter}${process.env.PATH}`,
+      },
+      encoding: "utf8",
+    });
+    expect(setup.status, setup.stderr).to.equal(0);
+    const oddLauncher = path.join(oddTools, "bin", "pulumi-analyzer-policy-codesec-nodejs");
+    // The Node.js of the odd folder is the one written in (its path ends a single-quoted word).
+    expect(readFileSync(oddLauncher, "utf8")).to.match(/^node_path='.*\/node-bin\/node'$/m);
+    const base = { ...process.env };
+    delete base.NODE_COMPILE_CACHE;
+    delete base.NODE_DISABLE_COMPILE_CACHE;
+    const pack = packWithRunner();
+    const run = spawnSync(oddLauncher, ["127.0.0.1:9", pack], { cwd: pack, env: base, encoding: "utf8" });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.equal("");
+    expect((JSON.parse(run.stdout) as { cache: string }).cache).to.equal(
+      path.join(oddTools, "node-compile-cache"),
+    );
+    // policy/'s runner, the default written into the launcher, still found and run.
+    const empty = path.join(odd, "no-runner");
+    mkdirSync(empty);
+    const fallback = spawnSync(oddLauncher, ["127.0.0.1:9"], { cwd: empty, env: base, encoding: "utf8" });
+    expect(fallback.stderr).to.include("usage: RUN <engine-address> <program>");
   });
 
   it("falls back to policy/'s runner in a folder without one, which then checks its arguments", () => {

@@ -70,7 +70,7 @@ describe("bench: figures against targets", () => {
     });
     expect(inNoise.met).to.equal(false);
     expect(verdictOf(inNoise)).to.equal(
-      "not met: inside the noise floor (a side against itself: 0.90x to 1.12x, taken as 0.89x to 1.12x)",
+      "inside the noise floor: cannot tell (a side against itself: 0.90x to 1.12x, taken as 0.89x to 1.12x)",
     );
     const clears = figure({ ...base, value: 0.8, spread: { low: 0.78, high: 0.85 }, repetitions: 3, noise });
     expect(clears.met).to.equal(true);
@@ -99,7 +99,7 @@ describe("bench: figures against targets", () => {
     });
     expect(justUnder.met).to.equal(false);
     expect(verdictOf(justUnder)).to.equal(
-      "not met: inside the noise floor (a side against itself: 1.02x to 1.14x, taken as 0.88x to 1.14x)",
+      "inside the noise floor: cannot tell (a side against itself: 1.02x to 1.14x, taken as 0.88x to 1.14x)",
     );
     expect(figure({ ...justUnder, value: 0.87, spread: { low: 0.85, high: 0.877 } }).met).to.equal(true);
     expect(figure({ ...justUnder, value: 0.88, spread: { low: 0.85, high: 0.88 } }).met).to.equal(false);
@@ -115,6 +115,44 @@ describe("bench: figures against targets", () => {
     expect(
       figure({ ...atLeast, value: 1.07, spread: { low: 1.06, high: 1.08 }, repetitions: 3 }).met,
     ).to.equal(true);
+  });
+
+  it("cannot tell when the spread straddles the target within the noise floor, and misses it only beyond that noise", () => {
+    const base = { comparison: "c", name: "n", unit: "x", target: { op: "<=", value: 1.3 } } as const;
+    // A side against itself ranged 0.87x to 1.64x: a ratio of 1.40x (0.91x to 1.70x) may be anything
+    // from 1.40 / 1.64 = 0.85x to 1.40 / 0.61 = 2.3x of what it is.
+    const noise = { low: 0.87, high: 1.64, pairs: 3 };
+    const straddles = figure({
+      ...base,
+      value: 1.4,
+      spread: { low: 0.91, high: 1.7 },
+      repetitions: 3,
+      noise,
+    });
+    expect(straddles.met).to.equal(false);
+    expect(straddles.insideNoise).to.equal(true);
+    expect(verdictOf(straddles)).to.equal(
+      "inside the noise floor: cannot tell (a side against itself: 0.87x to 1.64x, taken as 0.61x to 1.64x)",
+    );
+    expect(markdownTable([straddles])).to.include("| **cannot tell** (noise) |");
+    // Every repetition above 1.3 x 1.64 = 2.13x: missed whatever the noise.
+    const misses = figure({ ...base, value: 2.3, spread: { low: 2.2, high: 2.5 }, repetitions: 3, noise });
+    expect(misses.met).to.equal(false);
+    expect(misses.insideNoise).to.equal(undefined);
+    expect(verdictOf(misses)).to.equal("not met");
+    expect(markdownTable([misses])).to.include("| **no** |");
+    // One repetition inside the noise is enough to leave it undecided.
+    const oneInside = figure({ ...misses, spread: { low: 2.0, high: 2.5 } });
+    expect(verdictOf(oneInside)).to.match(/^inside the noise floor: cannot tell/);
+    const atLeast = figure({
+      ...base,
+      target: { op: ">=", value: 1.0 },
+      value: 0.8,
+      spread: { low: 0.7, high: 0.85 },
+      repetitions: 3,
+      noise: { low: 0.95, high: 1.05, pairs: 3 },
+    });
+    expect(verdictOf(atLeast)).to.equal("not met");
   });
 
   it("decides nothing on fewer than 3 noise pairs: the noise floor is unknown", () => {
@@ -281,6 +319,78 @@ describe("bench: docs/performance.md", () => {
     expect(missing.map((f) => `${f.comparison}: ${f.name}`)).to.deep.equal([]);
   });
 
+  it("judges stored figures by today's rules, lists those inside their noise floor apart, and quotes the pack's start from the run", () => {
+    const at = { commit: "abc1234", load: 23.4 };
+    const stored: BenchResults = {
+      mode: "full",
+      date: "2026-11-23T12:00:00.000Z",
+      machine: {
+        cpuModel: "Test CPU",
+        cpuCount: 2,
+        memoryGiB: 8,
+        os: "Linux 6",
+        node: "v22.0.0",
+        pulumi: "v3.259.0",
+      },
+      ran: {},
+      wallSeconds: 600,
+      figures: [
+        // As a run with older rules stored it: not met, no word of the noise.
+        {
+          comparison: "review path",
+          name: "N=1000 PR check / bare preview",
+          value: 1.4,
+          unit: "x",
+          spread: { low: 0.91, high: 1.7 },
+          repetitions: 3,
+          target: { op: "<=", value: 1.3 },
+          noise: { low: 0.87, high: 1.64, pairs: 3 },
+          met: false,
+          medianMet: false,
+          clearsNoise: false,
+          measuredAt: at,
+        },
+        figure({
+          comparison: "review path",
+          name: "policy pack start, launcher to port",
+          value: 7000,
+          unit: "ms",
+          measuredAt: at,
+        }),
+        figure({
+          comparison: "review path",
+          name: "policy pack start / bare Node.js start",
+          value: 20,
+          unit: "x",
+          measuredAt: at,
+        }),
+        figure({
+          comparison: "UserRoles map",
+          name: "N=5,000 up (create), map / API floor",
+          value: 1.32,
+          unit: "x",
+          repetitions: 1,
+        }),
+      ],
+      notes: [],
+    };
+    const page = performanceReport(stored);
+    expect(page).to.contain(
+      "0 of 1 figures with a target meet it; 1 cannot tell (inside their noise floor), 0 do not.",
+    );
+    expect(page).to.not.contain("## Not met");
+    expect(page).to.contain(
+      "## Cannot tell: inside the noise floor\n\n- review path: N=1000 PR check / bare preview: **1.40x (0.91x to 1.70x, 3 reps)**, target <= 1.30x (inside the noise floor: cannot tell",
+    );
+    expect(page).to.contain(
+      "The bench measured the launcher (figures below): **7000.0 ms** to its port, **20.00x**\na bare `node -e` start, paired start by start (commit abc1234, load 23.40)",
+    );
+    expect(page).to.not.match(/2\.8 s against 5\.4 s|about 10x a bare/);
+    expect(page).to.contain(
+      "- N=5,000 up (create), map / API floor: **1.32x** (one measurement, noise floor unknown);",
+    );
+  });
+
   it("shows the machine and one line per figure with its target and verdict", () => {
     const results: BenchResults = {
       mode: "full",
@@ -317,7 +427,9 @@ describe("bench: docs/performance.md", () => {
     expect(page).to.contain("2 x Test CPU, 8 GiB, Linux 6, Node v22.0.0, Pulumi v3.259.0");
     expect(page).to.contain("- N=50 refresh: **1.30x**, target <= 1.10x (**not met**)");
     expect(page).to.contain("- UserRole __provider: **900 bytes**, target <= 1,024 bytes (met)");
-    expect(page).to.contain("1 of 2 figures with a target meet it.");
+    expect(page).to.contain(
+      "1 of 2 figures with a target meet it; 0 cannot tell (inside their noise floor), 1 do not.",
+    );
     expect(page).to.contain("- something could not run");
     // Each figure under its comparison's section, which says what the floor is.
     const engine = page.indexOf("## Engine floor");
@@ -447,7 +559,7 @@ describe("bench: docs/performance.md", () => {
     const table = page.split("\n## ")[1];
     expect(table).to.include("| phase | the CLI's fixed cost (base) |");
     expect(table).to.include(
-      "| `up` | an empty program's preview: 4.00 s (3.80 s to 4.40 s, 3 reps) | +2.00 s (+1.50 s to +2.50 s), 1.50x (1.40x to 1.60x) | +1.00 s (+0.80 s to +1.20 s), 1.25x (1.20x to 1.30x) | 0.98x (0.96x to 1.00x, 3 reps) | 0.97x to 1.05x | not met: inside the noise floor",
+      "| `up` | an empty program's preview: 4.00 s (3.80 s to 4.40 s, 3 reps) | +2.00 s (+1.50 s to +2.50 s), 1.50x (1.40x to 1.60x) | +1.00 s (+0.80 s to +1.20 s), 1.25x (1.20x to 1.30x) | 0.98x (0.96x to 1.00x, 3 reps) | 0.97x to 1.05x | inside the noise floor: cannot tell",
     );
     expect(table).to.match(
       /\| `refresh` \| an empty stack's refresh: 3\.00 s .*\| 0\.80x \(0\.75x to 0\.85x, 3 reps\) \| 0\.97x to 1\.05x \| met \|/,

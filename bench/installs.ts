@@ -201,7 +201,10 @@ export async function installFigures(options: BenchOptions, log: (line: string) 
     }
     return figures;
   } finally {
-    await rehearsal.stop();
-    rmSync(path.dirname(rehearsal.work), { recursive: true, force: true });
+    try {
+      await rehearsal.stop();
+    } finally {
+      rmSync(path.dirname(rehearsal.work), { recursive: true, force: true });
+    }
   }
 }

@@ -203,7 +203,8 @@ export interface RehearsalOptions {
   readonly builtCopy?: string;
   /**
    * Where to make the rehearsal's scratch folder when not in this process's: the users' homes must not be
-   * inside the clone (the bench's temporary folder is).
+   * inside the clone (the bench's temporary folder is). The caller removes that folder once done; a set-up
+   * that fails removes it itself.
    */
   readonly scratchParent?: string;
 }
@@ -245,7 +246,6 @@ export interface Rehearsal {
 export async function startRehearsal(options: RehearsalOptions = {}): Promise<Rehearsal> {
   const { work, tag } = rehearsalScratch(options.scratchParent);
   const run = taggedCommands(tag);
-  sweepKilledRehearsals(path.dirname(path.dirname(work)));
   const servers: RunningServer[] = [];
   const fileServers: FileServer[] = [];
   const stop = async () => {
@@ -254,6 +254,7 @@ export async function startRehearsal(options: RehearsalOptions = {}): Promise<Re
   };
   const stepsRun: string[] = [];
   try {
+    sweepKilledRehearsals(path.dirname(path.dirname(work)));
     let phase = Date.now();
     const lap = (what: string) => {
       log(`${what}: ${((Date.now() - phase) / 1000).toFixed(1)} s`);
@@ -616,6 +617,8 @@ done
     };
   } catch (error) {
     await stop();
+    // A scratch folder of the caller's parent is outside the system's temporary folder: no sweep removes it.
+    if (options.scratchParent !== undefined) rmSync(path.dirname(work), { recursive: true, force: true });
     throw error;
   }
 }

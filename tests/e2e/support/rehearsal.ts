@@ -515,6 +515,13 @@ done
 
     /** Starts an emulator as a user starts it (`npx codesec-emulator`): its address and sample data. */
     async function startEmulator(env: NodeJS.ProcessEnv): Promise<Sample> {
+      return (await startEmulatorServer(env)).sample;
+    }
+
+    /** An emulator started as a user starts it, and the server to stop once its project is done. */
+    async function startEmulatorServer(
+      env: NodeJS.ProcessEnv,
+    ): Promise<{ sample: Sample; server: RunningServer }> {
       const dir = await emulatorInstall;
       const port = await freePort();
       const emulator = await startWatched(
@@ -540,7 +547,7 @@ done
         deploymentId: string;
         sample: { memberUserId: string };
       };
-      return { ...ready, memberUserId: ready.sample.memberUserId };
+      return { sample: { ...ready, memberUserId: ready.sample.memberUserId }, server: emulator };
     }
 
     /** One language's project, start to end: install, config, up, a preview with no change, destroy. */
@@ -567,7 +574,7 @@ done
         installOutput += ran.output;
       }
       project.installedFrom(dir, installOutput);
-      const sample = await startEmulator(env);
+      const { sample, server: emulator } = await startEmulatorServer(env);
       write(project.filesFor?.(sample) ?? {});
       await pulumi(["stack", "init", "rehearsal"]);
       await pulumi(["config", "set", "codesec:baseUrl", sample.baseUrl]);
@@ -586,6 +593,9 @@ done
       const destroy = await pulumi(["destroy", "--yes", "--skip-preview", "--color", "never"]);
       expect(destroy.output, `${project.title}: pulumi destroy`).to.match(/^ +- 2 deleted$/m);
       await pulumi(["stack", "rm", "--yes", "rehearsal"]);
+      // Each project's own emulator: a bench's many projects would otherwise keep theirs until stop().
+      servers.splice(servers.indexOf(emulator), 1);
+      await emulator.stop();
       const outcome = {
         install,
         up: up.seconds,

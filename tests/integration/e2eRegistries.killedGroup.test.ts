@@ -8,9 +8,15 @@
  */
 import { expect } from "chai";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { killTaggedProcesses, PROCESS_TAG_VARIABLE, scratchDir, taggedProcesses } from "../e2e/support/harness";
+import {
+  isRunning,
+  killTaggedProcesses,
+  PROCESS_TAG_VARIABLE,
+  scratchDir,
+  taggedProcesses,
+} from "../e2e/support/harness";
 import { rehearsalScratch, sweepKilledRehearsals } from "../e2e/support/rehearsalScratch";
 
 const support = path.resolve(__dirname, "../e2e/support");
@@ -81,16 +87,6 @@ async function killGroup(started: Started): Promise<void> {
   const exited = new Promise((resolve) => started.starter.once("exit", resolve));
   process.kill(-started.starter.pid!, "SIGKILL");
   await exited;
-}
-
-/** Whether `pid` runs: exists and is not a zombie (an ended process its parent has not reaped). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -188,5 +184,15 @@ describe("the sweep of a release rehearsal killed with its whole process group",
     expect(taggedProcesses(tag), "processes tagged by the killed rehearsal").to.deep.equal([]);
     expect(isRunning(forker.pid!), "the process that keeps starting others").to.equal(false);
     expect(scratchFolders(tmp), "the killed rehearsal's scratch folder").to.deep.equal([]);
+  });
+
+  it("leaves a rehearsal whose owner.pid is still empty: its owner is writing it", () => {
+    const tmp = scratchDir("being-made");
+    const { work } = rehearsalScratch(tmp);
+    writeFileSync(path.join(work, "owner.pid"), "");
+
+    sweepKilledRehearsals(tmp);
+
+    expect(existsSync(work), "the rehearsal being made").to.equal(true);
   });
 });

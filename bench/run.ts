@@ -31,6 +31,7 @@ import { SOURCES_CHANGED_NOTE, sourcesGuard } from "./support/sourcesGuard";
 import { driftStacks } from "./driftStacks";
 import { describeMachine } from "./support/machine";
 import { benchOptions, type BenchStep } from "./support/options";
+import { removeReleasedCopy } from "./support/releasedCopy";
 import { markdownTable, machineLine, type BenchResults, type Figure } from "./support/results";
 import { secondsSince } from "./support/stats";
 
@@ -179,6 +180,8 @@ async function main(): Promise<void> {
 
   // The quicker comparisons first, then the stacks from the smallest size up.
   for (const [name, measure] of quickSteps) if (runs(name)) await step(name, measure);
+  // The release's and the installs' comparisons, its users, are quick steps.
+  await removeReleasedCopy();
   if (runs("engine")) {
     log(`[bench] ${ENGINE_STEP} ...`);
     const engineStart = performance.now();

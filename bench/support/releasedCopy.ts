@@ -2,9 +2,11 @@
  * The release the bench measures: a committed copy of this tree (tests/support/committedCopy.ts) with a
  * node_modules of its own, as a CI checkout has after `npm ci` (the release rehearsal's), in which
  * `npm run release` ran once. Made once per bench run: the release's comparison (bench/release.ts) times
- * further runs in it, the installs' comparison (bench/installs.ts) publishes what it made.
+ * further runs in it, the installs' comparison (bench/installs.ts) publishes what it made; removed once
+ * both are done (bench/run.ts).
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
@@ -57,4 +59,11 @@ export function releasedCopy(log: (line: string) => void): Promise<string> {
     return copy;
   })();
   return made;
+}
+
+/** Removes the copy, once its last user is done: it holds a whole release and a node_modules. */
+export async function removeReleasedCopy(): Promise<void> {
+  const copy = await made?.catch(() => undefined);
+  made = undefined;
+  if (copy !== undefined) rmSync(copy, { recursive: true, force: true });
 }

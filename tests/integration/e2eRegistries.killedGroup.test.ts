@@ -7,11 +7,17 @@
  * leaves a rehearsal that still runs alone.
  */
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { PROCESS_TAG_VARIABLE, scratchDir, taggedProcesses } from "../e2e/support/harness";
-import { sweepKilledRehearsals } from "../e2e/support/rehearsalScratch";
+import {
+  isRunning,
+  killTaggedProcesses,
+  PROCESS_TAG_VARIABLE,
+  scratchDir,
+  taggedProcesses,
+} from "../e2e/support/harness";
+import { rehearsalScratch, sweepKilledRehearsals } from "../e2e/support/rehearsalScratch";
 
 const support = path.resolve(__dirname, "../e2e/support");
 
@@ -83,16 +89,6 @@ async function killGroup(started: Started): Promise<void> {
   await exited;
 }
 
-/** Whether `pid` runs: exists and is not a zombie (an ended process its parent has not reaped). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The scratch folders (harness.ts) in `tmp`: the starter's TMPDIR, where its TypeScript compiler's cache
  * goes too, as into the system's temporary folder.
@@ -111,9 +107,29 @@ describe("the sweep of a release rehearsal killed with its whole process group",
   // Each starter loads the e2e harness through ts-node: more than a minute on a loaded 2-core machine.
   this.timeout(300_000);
 
+  // What a test that fails or times out would leave running: each starter's group, its rehearsal's servers.
+  const started: Started[] = [];
+  const tmps: string[] = [];
+  const tags: string[] = [];
+  afterEach(async () => {
+    for (const one of started.splice(0)) {
+      if (one.starter.exitCode === null && one.starter.signalCode === null) await killGroup(one);
+      tags.push(one.tag);
+    }
+    for (const tmp of tmps.splice(0)) sweepKilledRehearsals(tmp);
+    // What a sweep that failed left.
+    for (const tag of tags.splice(0)) await killTaggedProcesses(tag);
+  });
+  async function startedIn(name: string): Promise<{ tmp: string; rehearsal: Started }> {
+    const tmp = scratchDir(name);
+    tmps.push(tmp);
+    const rehearsal = await startRehearsal(tmp);
+    started.push(rehearsal);
+    return { tmp, rehearsal };
+  }
+
   it("ends the servers that outlived the kill and removes the rehearsal's folder", async () => {
-    const tmp = scratchDir("killed-group");
-    const killed = await startRehearsal(tmp);
+    const { tmp, rehearsal: killed } = await startedIn("killed-group");
     expect(isRunning(killed.serverPid)).to.equal(true);
     await killGroup(killed);
     // What a CI timeout leaves: the server, in a process group of its own, runs on.
@@ -131,8 +147,7 @@ describe("the sweep of a release rehearsal killed with its whole process group",
   });
 
   it("leaves a rehearsal whose owner still runs, and sweeps it once that one is killed", async () => {
-    const tmp = scratchDir("live");
-    const live = await startRehearsal(tmp);
+    const { tmp, rehearsal: live } = await startedIn("live");
     try {
       sweepKilledRehearsals(tmp);
       expect(existsSync(path.join(live.work, "owner.pid")), "the live rehearsal's folder").to.equal(true);
@@ -145,5 +160,39 @@ describe("the sweep of a release rehearsal killed with its whole process group",
     expect(isRunning(live.serverPid)).to.equal(false);
     expect(isRunning(live.commandPid)).to.equal(false);
     expect(scratchFolders(tmp)).to.deep.equal([]);
+  });
+
+  it("ends the tagged processes that a killed rehearsal's process keeps starting while the sweep signals", async () => {
+    const tmp = scratchDir("forking");
+    tmps.push(tmp);
+    const { work, tag } = rehearsalScratch(tmp);
+    tags.push(tag);
+    // The owner: a process that has ended.
+    writeFileSync(path.join(work, "owner.pid"), String(spawnSync("true").pid));
+    // A tagged process that starts tagged children as fast as it can: the children it starts after a pass
+    // of the sweep lists the tagged processes are on no list of that pass.
+    const forker = spawn("bash", ["-c", "for i in {1..3000}; do sleep 30 & done; wait"], {
+      env: { PATH: process.env.PATH, [PROCESS_TAG_VARIABLE]: tag },
+      stdio: "ignore",
+      detached: true,
+    });
+    forker.unref();
+    await waitUntil(() => taggedProcesses(tag).length > 20, 5000);
+
+    sweepKilledRehearsals(tmp);
+
+    expect(taggedProcesses(tag), "processes tagged by the killed rehearsal").to.deep.equal([]);
+    expect(isRunning(forker.pid!), "the process that keeps starting others").to.equal(false);
+    expect(scratchFolders(tmp), "the killed rehearsal's scratch folder").to.deep.equal([]);
+  });
+
+  it("leaves a rehearsal whose owner.pid is still empty: its owner is writing it", () => {
+    const tmp = scratchDir("being-made");
+    const { work } = rehearsalScratch(tmp);
+    writeFileSync(path.join(work, "owner.pid"), "");
+
+    sweepKilledRehearsals(tmp);
+
+    expect(existsSync(work), "the rehearsal being made").to.equal(true);
   });
 });

@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
 import * as path from "node:path";
+import { isRunning } from "../e2e/support/harness";
 
 const registries = path.resolve(__dirname, "../e2e/support/registries.ts");
 
@@ -25,15 +26,6 @@ const { startWatched, freePort } = require(${JSON.stringify(registries)});
   setInterval(() => undefined, 1000);
 })();
 `;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the release rehearsal's server watchdog", function () {
   this.timeout(60_000);

@@ -460,6 +460,16 @@ export { existsSync };
  */
 export const PROCESS_TAG_VARIABLE = "CODESEC_E2E_PROCESS_TAG";
 
+/** Whether `pid` runs: exists and is not a zombie (an ended process its parent has not reaped). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 /** Ids of the running processes whose environment holds `PROCESS_TAG_VARIABLE=tag` (Linux /proc). */
 export function taggedProcesses(tag: string): number[] {
   if (!existsSync("/proc/self/environ")) {

@@ -203,7 +203,8 @@ export interface RehearsalOptions {
   readonly builtCopy?: string;
   /**
    * Where to make the rehearsal's scratch folder when not in this process's: the users' homes must not be
-   * inside the clone (the bench's temporary folder is).
+   * inside the clone (the bench's temporary folder is). The caller removes that folder once done; a set-up
+   * that fails removes it itself.
    */
   readonly scratchParent?: string;
 }
@@ -245,7 +246,6 @@ export interface Rehearsal {
 export async function startRehearsal(options: RehearsalOptions = {}): Promise<Rehearsal> {
   const { work, tag } = rehearsalScratch(options.scratchParent);
   const run = taggedCommands(tag);
-  sweepKilledRehearsals(path.dirname(path.dirname(work)));
   const servers: RunningServer[] = [];
   const fileServers: FileServer[] = [];
   const stop = async () => {
@@ -254,6 +254,7 @@ export async function startRehearsal(options: RehearsalOptions = {}): Promise<Re
   };
   const stepsRun: string[] = [];
   try {
+    sweepKilledRehearsals(path.dirname(path.dirname(work)));
     let phase = Date.now();
     const lap = (what: string) => {
       log(`${what}: ${((Date.now() - phase) / 1000).toFixed(1)} s`);
@@ -514,6 +515,13 @@ done
 
     /** Starts an emulator as a user starts it (`npx codesec-emulator`): its address and sample data. */
     async function startEmulator(env: NodeJS.ProcessEnv): Promise<Sample> {
+      return (await startEmulatorServer(env)).sample;
+    }
+
+    /** An emulator started as a user starts it, and the server to stop once its project is done. */
+    async function startEmulatorServer(
+      env: NodeJS.ProcessEnv,
+    ): Promise<{ sample: Sample; server: RunningServer }> {
       const dir = await emulatorInstall;
       const port = await freePort();
       const emulator = await startWatched(
@@ -539,7 +547,7 @@ done
         deploymentId: string;
         sample: { memberUserId: string };
       };
-      return { ...ready, memberUserId: ready.sample.memberUserId };
+      return { sample: { ...ready, memberUserId: ready.sample.memberUserId }, server: emulator };
     }
 
     /** One language's project, start to end: install, config, up, a preview with no change, destroy. */
@@ -566,7 +574,7 @@ done
         installOutput += ran.output;
       }
       project.installedFrom(dir, installOutput);
-      const sample = await startEmulator(env);
+      const { sample, server: emulator } = await startEmulatorServer(env);
       write(project.filesFor?.(sample) ?? {});
       await pulumi(["stack", "init", "rehearsal"]);
       await pulumi(["config", "set", "codesec:baseUrl", sample.baseUrl]);
@@ -585,6 +593,9 @@ done
       const destroy = await pulumi(["destroy", "--yes", "--skip-preview", "--color", "never"]);
       expect(destroy.output, `${project.title}: pulumi destroy`).to.match(/^ +- 2 deleted$/m);
       await pulumi(["stack", "rm", "--yes", "rehearsal"]);
+      // Each project's own emulator: a bench's many projects would otherwise keep theirs until stop().
+      servers.splice(servers.indexOf(emulator), 1);
+      await emulator.stop();
       const outcome = {
         install,
         up: up.seconds,
@@ -616,6 +627,8 @@ done
     };
   } catch (error) {
     await stop();
+    // A scratch folder of the caller's parent is outside the system's temporary folder: no sweep removes it.
+    if (options.scratchParent !== undefined) rmSync(path.dirname(work), { recursive: true, force: true });
     throw error;
   }
 }

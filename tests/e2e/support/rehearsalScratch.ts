@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
-import { scratchDir, taggedProcesses } from "./harness";
+import { isRunning, scratchDir, taggedProcesses } from "./harness";
 
 /** A rehearsal's folder and the tag of the processes it starts. */
 export interface RehearsalScratch {
@@ -36,15 +36,6 @@ export function rehearsalScratch(parent?: string): RehearsalScratch {
   return { work, tag: path.basename(work) };
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Ends what an earlier rehearsal that was killed left behind in `systemTmp`: the processes it tagged
  * and its scratch folder, for each rehearsal folder whose owner process no longer runs.
@@ -60,16 +51,23 @@ export function sweepKilledRehearsals(systemTmp: string): void {
     } catch {
       continue;
     }
-    let owners: number[];
+    let owners: (number | undefined)[];
     try {
-      owners = rehearsals.map((name) => Number(readFileSync(path.join(dir, name, "owner.pid"), "utf8")));
+      owners = rehearsals.map((name) => ownerPid(readFileSync(path.join(dir, name, "owner.pid"), "utf8")));
     } catch {
       continue; // removed meanwhile by the process that owns it
     }
-    if (owners.length === 0 || owners.some((pid) => pid === process.pid || isRunning(pid))) continue;
+    // An owner.pid that holds no pid yet is being written: its owner runs.
+    const live = (pid: number | undefined) => pid === undefined || pid === process.pid || isRunning(pid);
+    if (owners.length === 0 || owners.some(live)) continue;
     for (const name of rehearsals) endTagged(name);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The pid an owner.pid holds, or undefined when it holds none (not yet written). */
+function ownerPid(text: string): number | undefined {
+  return /^[1-9]\d*$/.test(text.trim()) ? Number(text.trim()) : undefined;
 }
 
 /**

@@ -1,13 +1,18 @@
 "use strict";
 // The first phase of `npm test` (unit, integration and reliability tests) and `npm run test:quick`: the
 // files run two at a time, each in a worker process of its own (mocha's parallel mode; c8 gathers the
-// workers' coverage). Every file keeps its state to itself (scratch folders, servers on a free port of
-// 127.0.0.1), so files may run in any order and at once. The slowest files are handed out first
-// (tests/support/specOrder.js): these took a minute or more each.
+// workers' coverage, which each worker writes as each file ends: tests/support/workerCoverage.ts). Every
+// file keeps its state to itself (scratch folders, servers on a free port of 127.0.0.1), so files may run
+// in any order and at once. The slowest files are handed out first (tests/support/specOrder.js): these
+// took a minute or more each.
 const { slowestFirst } = require("./tests/support/specOrder");
 
 module.exports = {
-  require: ["ts-node/register/transpile-only", "tests/support/providerRun.ts"],
+  require: [
+    "ts-node/register/transpile-only",
+    "tests/support/providerRun.ts",
+    "tests/support/workerCoverage.ts",
+  ],
   extension: ["ts"],
   spec: slowestFirst(
     ["tests/unit", "tests/integration", "tests/reliability"],

@@ -84,10 +84,11 @@ export async function smallStack(options: BenchOptions, log: (line: string) => v
       native: await benchStack("smallStack", "small-native", config("native")),
       "dynamic again": await benchStack("smallStack", "small-dynamic-again", config("dynamic")),
     };
-    // Untimed: each side's first command (the plugin's compile cache, the language host's first start);
-    // the empty stack updated and destroyed once, so that every repetition refreshes and destroys the same
-    // empty state. The sides' warm-up lifecycles are for figures worth reading: a smoke run only proves
-    // that the comparison runs, which its one timed lifecycle per side does.
+    // Untimed: the empty stack updated and destroyed once, so that every repetition refreshes and destroys
+    // the same empty state; and, in a full run, one warm-up lifecycle per side, so that no timed figure
+    // includes a side's first command (the plugin's compile cache, the language host's first start). A
+    // smoke run has no warm-up: it only proves that the comparison runs, and its first timed lifecycle per
+    // side includes that first command.
     await empty.preview();
     await empty.up();
     await empty.destroy();

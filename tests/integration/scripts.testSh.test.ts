@@ -41,11 +41,23 @@ echo "[setup-languages] building the hosts"
 echo languages >>"$FAKE_LOG"
 exit "\${FAKE_LANGUAGES:-0}"
 `;
-/** \`c8 --reporter=text-summary mocha\`: the command, then the coverage summary. */
+/**
+ * `c8 [options] mocha`: the command, then the coverage summary; with `--check-coverage --lines N`, fails
+ * as c8 does when $FAKE_LINES (the lines covered, in percent; 95 by default) is under N.
+ */
 const FAKE_C8 = `#!/usr/bin/env bash
-shift
+floor=
+while [ "\${1#-}" != "$1" ]; do
+  case "$1" in --lines) floor="$2"; shift ;; esac
+  shift
+done
 "$@"; rc=$?
 echo "=============================== Coverage summary ==============================="
+lines="\${FAKE_LINES:-95}"
+if [ -n "$floor" ] && [ "$lines" -lt "$floor" ]; then
+  echo "ERROR: Coverage for lines ($lines%) does not meet global threshold ($floor%)" >&2
+  exit 1
+fi
 exit $rc
 `;
 
@@ -84,7 +96,7 @@ describe("scripts/test.sh: one closing line for both phases", function () {
 
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  function runTests(first: string, e2e: string, languages = "0"): Run {
+  function runTests(first: string, e2e: string, languages = "0", lines = "95"): Run {
     const log = path.join(scratch, "phases.log");
     rmSync(log, { force: true });
     const env: NodeJS.ProcessEnv = {
@@ -94,6 +106,7 @@ describe("scripts/test.sh: one closing line for both phases", function () {
       FAKE_FIRST: first,
       FAKE_E2E: e2e,
       FAKE_LANGUAGES: languages,
+      FAKE_LINES: lines,
     };
     delete env.CI;
     delete env.CODESEC_TEST_COUNTS;
@@ -134,6 +147,17 @@ describe("scripts/test.sh: one closing line for both phases", function () {
     expect(countLines(run)).to.deep.equal([run.lines.at(-1)]);
     expect(run.lines.at(-1)).to.equal(
       "768 passed, 2 failed, 0 skipped (FAILED): unit, integration and reliability: 768 passed, 2 failed, 0 skipped; " +
+        "end-to-end: not run (the first phase failed)",
+    );
+  });
+
+  it("the first phase's coverage falls under 90% of lines: c8 says so, the end-to-end suite does not run; exit 1", () => {
+    const run = runTests("770,0,0", "48,0,0", "0", "89");
+    expect(run.status).to.equal(1);
+    expect(run.phasesRun).to.deep.equal(["first"]);
+    expect(run.output).to.include("ERROR: Coverage for lines (89%) does not meet global threshold (90%)");
+    expect(run.lines.at(-1)).to.equal(
+      "770 passed, 0 failed, 0 skipped (FAILED): unit, integration and reliability: 770 passed, 0 failed, 0 skipped, exit code 1; " +
         "end-to-end: not run (the first phase failed)",
     );
   });

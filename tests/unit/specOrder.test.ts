@@ -4,7 +4,7 @@
  * files `npm run test:quick` runs: the first phase's, but for the tests of the project's own scripts.
  */
 import { expect } from "chai";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -12,11 +12,16 @@ const { slowestFirst } = require("../support/specOrder") as {
   slowestFirst: (folders: string[], slowest: string[]) => string[];
 };
 
-/** Every `*.test.ts` under `folder`, as absolute paths. */
-function testFiles(folder: string): string[] {
-  return readdirSync(path.join(repoRoot, folder), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".test.ts"))
-    .map((file) => path.join(repoRoot, folder, file));
+/**
+ * The files mocha itself finds for a glob of a config's `spec` (its lookup-files), as absolute paths: the
+ * ordered spec must hold exactly the files its folders' `**\/*.test.ts` glob would run.
+ */
+const lookupFiles = require("mocha/lib/cli/lookup-files") as (
+  pattern: string,
+  extensions: string[],
+) => string[];
+function mochaGlob(pattern: string): string[] {
+  return lookupFiles(path.join(repoRoot, pattern), ["ts"]).map((file) => path.resolve(repoRoot, file));
 }
 
 describe("the order of the suites' test files", () => {
@@ -24,19 +29,19 @@ describe("the order of the suites' test files", () => {
     {
       name: "the first phase (.mocharc.js)",
       config: "../../.mocharc.js",
-      folders: ["tests/unit", "tests/integration", "tests/reliability"],
+      globs: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/reliability/**/*.test.ts"],
     },
     {
       name: "the end-to-end suite (tests/e2e/.mocharc.js)",
       config: "../e2e/.mocharc.js",
-      folders: ["tests/e2e"],
+      globs: ["tests/e2e/**/*.test.ts"],
     },
   ];
-  for (const { name, config, folders } of suites) {
-    it(`${name}: every test file of its folders exactly once`, () => {
+  for (const { name, config, globs } of suites) {
+    it(`${name}: every file its spec glob matches, exactly once`, () => {
       const { spec } = require(config) as { spec: string[] };
       expect(new Set(spec).size, "no file twice").to.equal(spec.length);
-      expect([...spec].sort()).to.deep.equal(folders.flatMap(testFiles).sort());
+      expect([...spec].sort()).to.deep.equal(globs.flatMap(mochaGlob).sort());
     });
   }
 

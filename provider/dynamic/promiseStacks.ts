@@ -3,7 +3,7 @@
  * (about forty per resource: four per property, the URN's and the id's, the registration's), and reads
  * it at once, which formats it through the source-map support that `pulumi` programs run with. The SDK
  * prints those traces only when `PULUMI_DEBUG_PROMISE_LEAKS` is set, so the classes' constructors skip
- * their formatting: in a 1,000-resource program that formatting is about a quarter of the program's CPU
+ * their formatting: in a 1,000-resource program that formatting is about a third of the program's CPU
  * (docs/large-stacks.md).
  *
  * Only those traces are skipped, recognized by their first frame (`debuggablePromise`): the trace the SDK

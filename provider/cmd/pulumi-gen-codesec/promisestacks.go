@@ -10,7 +10,7 @@ import (
 // The Node.js SDK's resource classes construct Pulumi's resource with the stack traces of the SDK's promises
 // left unformatted (pausePromiseStacks in utilities.ts): Pulumi's SDK takes and formats one for each of the
 // forty or so promises it makes per resource, and prints them only when PULUMI_DEBUG_PROMISE_LEAKS is set.
-// In a 1,000-resource program that formatting is about a quarter of the program's CPU (docs/large-stacks.md).
+// In a 1,000-resource program that formatting is about a third of the program's CPU (docs/large-stacks.md).
 // The upstream generator has no option for it, so its output is edited here; a change of its output that
 // this edit no longer recognizes fails the generation rather than leaving a class unedited.
 

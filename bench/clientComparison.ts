@@ -1,6 +1,6 @@
 /**
  * The client comparison: the client against a bare keep-alive `node:http` loop on the same emulator routes,
- * and the cold load of the package's entry points. The measurements are the sdk's (`measureClientSpeed()` in
+ * and the cold load of the package's entry points. The measurements are the client's (`measureClientSpeed()` in
  * bench/clientSpeed.ts, `measureModuleLoad()` in bench/moduleLoad.ts); this module turns them into figures
  * with their targets. The headline is the client as users get it, with its default limiter (100 requests per
  * second, 16 in flight: the platform's documented limit per credential, docs/api-behaviour.md, so that a
@@ -13,7 +13,7 @@
 import { measureClientSpeed } from "./clientSpeed";
 import { measureModuleLoad, type ModuleLoadResult } from "./moduleLoad";
 import type { BenchOptions } from "./support/options";
-import { DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
+import { DEFAULT_REQUESTS_PER_SECOND } from "../client";
 import { figure, type Figure } from "./support/results";
 import { pairedRatios, summarized } from "./support/stats";
 

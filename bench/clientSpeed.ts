@@ -15,7 +15,7 @@
 import * as http from "node:http";
 import { performance } from "node:perf_hooks";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
-import { CodeSecClient, MAX_REQUESTS_PER_SECOND, RateLimiter } from "../sdk";
+import { CodeSecClient, MAX_REQUESTS_PER_SECOND, RateLimiter } from "../client";
 
 export interface ClientSpeedOptions {
   /** Requests per measured run (bare and unlimited client). Default 2000. */

@@ -20,7 +20,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import path from "node:path";
 import { startEmulator, type EmulatorHandle } from "../emulator/index";
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../sdk";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUESTS_PER_SECOND } from "../client";
 import { ApiCallCounter, type CallCounts } from "./support/apiCallCounter";
 import { pacedLoop } from "./support/bareLoop";
 import { BENCH_DEPLOYMENT, benchFixtures, benchUserId } from "./support/fixtures";
@@ -183,7 +183,7 @@ function measureState(stack: Stack, side: Side, run: SizeRun): void {
  * is ORG_ROLE_MEMBER after a destroy) sent bare, paced as the client paces them by default. Then the
  * members are set back, untimed.
  */
-async function mapApiFloor(emulator: EmulatorHandle, n: number): Promise<number> {
+export async function mapApiFloor(emulator: EmulatorHandle, n: number): Promise<number> {
   const writes = (role: string) => ({
     baseUrl: emulator.baseUrl,
     token: emulator.apiToken,

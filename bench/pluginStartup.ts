@@ -32,14 +32,18 @@ import { median, summarized } from "./support/stats";
 export interface PluginForm {
   name: string;
   command: string;
+  /** Its arguments: an engine address nothing listens on when not given (the plugin only dials it when a call needs the engine). */
+  args?: string[];
+  /** The folder it starts in (the bench's own when not given). */
+  cwd?: string;
   env?: Record<string, string>;
 }
 
 /** Milliseconds from spawning `form`'s launcher to its first line of output (the port); then it is stopped. */
 export async function pluginStartMs(form: PluginForm): Promise<number> {
   const start = performance.now();
-  // An engine address nothing listens on: the plugin only dials it when a call needs the engine.
-  const child = spawn(form.command, ["127.0.0.1:9"], {
+  const child = spawn(form.command, form.args ?? ["127.0.0.1:9"], {
+    cwd: form.cwd,
     env: { ...process.env, ...form.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

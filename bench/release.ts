@@ -1,19 +1,12 @@
 /**
  * `npm run release` on a warm machine: its script run in a committed copy of this tree
- * (tests/support/committedCopy.ts), once untimed (npm's, Go's and pip's caches, the copy's first build),
+ * (support/releasedCopy.ts), once untimed (npm's, Go's and pip's caches, the copy's first build),
  * then timed for each repetition, as a maintainer runs it again on a tag. With `--allow-stale-performance`:
  * the copy is not the commit docs/performance.md was measured on, and the release's own check of that is
  * a digest, a second or two of the whole. Besides the wall time, the seconds of each of the release's
  * stages, from the times its log lines (`[release] ...`) arrive: where the time goes.
  */
-import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import * as path from "node:path";
-import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
-import { ALLOW_STALE_PERFORMANCE } from "../scripts/release/performanceFreshness";
-import { scratchDir } from "../tests/e2e/support/harness";
-import { committedCopy } from "../tests/support/committedCopy";
+import { releasedCopy, runReleaseScript } from "./support/releasedCopy";
 import type { BenchOptions } from "./support/options";
 import { figure, type Figure } from "./support/results";
 import { summarized } from "./support/stats";
@@ -21,7 +14,7 @@ import { summarized } from "./support/stats";
 export const RELEASE_COMPARISON = "npm run release";
 
 /** One run: its wall seconds and the seconds from each `[release]` stage's line to the next line's. */
-interface ReleaseRun {
+interface TimedRun {
   seconds: number;
   stages: Map<string, number>;
 }
@@ -40,65 +33,47 @@ function stageOf(line: string): string | undefined {
   return text.startsWith("building ") ? "build (scripts/build.sh)" : text.replace(/ \(.*\)$/, "");
 }
 
-/** Runs the release script in `copy` to its end, timing it and its stages; a failure throws its output. */
-async function timedRelease(copy: string): Promise<ReleaseRun> {
-  const start = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", path.join(copy, "scripts/release.ts"), ALLOW_STALE_PERFORMANCE],
-    { cwd: copy, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const marks: { stage: string; at: number }[] = [{ stage: START, at: start }];
-  let output = "";
-  createInterface({ input: child.stderr }).on("line", (line) => {
-    output += `${line}\n`;
+/** Runs the release script in `copy`, timing it and its stages; a failure throws its output. */
+async function timedRelease(copy: string): Promise<TimedRun> {
+  const run = await runReleaseScript(copy);
+  const marks: { stage: string; at: number }[] = [{ stage: START, at: run.start }];
+  for (const { line, at } of run.lines) {
     const stage = stageOf(line);
-    if (stage) marks.push({ stage, at: performance.now() });
-  });
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
-  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  const end = performance.now();
-  if (code !== 0) throw new Error(`npm run release exited ${code}:\n${output.slice(-4000)}`);
+    if (stage) marks.push({ stage, at });
+  }
   const stages = new Map<string, number>();
   marks.forEach((mark, i) => {
-    const next = marks[i + 1]?.at ?? end;
+    const next = marks[i + 1]?.at ?? run.end;
     stages.set(mark.stage, (stages.get(mark.stage) ?? 0) + (next - mark.at) / 1000);
   });
-  return { seconds: (end - start) / 1000, stages };
+  return { seconds: (run.end - run.start) / 1000, stages };
 }
 
 /** The warm release's wall time and its stages' seconds, over `options.reps` timed runs. */
 export async function releaseFigures(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
-  const copy = scratchDir("bench-release");
-  try {
-    committedCopy(copy);
-    log(`[bench] ${RELEASE_COMPARISON}: an untimed run first (caches, the copy's first build)`);
-    await timedRelease(copy);
-    const runs: ReleaseRun[] = [];
-    for (let rep = 0; rep < options.reps; rep++) {
-      runs.push(await timedRelease(copy));
-      log(`[bench] ${RELEASE_COMPARISON}: ${runs.at(-1)!.seconds.toFixed(1)} s`);
-    }
-    const detail = `${runs.length} timed runs after an untimed one, in a committed copy of the tree`;
-    return [
+  const copy = await releasedCopy(log);
+  const runs: TimedRun[] = [];
+  for (let rep = 0; rep < options.reps; rep++) {
+    runs.push(await timedRelease(copy));
+    log(`[bench] ${RELEASE_COMPARISON}: ${runs.at(-1)!.seconds.toFixed(1)} s`);
+  }
+  const detail = `${runs.length} timed runs after an untimed one, in a committed copy of the tree`;
+  return [
+    figure({
+      comparison: RELEASE_COMPARISON,
+      name: "warm `npm run release`, wall time",
+      unit: "s",
+      ...summarized(runs.map((run) => run.seconds)),
+      detail,
+    }),
+    ...[...runs[0].stages.keys()].map((stage) =>
       figure({
         comparison: RELEASE_COMPARISON,
-        name: "warm `npm run release`, wall time",
+        name: `of which: ${stage}`,
         unit: "s",
-        ...summarized(runs.map((run) => run.seconds)),
-        detail,
+        ...summarized(runs.map((run) => run.stages.get(stage) ?? 0)),
+        detail: "from the time its `[release]` line arrives to the next one's",
       }),
-      ...[...runs[0].stages.keys()].map((stage) =>
-        figure({
-          comparison: RELEASE_COMPARISON,
-          name: `of which: ${stage}`,
-          unit: "s",
-          ...summarized(runs.map((run) => run.stages.get(stage) ?? 0)),
-          detail: "from the time its `[release]` line arrives to the next one's",
-        }),
-      ),
-    ];
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
-  }
+    ),
+  ];
 }

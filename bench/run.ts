@@ -18,10 +18,13 @@ import { ALIASES_COMPARISON, nativeAliases } from "./nativeAliases";
 import { LARGE_STACKS_COMPARISON, largeStacks } from "./largeStacks";
 import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
+import { MAP_AT_LIMIT_STEP, userRolesMapAtLimit } from "./userRolesMapAtLimit";
 import { notificationRules } from "./notificationRules";
 import { rateLimited } from "./rateLimited";
+import { INSTALLS_COMPARISON, installFigures } from "./installs";
 import { RELEASE_COMPARISON, releaseFigures } from "./release";
 import { SMALL_STACK_COMPARISON, smallStack } from "./smallStack";
+import { REVIEW_PATH_COMPARISON, reviewPath } from "./reviewPath";
 import { reviewTools } from "./reviewTools";
 import { stateSize } from "./stateSize";
 import { measuredSourcesDigest } from "../scripts/measuredSources";
@@ -95,9 +98,12 @@ async function main(): Promise<void> {
     ["rate limits", () => rateLimited(options, log)],
     ["plugin start-up", () => pluginStartup(options.pluginStarts, log)],
     [RELEASE_COMPARISON, () => releaseFigures(options, log)],
+    [INSTALLS_COMPARISON, () => installFigures(options, log)],
     [SMALL_STACK_COMPARISON, () => smallStack(options, log)],
     ["drift across stacks", () => driftStacks(options, log)],
     ["review tools", () => reviewTools({ sizes: options.reviewToolSteps, repetitions: options.reps }, log)],
+    [REVIEW_PATH_COMPARISON, () => reviewPath(options, log)],
+    [MAP_AT_LIMIT_STEP, () => userRolesMapAtLimit(options, log)],
   ];
   const unfinished: string[] = [
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
@@ -124,6 +130,7 @@ async function main(): Promise<void> {
       pluginStarts: options.pluginStarts,
       driftStacks: options.driftStacks,
       reviewToolSteps: options.reviewToolSteps,
+      mapAtLimitEntries: options.mapAtLimitEntries,
       secondsPerComparison: timings,
       steps: planned,
       commit,

@@ -11,11 +11,11 @@ import {
   RateLimiter,
   type DeadlineLabel,
   type SettingNames,
-} from "../sdk";
+} from "../client";
 import { quotedText } from "../api/messageText";
 import type { CurrentUser } from "../api/schemas/users";
-import { canonicalBaseUrl } from "../sdk/baseUrl";
-import { isMessageLine } from "../sdk/optionChecks";
+import { canonicalBaseUrl } from "../client/baseUrl";
+import { isMessageLine } from "../client/optionChecks";
 import {
   CodeSecConnectionError,
   STACK_CONFIG,

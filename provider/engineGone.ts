@@ -23,7 +23,7 @@
  * dropped (the engine reading them is the only reason to write there).
  */
 import { fstatSync } from "node:fs";
-import { DEFAULT_DEADLINE_MS } from "../sdk/client";
+import { DEFAULT_DEADLINE_MS } from "../client/client";
 
 /** How long the calls under way may still run once the engine is gone (see above). */
 export const ENGINE_GONE_GRACE_MS = DEFAULT_DEADLINE_MS;

@@ -9,43 +9,53 @@
  *
  * @packageDocumentation
  */
-export { UserRole, type UserRoleArgs } from "./resources/userRole/resource";
-export { UserRoles, type UserRolesArgs } from "./resources/userRoles/resource";
+export { UserRole, type UserRoleArgs } from "./generated/resources/UserRole";
+export { UserRoles, type UserRolesArgs } from "./generated/resources/UserRoles";
 export { UserRolesPartialFailure } from "./resources/userRoles/implementation";
 export {
   WorkflowProvisioning,
   type WorkflowProvisioningArgs,
-} from "./resources/workflowProvisioning/resource";
+} from "./generated/resources/WorkflowProvisioning";
 export {
   ScmWebhookSubscription,
   type ScmWebhookSubscriptionArgs,
-} from "./resources/scmWebhookSubscription/resource";
-export { ScmApp, type ScmAppArgs } from "./resources/scmApp/resource";
+} from "./generated/resources/ScmWebhookSubscription";
+export { ScmApp, type ScmAppArgs } from "./generated/resources/ScmApp";
 export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/implementation";
 
 export { OrgRole } from "./enums";
 
-export { getScan, getScanOutput, type GetScanArgs, type GetScanResult } from "./functions/getScan";
-export { getBranch, getBranchOutput, type GetBranchArgs, type GetBranchResult } from "./functions/getBranch";
-export { getScmApp, getScmAppOutput, type GetScmAppArgs, type GetScmAppResult } from "./functions/getScmApp";
+export { getScan, getScanOutput, type GetScanArgs, type GetScanResult } from "./generated/functions/getScan";
+export {
+  getBranch,
+  getBranchOutput,
+  type GetBranchArgs,
+  type GetBranchResult,
+} from "./generated/functions/getBranch";
+export {
+  getScmApp,
+  getScmAppOutput,
+  type GetScmAppArgs,
+  type GetScmAppResult,
+} from "./generated/functions/getScmApp";
 export {
   getCurrentUser,
   getCurrentUserOutput,
   type GetCurrentUserArgs,
   type GetCurrentUserResult,
-} from "./functions/getCurrentUser";
+} from "./generated/functions/getCurrentUser";
 export {
   getJoinableOrganizations,
   getJoinableOrganizationsOutput,
   type GetJoinableOrganizationsArgs,
   type GetJoinableOrganizationsResult,
-} from "./functions/getJoinableOrganizations";
+} from "./generated/functions/getJoinableOrganizations";
 export {
   getNotificationRules,
   getNotificationRulesOutput,
   type GetNotificationRulesArgs,
   type GetNotificationRulesResult,
-} from "./functions/getNotificationRules";
+} from "./generated/functions/getNotificationRules";
 export type { CodeSecInvokeOptions, CodeSecInvokeOutputOptions } from "./functions/invokeOptions";
 
 export {

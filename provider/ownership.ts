@@ -11,7 +11,7 @@
  * The dynamic and the native provider both decide with {@link ownershipOf}.
  */
 import { quotedText } from "../api/messageText";
-import { canonicalBaseUrl } from "../sdk/baseUrl";
+import { canonicalBaseUrl } from "../client/baseUrl";
 import {
   CodeSecConnectionError,
   STACK_CONFIG,

@@ -15,14 +15,14 @@ import {
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_MS,
   MAX_RETRIES,
-} from "../sdk/client";
+} from "../client/client";
 import {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_REQUESTS_PER_SECOND,
   MAX_IN_FLIGHT_LIMIT,
   MAX_REQUESTS_PER_SECOND,
   BURST_WINDOW_MS,
-} from "../sdk/rateLimiter";
+} from "../client/rateLimiter";
 import {
   CLIENT_SETTING_KEYS,
   CONFIG_ALLOW_INSECURE_HTTP,

@@ -4,8 +4,8 @@
  * `codesec:token`), a way to tell the user something, and the call's own limits. Credentials, clients,
  * ownership and the credential check are resolved from it by the same code for both providers.
  */
-import type { CodeSecClient } from "../sdk";
-import { DEFAULT_DEADLINE_MS } from "../sdk/client";
+import type { CodeSecClient } from "../client";
+import { DEFAULT_DEADLINE_MS } from "../client/client";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, verifyCredentials } from "./clients";
 import { resolveConnection, type ConfigLookup, type ResolvedConnection } from "./connection";
 import {

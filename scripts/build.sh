@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the packages: pulumi-codesec (api, sdk, provider -> dist/), then the emulator package, which
+# Builds the packages: pulumi-codesec (api, client, provider -> dist/), then the emulator package, which
 # compiles against pulumi-codesec's built API definitions (emulator/dist/), and the policy pack, which
 # compiles against pulumi-codesec/review (policy/dist/).
 set -euo pipefail

@@ -25,6 +25,7 @@ const root = path.resolve(__dirname, "..");
  */
 export const MEASURED_PATHS = [
   "provider",
+  "client",
   "sdk",
   "api",
   "emulator",

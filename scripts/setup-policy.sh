@@ -24,15 +24,36 @@ source_yaml="$root/policy/PulumiPolicy.yaml"
 node_path="$(command -v node)"
 # @pulumi/pulumi's policy-pack runner as policy/ resolves it: the one the pack's @pulumi/policy loads.
 runner="$(cd "$root/policy" && node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")')"
+# Where the runner sits in a package folder, as the launcher looks for a pack's own.
+runner_path=@pulumi/pulumi/cmd/run-policy-pack/index.js
+compile_cache="$tools/node-compile-cache"
 mkdir -p "$tools/bin" "$pack"
 
 cat >"$launcher.tmp" <<LAUNCHER
 #!/bin/sh
 # Written by scripts/setup-policy.sh: the Pulumi CLI runs this for a policy pack with
 # \`runtime: $runtime\`, in the pack's folder, with the engine's address and the pack's folder.
-# The runner of the pack's own node_modules when it has one, else policy/'s.
-runner="\$("$node_path" -p 'try { require.resolve("@pulumi/pulumi/cmd/run-policy-pack", { paths: [process.cwd()] }) } catch { "" }')"
-exec "$node_path" "\${runner:-$runner}" "\$@"
+# The runner of the pack's own node_modules when it has one (looked for as Node looks for a package: in
+# node_modules of the folder and of each parent), else policy/'s; looked for by the shell, so that a start
+# costs one Node.js process.
+runner="$runner"
+dir="\$PWD"
+while :; do
+  if [ -f "\$dir/node_modules/$runner_path" ]; then
+    runner="\$dir/node_modules/$runner_path"
+    break
+  fi
+  [ -n "\$dir" ] && [ "\$dir" != / ] || break
+  dir="\${dir%/*}"
+done
+# Node's compile cache: every start after the first reads the compiled code of the modules it loads (the
+# runner loads TypeScript whatever the pack is written in, then @pulumi/pulumi and the pack) instead of
+# compiling them again. A cache folder or NODE_DISABLE_COMPILE_CACHE of the caller's is kept.
+if [ -z "\${NODE_DISABLE_COMPILE_CACHE:-}" ]; then
+  NODE_COMPILE_CACHE="\${NODE_COMPILE_CACHE:-$compile_cache}"
+  export NODE_COMPILE_CACHE
+fi
+exec "$node_path" "\$runner" "\$@"
 LAUNCHER
 chmod 0755 "$launcher.tmp"
 mv -f "$launcher.tmp" "$launcher"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, in two phases: unit, integration and reliability tests against the emulator
-# (with coverage), then the end-to-end suite through the real Pulumi CLI (only when the first phase
-# passed: it takes most of the time). Ends with one line counting both phases, saying which did not
+# (with coverage, their files two at a time in mocha's worker processes: .mocharc.js), then the
+# end-to-end suite through the real Pulumi CLI (only when the first phase passed: it takes most of the
+# time). Ends with one line counting both phases, saying which did not
 # run, and exits non-zero when anything failed or did not run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -159,6 +159,6 @@ export const ListNotificationRulesResponse = Type.Object({
 export type ListNotificationRulesResponse = Static<typeof ListNotificationRulesResponse>;
 
 /**
- * A page as the client validates it: the cursor is read tolerantly, apart from the schema (sdk/operations).
+ * A page as the client validates it: the cursor is read tolerantly, apart from the schema (client/operations).
  */
 export const NotificationRulesPageBody = Type.Omit(ListNotificationRulesResponse, ["cursor"]);

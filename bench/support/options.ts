@@ -3,6 +3,7 @@
  * smallest sizes and one repetition, still running every comparison; `BENCH_SIZES` and `BENCH_REPS`
  * override the engine-floor sizes and repetitions of either mode.
  */
+import { MAX_USER_ROLES } from "../../provider/resources/userRoles/implementation";
 
 /** Sizes and repetitions of one bench run. */
 export interface BenchOptions {
@@ -29,6 +30,8 @@ export interface BenchOptions {
   driftStacks: { stacks: number; resources: number };
   /** Event-log sizes (steps) at which codesec-review and codesec-drift are timed. */
   reviewToolSteps: number[];
+  /** Entries of the UserRoles map measured once at its documented maximum. */
+  mapAtLimitEntries: number;
   /**
    * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
    * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
@@ -60,9 +63,12 @@ export const BENCH_STEPS = [
   "rate limits",
   "plugin start-up",
   "npm run release",
+  "install and first up",
   "small real stack",
   "drift across stacks",
   "review tools",
+  "review path",
+  "UserRoles map at its maximum",
   "engine",
   "native SDK aliases",
   "large stacks",
@@ -121,6 +127,7 @@ export function benchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     pluginStarts: smoke ? 3 : 15,
     driftStacks: smoke ? { stacks: 3, resources: 5 } : { stacks: 20, resources: 50 },
     reviewToolSteps: smoke ? [500] : [500, 5_000, 50_000],
+    mapAtLimitEntries: smoke ? 50 : MAX_USER_ROLES,
     ...(env.BENCH_ONLY ? { only: onlySteps(env.BENCH_ONLY) } : {}),
   };
 }

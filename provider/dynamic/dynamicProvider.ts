@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../resources/definition";
-import { ResourceInitError } from "../resources/initFailure";
+import { ResourceInitError } from "../errors";
 import {
   checkResource,
   createResource,

@@ -1,12 +1,13 @@
 /**
  * The object the engine calls for one resource kind when the stored provider is the short form
  * (`require("pulumi-codesec/dynamic/<Kind>")`, see stubProvider.ts): the kind's provider plus the
- * `configure` that receives the stack config. Each kind's `engineEntry.ts` exports one of these as its
- * whole module, so loading it loads that kind's implementation only.
+ * `configure` that receives the stack config. Each kind's generated entry module
+ * (`provider/generated/engineEntries/<Kind>.ts`) exports one of these as its whole module, so loading it
+ * loads that kind's implementation only.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../resources/registry";
-import { reportedOnce } from "./failureOutput";
+import { reportedOnce } from "../errors";
 import { endTheHostWithTheEngine, trackCall } from "./hostShutdown";
 import { rememberStackConfig } from "./runtimeCredentials";
 
@@ -17,7 +18,7 @@ const METHODS: readonly ProviderMethod[] = ["check", "diff", "create", "read", "
 
 /**
  * `kind` names the entry (tests wrap every kind's methods through this function). Each method's failure
- * is reported once (failureOutput.ts). In Pulumi's dynamic-provider host, the first entry loaded makes the
+ * is reported once (provider/errors.ts). In Pulumi's dynamic-provider host, the first entry loaded makes the
  * host end with the engine, and every call is counted until it settles (hostShutdown.ts).
  */
 export function engineEntry(_kind: ResourceKind, implementation: KindProvider): KindProvider {

@@ -6,11 +6,12 @@
  *
  * Two forms, chosen once per kind and process (one object per kind, so the engine's serializer cache
  * serializes each kind once per program run, not once per resource):
- * - **short** (since 0.4.0, about 300 bytes): the exports of the kind's entry module (`engineEntry.ts`
- *   in its resource folder). The serializer stores a module found under `node_modules` as
+ * - **short** (since 0.4.0, about 300 bytes): the exports of the kind's entry module
+ *   (`provider/generated/engineEntries/<Kind>.ts`). The serializer stores a module found under `node_modules` as
  *   `require("<package subpath>")`, mapped through the package's `exports`, so the stored text is
  *   `require("pulumi-codesec/dynamic/<Kind>")`. Used whenever the package is installed under
- *   `node_modules`, which is how a program gets it.
+ *   `node_modules`, which is how a program gets it. The stored text names the subpath, not the file, so
+ *   the entry file may live anywhere in the package as long as its `exports` entry follows it.
  * - **legacy** (0.1.0 to 0.3.0, about 1.9 KB): seven forwarding functions that call
  *   `require("pulumi-codesec/dynamic").run(kind, ...)`. Used when the package is loaded from outside
  *   `node_modules` (an `npm link`, this repository's own tests), where the serializer would copy the
@@ -23,7 +24,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { kindFolder } from "../resources/kindFolder";
+import { compiledFile, engineEntryFile } from "../generatedLayout";
 import type { ResourceKind } from "../resources/registry";
 
 const stubs = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
@@ -50,7 +51,7 @@ function installedEntry(kind: ResourceKind): pulumi.dynamic.ResourceProvider | u
   const request = `pulumi-codesec/dynamic/${kind}`;
   try {
     const file = require.resolve(request); // as the require cache keys it, which the serializer reads
-    const expected = `pulumi-codesec/dist/provider/resources/${kindFolder(kind)}/engineEntry.js`;
+    const expected = `pulumi-codesec/${compiledFile(engineEntryFile(kind))}`;
     if (serializerModuleName(file, process.cwd()) !== expected) return undefined;
     // A require rooted in @pulumi/pulumi (not `paths`: from inside this package, Node resolves its own name to itself).
     const seenByPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json")).resolve(

@@ -4,7 +4,7 @@
  * program's Promise and Output forms (./invokeOptions.ts) and the native plugin's Invoke.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import { validateArguments } from "../../sdk/argumentValidation";
+import { validateArguments } from "../../client/argumentValidation";
 import type { FunctionDefinition } from "./definition";
 import { NoArguments } from "./definitions";
 

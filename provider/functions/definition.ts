@@ -5,7 +5,7 @@
  * and the reference docs all come from it.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import type { CodeSecClient } from "../../sdk";
+import type { CodeSecClient } from "../../client";
 
 export interface FunctionDefinition<
   A extends TObject | undefined = TObject | undefined,

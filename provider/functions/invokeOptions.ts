@@ -2,14 +2,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Static, TObject } from "@sinclair/typebox";
 import { Type } from "../../api/typeBuilder";
-import type { CodeSecClient } from "../../sdk";
-import { validateArguments } from "../../sdk/argumentValidation";
+import type { CodeSecClient } from "../../client";
+import { validateArguments } from "../../client/argumentValidation";
 import type { FunctionDefinition } from "./definition";
 import { functionArguments } from "./arguments";
 import { clientFor, clientSettingsFrom } from "../clients";
 import { resolveConnection, type ConfigLookup, type ConnectionInput } from "../connection";
 import { warnObjectConnection } from "../deprecations";
-import { isExpectedFailure } from "../expectedFailures";
+import { isExpectedFailure } from "../errors";
 import type { PulumiArgs } from "../pulumiTypes";
 
 /**
@@ -175,7 +175,7 @@ async function argumentResources(args: unknown): Promise<pulumi.Resource[]> {
 
 /**
  * A failure raised on purpose leaves the Output form as a `pulumi.RunError`, which the program's host
- * prints as its message alone (provider/expectedFailures.ts); the message keeps everything it says.
+ * prints as its message alone (provider/errors.ts); the message keeps everything it says.
  * Nothing can catch a rejected Output (the program fails), so only what is printed changes; the Promise
  * form rejects with the error itself, for a program to catch by class.
  */

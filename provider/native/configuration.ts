@@ -19,7 +19,7 @@ import {
   type ConfigOrigin,
 } from "../connection";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, type ClientSettings } from "../clients";
-import { checkFailure, type CheckFailure } from "../checkFailures";
+import { checkFailure, type CheckFailure } from "../errors";
 import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
 import { configName, ProviderConfig } from "../providerConfig";
 import { isSecretSchema } from "../../api/schemaIssues";
@@ -149,7 +149,7 @@ const STAND_IN_TOKEN = "unknown-until-apply";
 
 /**
  * A configuration problem as a check failure: it names the setting (`timeoutMs`) when the engine may print
- * its value, never a secret one, a base URL or a nested path (checkFailures.ts); the reason names the
+ * its value, never a secret one, a base URL or a nested path (provider/errors.ts); the reason names the
  * setting anyway.
  */
 function configFailure(error: CodeSecConnectionError): CheckFailure {

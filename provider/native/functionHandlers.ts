@@ -8,7 +8,7 @@
  */
 import { quotedText } from "../../api/messageText";
 import * as grpc from "@grpc/grpc-js";
-import { CodeSecInputError } from "../../sdk/errors";
+import { CodeSecInputError } from "../../client/errors";
 import { functionArguments } from "../functions/arguments";
 import type { FunctionDefinition } from "../functions/definition";
 import { FUNCTION_DEFINITIONS, NoArguments } from "../functions/definitions";

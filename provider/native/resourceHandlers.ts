@@ -10,7 +10,7 @@ import * as grpc from "@grpc/grpc-js";
 import { holdsEngineKeys, withoutEngineKeys } from "../dynamic/engineKeys";
 import { isLookup } from "../dynamic/lookup";
 import { isSecretValue, type ResourceDefinition } from "../resources/definition";
-import { ResourceInitError } from "../resources/initFailure";
+import { ResourceInitError } from "../errors";
 import {
   checkResource,
   createResource,

@@ -1,6 +1,6 @@
 /**
  * How a failed call answers the engine. A failure the package raises on purpose
- * (provider/expectedFailures.ts) answers with its message alone, which says what happened and what to
+ * (provider/errors.ts) answers with its message alone, which says what happened and what to
  * do; any other error is a bug and answers with its stack, for the report. The engine prints the answer
  * once, under the resource; the plugin writes nothing of it to its own output. A create or update that
  * applied part of its work (ResourceInitError) answers with gRPC's ErrorResourceInitFailed details, so
@@ -8,8 +8,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { isExpectedFailure } from "../expectedFailures";
-import type { ResourceInitError } from "../resources/initFailure";
+import { failureText, type ResourceInitError } from "../errors";
 import { Any, Status, provider } from "./protocol";
 
 /** An answer prepared as a gRPC status (a refusal with its own code, an init failure with details). */
@@ -22,13 +21,7 @@ export class StatusError extends Error {
 /** The status of a call that failed with `error`. */
 export function failureStatus(error: unknown): grpc.ServerErrorResponse {
   if (error instanceof StatusError) return error.status;
-  const message =
-    error instanceof Error
-      ? isExpectedFailure(error)
-        ? error.message
-        : (error.stack ?? String(error))
-      : String(error);
-  return { name: "Error", message, code: grpc.status.UNKNOWN };
+  return { name: "Error", message: failureText(error), code: grpc.status.UNKNOWN };
 }
 
 /** The status of a failed create or update whose applied part the engine records (`properties`). */

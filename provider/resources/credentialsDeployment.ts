@@ -13,10 +13,10 @@
  * client's error, as every other read of a refresh does.
  */
 import { escapedText, quotedText } from "../../api/messageText";
-import { CodeSecApiError, type CodeSecClient } from "../../sdk";
+import { CodeSecApiError, type CodeSecClient } from "../../client";
 import type { ResolvedConnection } from "../connection";
 import type { ProviderContext } from "../providerContext";
-import { CodeSecResourceError } from "./resourceError";
+import { CodeSecResourceError } from "../errors";
 import { withRotationAdvice } from "./staleCredentials";
 
 /** Deployment ids listing notification rules can carry: it sends the id as a JSON integer. */

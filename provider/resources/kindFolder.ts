@@ -1,8 +1,7 @@
 /**
  * The folder of a resource kind under provider/resources (and dist/provider/resources), where its
- * definition, docs, examples, generated class and entry module are: the kind's name with a lower-case
- * first letter (`UserRole` -> `userRole`). It imports nothing, so the program side (the stub,
- * provider/dynamic/stubProvider.ts) uses it without loading the registry's definitions.
+ * definition, implementation, docs and examples are: the kind's name with a lower-case first letter
+ * (`UserRole` -> `userRole`). What is generated for the kind is apart (provider/generatedLayout.ts).
  *
  * @example
  * `provider/resources/${kindFolder("ScmApp")}/docs.md`; // provider/resources/scmApp/docs.md

@@ -10,9 +10,9 @@ import { Type } from "../../api/typeBuilder";
 import { issueMessage, schemaIssues } from "../../api/schemaIssues";
 import { nestingIssue } from "../../api/nestingDepth";
 import { quotedText } from "../../api/messageText";
-import { CodeSecInputError } from "../../sdk";
-import { serializeRequestBody } from "../../sdk/requestBody";
-import { checkFailure, type CheckFailure } from "../checkFailures";
+import { CodeSecInputError } from "../../client";
+import { serializeRequestBody } from "../../client/requestBody";
+import { type CheckFailure, checkFailure, CodeSecResourceError, ResourceInitError } from "../errors";
 import { CodeSecConnectionError, CONFIG_CONNECTIONS, STACK_CONFIG } from "../connection";
 import {
   checkConnectionOf,
@@ -31,8 +31,6 @@ import {
   type ResourceDefinition,
 } from "./definition";
 import type { KindContext, ReadOutcome, UpdatePlan } from "./kindImplementation";
-import { ResourceInitError } from "./initFailure";
-import { CodeSecResourceError } from "./resourceError";
 
 /** The engine's placeholder for a value not known until apply (an output of another resource). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -2,7 +2,7 @@
 import { quotedText } from "../../api/messageText";
 import { firstSchemaIssue } from "../../api/schemaIssues";
 import { OpaqueId } from "../../api/schemas/common";
-import { CodeSecResourceError } from "./resourceError";
+import { CodeSecResourceError } from "../errors";
 
 export function formatResourceId(deploymentId: string, key: string): string {
   return `${deploymentId}/${key}`;

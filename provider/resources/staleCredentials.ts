@@ -5,7 +5,7 @@
  * after a token rotation they still send the old token until an `up` records the new one (or the command
  * runs the program with `--run-program`).
  */
-import { CodeSecApiError } from "../../sdk";
+import { CodeSecApiError } from "../../client";
 import {
   CONFIG_ORIGIN_LABEL_PATTERN,
   STACK_CONFIG,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { redactCommandOutput, withoutUrlCredentials } from "../../sdk/redaction";
+import { redactCommandOutput, withoutUrlCredentials } from "../../client/redaction";
 import { mapWithLimit } from "./boundedConcurrency";
 import { DRIFT_EXIT, driftJson, driftMarkdown, driftReport, type DriftReport } from "./driftReport";
 import { EngineOutputError, parseEngineOutput, type EngineOutput } from "./engineOutput";

@@ -4,7 +4,7 @@
  * baseline), so only drift not reported before is alerted; drift that persists is shown, drift resolved is
  * noted. A stack whose refresh failed is an error of that stack; the others are still reported.
  */
-import { redactCommandOutput } from "../../sdk/redaction";
+import { redactCommandOutput } from "../../client/redaction";
 import {
   DRIFT_ADVICE,
   DRIFT_EXIT,

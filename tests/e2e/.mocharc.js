@@ -9,8 +9,28 @@
 // What every file installs from (the package's tarball, the native plugin's release archive, the Node.js
 // SDK's tarball) is built once per run, in this process before any file runs, and handed to the test
 // processes: the global setup of tests/e2e/support/sharedBuilds.ts, required below.
+// The slowest files are handed out first (tests/support/specOrder.js), so that both workers end together.
 
 const path = require("node:path");
+const { slowestFirst } = require("../support/specOrder");
+
+/**
+ * The files that take longest, slowest first: the release rehearsal (minutes: registries, a build of every
+ * artifact, five users' installs), the native scenario in three languages, the 1,000-role stack, the
+ * interrupted runs, then the files of many CLI commands. CODESEC_TEST_TIMES gives each file's time.
+ */
+const SLOWEST = [
+  "tests/e2e/release.rehearsal.test.ts",
+  "tests/e2e/nativeLanguages.test.ts",
+  "tests/e2e/scale.test.ts",
+  "tests/e2e/reliability/interruptedRuns.test.ts",
+  "tests/e2e/migrationPaths.test.ts",
+  "tests/e2e/examples.test.ts",
+  "tests/e2e/exampleWorkflows.test.ts",
+  "tests/e2e/lifecycle.test.ts",
+  "tests/e2e/docsCommands.test.ts",
+  "tests/e2e/native.test.ts",
+];
 
 /** How many test files run at once: CODESEC_E2E_JOBS, 2 when unset. */
 function jobsFrom(value) {
@@ -28,7 +48,7 @@ const jobs = jobsFrom(process.env.CODESEC_E2E_JOBS);
 module.exports = {
   require: ["ts-node/register/transpile-only", path.join(__dirname, "support/sharedBuilds.ts")],
   extension: ["ts"],
-  spec: ["tests/e2e/**/*.test.ts"],
+  spec: slowestFirst(["tests/e2e"], SLOWEST),
   timeout: 600000,
   slow: 30000,
   forbidOnly: true,

@@ -18,7 +18,7 @@ import {
   type CodeSecClientOptions,
   type NotificationRule,
   type ScmApp,
-} from "../../sdk";
+} from "../../client";
 import { defaultFixtures, type EmulatorHandle } from "../../emulator/index";
 import { useEmulator } from "../support/emulator";
 import { rejection } from "../support/fakeServer";

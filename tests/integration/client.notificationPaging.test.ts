@@ -3,7 +3,7 @@
  * maximum page (100 rules), not the platform's default of 50, counted in the emulator's request log.
  */
 import { expect } from "chai";
-import { CodeSecClient } from "../../sdk";
+import { CodeSecClient } from "../../client";
 import { defaultFixtures } from "../../emulator/index";
 import { NOTIFICATION_LIMIT_MAX } from "../../api/schemas/notificationRules";
 import { useEmulator } from "../support/emulator";

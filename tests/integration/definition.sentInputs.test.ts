@@ -10,7 +10,12 @@ import type { AddressInfo } from "node:net";
 import type * as pulumi from "@pulumi/pulumi";
 import { forgetDeclaredRoles } from "../../provider/resources/declaredRoles";
 import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
-import { sentInputNames, type ResourceDefinition } from "../../provider/resources/definition";
+import type { TSchema } from "@sinclair/typebox";
+import {
+  sentInputNames,
+  type InputField,
+  type ResourceDefinition,
+} from "../../provider/resources/definition";
 import {
   RESOURCE_DEFINITIONS,
   RESOURCE_KIND_NAMES,
@@ -20,11 +25,12 @@ import type { EmulatorHandle } from "../../emulator/index";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 
-const TRIGGER = "trigger-value-never-sent";
-
 /**
- * Every input of each kind set (but `connection`, which chooses where requests go), in as many runs as it
- * takes for each to be used: a per-user role on destroy hides the role on destroy for that user.
+ * The inputs whose values must be real (ids the emulator knows, roles that differ between a create and a
+ * destroy), in as many runs as it takes for each to be used: a per-user role on destroy hides the role on
+ * destroy for that user. Every other input (but `connection`, which chooses where requests go) gets a value
+ * derived from its schema in the first run ({@link derivedValue}), so an input added to a definition is
+ * checked here with no change to this file.
  */
 const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[]> = {
   UserRole: (h) => [
@@ -33,7 +39,6 @@ const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[
       userId: h.sample.memberUserId,
       role: "ORG_ROLE_ADMIN",
       roleOnDestroy: "ORG_ROLE_READONLY",
-      triggers: TRIGGER,
     },
   ],
   UserRoles: (h) => [
@@ -42,7 +47,6 @@ const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[
       roles: { [h.sample.memberUserId]: "ORG_ROLE_ADMIN" },
       rolesOnDestroy: { [h.sample.memberUserId]: "ORG_ROLE_READONLY" },
       roleOnDestroy: "ORG_ROLE_MEMBER",
-      triggers: TRIGGER,
     },
     {
       deploymentId: h.deploymentId,
@@ -50,23 +54,66 @@ const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[
       roleOnDestroy: "ORG_ROLE_MEMBER",
     },
   ],
-  WorkflowProvisioning: (h) => [
-    {
-      deploymentId: h.deploymentId,
-      filters: { search: "filter-search-text" },
-      excludeIds: ["7005"],
-      ghaOptions: { prEnabled: true },
-      allowPartialFailure: true,
-      triggers: TRIGGER,
-    },
-  ],
-  ScmWebhookSubscription: (h) => [
-    { deploymentId: h.deploymentId, configId: h.sample.scmConfigId, triggers: TRIGGER },
-  ],
+  WorkflowProvisioning: (h) => [{ deploymentId: h.deploymentId }],
+  ScmWebhookSubscription: (h) => [{ deploymentId: h.deploymentId, configId: h.sample.scmConfigId }],
   ScmApp: (h) => [
     { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId, code: h.sample.scmAppCode },
   ],
 };
+
+let derivedCount = 0;
+
+/**
+ * A valid value of `schema` of its own, for the input `name`: a text no other value holds (digits where the
+ * schema's pattern asks for them), true, the least number allowed, one item, one entry, an object with its
+ * required properties (or its first one, when none is required). A schema it cannot satisfy fails the test,
+ * naming the input to list in RUNS instead.
+ */
+function derivedValue(schema: TSchema, name: string): unknown {
+  derivedCount += 1;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.anyOf)) return derivedValue(schema.anyOf[0] as TSchema, name);
+  switch (schema.type) {
+    case "boolean":
+      return true;
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : derivedCount;
+    case "array":
+      return [derivedValue(schema.items as TSchema, `${name}[0]`)];
+    case "object": {
+      const entries = schema.patternProperties as Record<string, TSchema> | undefined;
+      if (entries !== undefined) {
+        const [value] = Object.values(entries);
+        return { [`${name}-key-${derivedCount}`]: derivedValue(value, `${name}.key`) };
+      }
+      const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+      const required = (schema.required ?? []) as string[];
+      const names = required.length > 0 ? required : Object.keys(properties).slice(0, 1);
+      return Object.fromEntries(names.map((key) => [key, derivedValue(properties[key], `${name}.${key}`)]));
+    }
+    case "string":
+    case undefined: {
+      if (schema.format === "date-time") return new Date(Date.UTC(2020, 0, derivedCount)).toISOString();
+      const candidates = [`${name}-derived-${derivedCount}`, `${90_000_000 + derivedCount}`];
+      const pattern = typeof schema.pattern === "string" ? new RegExp(schema.pattern) : undefined;
+      const value = candidates.find((text) => pattern === undefined || pattern.test(text));
+      if (value !== undefined && schema.format === undefined) return value;
+    }
+  }
+  throw new Error(`no value can be derived for ${name}: give it a real one in RUNS`);
+}
+
+/** The runs of `kind`: RUNS's, the first with a derived value for every input no run names. */
+function runsOf(kind: ResourceKind, h: EmulatorHandle): Record<string, unknown>[] {
+  const runs = RUNS[kind](h);
+  const named = new Set(runs.flatMap((inputs) => Object.keys(inputs)));
+  const inputs: Record<string, InputField> = RESOURCE_DEFINITIONS[kind].inputs;
+  for (const [name, field] of Object.entries(inputs)) {
+    if (name !== "connection" && !named.has(name)) runs[0][name] = derivedValue(field.schema, name);
+  }
+  return runs;
+}
 
 /** The text values and object keys in a value. */
 function textsOf(value: unknown): string[] {
@@ -129,7 +176,7 @@ describe("the inputs a definition says are sent are those its requests carry", (
       await configureStack({ "codesec:baseUrl": proxyUrl, "codesec:token": h.apiToken });
       const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
       const provider = dynamicProviderOf(kind) as Required<pulumi.dynamic.ResourceProvider>;
-      const runs = RUNS[kind](h);
+      const runs = runsOf(kind, h);
       const declared = Object.keys(definition.inputs).filter((name) => name !== "connection");
       const set = new Set(runs.flatMap((inputs) => Object.keys(inputs)));
       expect([...set].sort(), "every input is set in some run").to.deep.equal([...declared].sort());

@@ -17,7 +17,7 @@ const ROOT = path.resolve(__dirname, "../..");
 function scriptText(via: "entry" | "legacy"): string {
   const load =
     via === "entry"
-      ? `require(${JSON.stringify(path.join(ROOT, "provider/resources/userRole/engineEntry.ts"))});`
+      ? `require(${JSON.stringify(path.join(ROOT, "provider/generated/engineEntries/UserRole.ts"))});`
       : `require(${JSON.stringify(path.join(ROOT, "provider/dynamic/index.ts"))})` +
         `.run("UserRole", "diff", ["1001/502", { role: "ORG_ROLE_MEMBER" }, { role: "ORG_ROLE_MEMBER" }])` +
         ".catch(() => undefined);";

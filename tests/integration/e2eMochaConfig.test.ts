@@ -154,6 +154,7 @@ module.exports = {
       CODESEC_TEST_COUNTS: countsFile,
     };
     delete childEnv.CODESEC_E2E_JOBS;
+    delete childEnv.CODESEC_TEST_TIMES;
     delete childEnv.FIXTURE_WITHOUT_BUILDS;
     Object.assign(childEnv, env);
     const result = spawnSync(process.execPath, [MOCHA, "--config", path.join(scratch, "config.js")], {
@@ -279,6 +280,30 @@ module.exports = {
       FIXTURE_WITHOUT_BUILDS: "1",
     });
     expect(run.output.trimEnd().split("\n").at(-1), run.output).to.equal("4 passed, 4 failed, 2 skipped");
+  });
+
+  it("CODESEC_TEST_TIMES names a file: each test file's time and test count, slowest first, in parallel and serially", () => {
+    for (const jobs of ["2", "1"]) {
+      const times = path.join(mkdtempSync(path.join(scratch, "times-")), "times.json");
+      const run = runSuite(["first.test.ts", "second.test.ts"], {
+        CODESEC_E2E_JOBS: jobs,
+        CODESEC_TEST_TIMES: times,
+        FIXTURE_SKIP_WAIT: jobs === "1" ? "1" : "",
+        FIXTURE_WITHOUT_BUILDS: "1",
+      });
+      expect(run.counts, run.output).to.not.equal(undefined);
+      const perFile = JSON.parse(readFileSync(times, "utf8")) as Record<
+        string,
+        { ms: number; tests: number }
+      >;
+      expect(Object.keys(perFile).sort(), `CODESEC_E2E_JOBS=${jobs}`).to.deep.equal(
+        ["first.test.ts", "second.test.ts"].map((file) => path.join(scratch, file)),
+      );
+      const rows = Object.values(perFile);
+      // Per file: the waiting test, the passing one and the failing one end; the skipped ones never run.
+      for (const row of rows) expect(row.tests, `CODESEC_E2E_JOBS=${jobs}`).to.equal(3);
+      expect(rows[0].ms).to.be.at.least(rows[1].ms);
+    }
   });
 
   it("CODESEC_E2E_JOBS=1: one file after the other in one process, counted the same way", () => {

@@ -5,7 +5,7 @@
  * (`body.` before a body field, `path parameter ` before a path parameter).
  */
 import { expect } from "chai";
-import { CodeSecClient, CodeSecInputError } from "../../sdk";
+import { CodeSecClient, CodeSecInputError } from "../../client";
 import { callApi, errorOf, useEmulator } from "../support/emulator";
 import { rejection } from "../support/fakeServer";
 

@@ -10,7 +10,7 @@ import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator } from "../../emulator/index";
-import { CodeSecClient, MAX_REQUESTS_PER_SECOND, RateLimiter } from "../../sdk";
+import { CodeSecClient, MAX_REQUESTS_PER_SECOND, RateLimiter } from "../../client";
 import { useEmulator } from "../support/emulator";
 import { fixturesWithMembers, scaleMemberIds } from "../support/largeFixtures";
 import { configureStack } from "../support/stackConfig";

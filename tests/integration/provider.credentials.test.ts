@@ -17,7 +17,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { CodeSecConnectionError, getCurrentUser, getScan, getNotificationRules } from "../../provider";
-import { CodeSecInputError } from "../../sdk";
+import { CodeSecInputError } from "../../client";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 

@@ -151,7 +151,7 @@ describe("data-source functions against the emulator", () => {
   });
 
   async function connectionClientPage(deploymentId: string) {
-    const { CodeSecClient } = await import("../../sdk");
+    const { CodeSecClient } = await import("../../client");
     return new CodeSecClient(connection()).listNotificationRules({ deploymentId, limit: 3 });
   }
 });

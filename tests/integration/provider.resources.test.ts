@@ -344,7 +344,7 @@ describe("dynamic providers against the emulator", () => {
 
     it("create adopts the app when its request was already completed (an earlier answer lost)", async () => {
       const h = emulator();
-      const { CodeSecClient } = await import("../../sdk");
+      const { CodeSecClient } = await import("../../client");
       await new CodeSecClient(connection).completeScmAppRequest({
         requestId: h.sample.scmAppRequestId,
         code: h.sample.scmAppCode,

@@ -18,7 +18,7 @@ import {
 } from "../../provider/resources/registry";
 import { sentInputNames, type ResourceDefinition } from "../../provider/resources/definition";
 import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
-import { CodeSecClient, CodeSecInputError } from "../../sdk";
+import { CodeSecClient, CodeSecInputError } from "../../client";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
 import { ACCEPTED, REJECTED, type CatalogueCase } from "./badInputCatalogue";
 

@@ -13,7 +13,7 @@ import {
   type CodeSecClientOptions,
   type OperationKey,
   type RetryClass,
-} from "../../sdk";
+} from "../../client";
 import { markdownTable, writeReportSection } from "../support/reliabilityReport";
 
 /** Client settings of the matrix: small, so that timeouts and retries take well under a second each. */

@@ -8,7 +8,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import * as util from "util";
 import * as zlib from "zlib";
-import { CodeSecClient, type CodeSecClientOptions } from "../../sdk";
+import { CodeSecClient, type CodeSecClientOptions } from "../../client";
 
 /** The token every unit test uses; it must never show up in an error or an inspected client. */
 export const TOKEN = "tok_live_S3CRET_9f8e7d6c5b4a";

@@ -3,7 +3,7 @@
  * operation through the same fault (a header, an echo, a bad argument). The table is keyed by the
  * operation catalogue, so a new operation fails to compile here until it has a call.
  */
-import type { CodeSecClient, OperationKey } from "../../sdk";
+import type { CodeSecClient, OperationKey } from "../../client";
 import { SAMPLES } from "./fakeServer";
 
 /** The one-time code `completeScmAppRequest` sends (a secret: redacted from anything echoed back). */

@@ -1,7 +1,7 @@
 /**
  * How much loading the client and the API definitions costs, counted in modules (counts are
  * deterministic; load times are measured by bench/moduleLoad.ts, never asserted). TypeBox's index loads
- * about 200 modules: the sdk and the api load none of them, and the first checks of valid values load
+ * about 200 modules: the client and the api load none of them, and the first checks of valid values load
  * none either; TypeBox's error iterator is loaded only to explain a value that fails.
  */
 import { execFileSync } from "node:child_process";
@@ -50,7 +50,7 @@ describe("module load: counts", function () {
   });
 
   it("pulumi-codesec/sdk loads no TypeBox module, and few of its own", () => {
-    const [sdk] = countModules([`require(root + "/sdk/index.ts")`]);
+    const [sdk] = countModules([`require(root + "/client/index.ts")`]);
     expect(sdk.typebox).to.equal(0);
     expect(sdk.total).to.be.at.most(40);
   });

@@ -14,6 +14,12 @@ import {
   verdictOf,
   type BenchResults,
 } from "../../bench/support/results";
+import {
+  BASE_OF,
+  SMALL_PHASES,
+  SMALL_STACK_COMPARISON,
+  smallStackNames,
+} from "../../bench/support/smallStackFigures";
 import { median, pairedRatio, pairedRatios, summarized } from "../../bench/support/stats";
 import { mergeResults, performanceReport } from "../../scripts/performance-report";
 
@@ -399,6 +405,70 @@ describe("bench: docs/performance.md", () => {
     expect(twoCommits.notes[0]).to.include("(commit aaaaaaa)").and.include("(commit bbbbbbb)");
     const done = mergeResults([first, { ...second, unfinished: [] }]);
     expect(done.unfinished).to.deep.equal([]);
+  });
+
+  it("opens with the small real stack: each phase above the CLI's fixed cost, native against dynamic beside its noise floor", () => {
+    const machine = { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" };
+    const at = { commit: "abc1234", load: 3.5 };
+    const small = (name: string, value: number, unit: string, more: object = {}) =>
+      figure({ comparison: SMALL_STACK_COMPARISON, name, value, unit, measuredAt: at, ...more });
+    const spread = (low: number, high: number) => ({ spread: { low, high }, repetitions: 3 });
+    const figures = [
+      small(BASE_OF.up, 4, "s", spread(3.8, 4.4)),
+      small(BASE_OF.refresh, 3, "s", spread(2.9, 3.1)),
+      small(BASE_OF.destroy, 3.2, "s", spread(3, 3.3)),
+    ];
+    for (const phase of SMALL_PHASES) {
+      figures.push(
+        small(smallStackNames.secondsAbove(phase, "dynamic"), 2, "s", spread(1.5, 2.5)),
+        small(smallStackNames.ratioToBase(phase, "dynamic"), 1.5, "x", spread(1.4, 1.6)),
+        small(smallStackNames.secondsAbove(phase, "native"), 1, "s", spread(0.8, 1.2)),
+        small(smallStackNames.ratioToBase(phase, "native"), 1.25, "x", spread(1.2, 1.3)),
+        small(smallStackNames.noiseFloor(phase), 1.01, "x", spread(0.97, 1.05)),
+        small(smallStackNames.nativeToDynamic(phase), phase === "refresh" ? 0.8 : 0.98, "x", {
+          ...spread(phase === "refresh" ? 0.75 : 0.96, phase === "refresh" ? 0.85 : 1.0),
+          target: { op: "<=", value: 1 },
+          noise: { low: 0.97, high: 1.05, pairs: 3 },
+        }),
+      );
+    }
+    const page = performanceReport({
+      mode: "full",
+      date: "2026-11-28T08:00:00.000Z",
+      machine,
+      ran: {},
+      wallSeconds: 600,
+      figures,
+      notes: [],
+    });
+    const sections = page.split("\n## ").map((section) => section.split("\n")[0]);
+    // The first section after the title is the small stack's table.
+    expect(sections[1]).to.equal("What a user waits for: a small real stack");
+    const table = page.split("\n## ")[1];
+    expect(table).to.include("| phase | the CLI's fixed cost (base) |");
+    expect(table).to.include(
+      "| `up` | an empty program's preview: 4.00 s (3.80 s to 4.40 s, 3 reps) | +2.00 s (+1.50 s to +2.50 s), 1.50x (1.40x to 1.60x) | +1.00 s (+0.80 s to +1.20 s), 1.25x (1.20x to 1.30x) | 0.98x (0.96x to 1.00x, 3 reps) | 0.97x to 1.05x | not met: inside the noise floor",
+    );
+    expect(table).to.match(
+      /\| `refresh` \| an empty stack's refresh: 3\.00 s .*\| 0\.80x \(0\.75x to 0\.85x, 3 reps\) \| 0\.97x to 1\.05x \| met \|/,
+    );
+    expect(table).to.include("commit abc1234, load 3.50");
+    // The same figures are still listed under their own section.
+    expect(page).to.include("## Small real stack");
+  });
+
+  it("says the small real stack was not measured when the results have none of its figures", () => {
+    const page = performanceReport({
+      mode: "full",
+      date: "2026-11-28T08:00:00.000Z",
+      machine: { cpuModel: "C", cpuCount: 2, memoryGiB: 8, os: "L", node: "v24", pulumi: "v3" },
+      ran: {},
+      wallSeconds: 600,
+      figures: [],
+      notes: [],
+    });
+    const opening = page.split("\n## ")[1];
+    expect(opening).to.match(/^What a user waits for: a small real stack\n\nNot measured in these results/);
   });
 
   it("lists every run of a merge of merges once, each with its time and load, and says so on the page", () => {

@@ -13,9 +13,9 @@ import {
   CodeSecTimeoutError,
   REQUEST_BODY_LIMIT_BYTES,
   normalizeBaseUrl,
-} from "../../sdk";
-import { parseErrorBody } from "../../sdk/errorBody";
-import { redact, sanitize } from "../../sdk/redaction";
+} from "../../client";
+import { parseErrorBody } from "../../client/errorBody";
+import { redact, sanitize } from "../../client/redaction";
 import { FakeServer, SAMPLES, TOKEN, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };

@@ -1,5 +1,5 @@
 /**
- * One HTTP attempt (sdk/http.ts) against a local fake: complete and broken answers, whether a failed
+ * One HTTP attempt (client/http.ts) against a local fake: complete and broken answers, whether a failed
  * request may have arrived, decompression, the size cap, and keep-alive sockets that never keep a
  * process alive.
  */
@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { spawn } from "node:child_process";
 import type { LookupFunction } from "node:net";
 import * as path from "node:path";
-import { sendHttpAttempt, type HttpAttempt, type HttpOutcome } from "../../sdk/http";
+import { sendHttpAttempt, type HttpAttempt, type HttpOutcome } from "../../client/http";
 import { FakeServer, SAMPLES, refusedBaseUrl } from "../support/fakeServer";
 
 const TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ function lookupFailing(code?: string): LookupFunction {
   };
 }
 
-describe("one HTTP attempt (sdk/http.ts)", () => {
+describe("one HTTP attempt (client/http.ts)", () => {
   let server: FakeServer;
   beforeEach(async () => {
     server = await FakeServer.start();
@@ -205,7 +205,7 @@ describe("one HTTP attempt (sdk/http.ts)", () => {
       });
       try {
         const script = [
-          'const { CodeSecClient } = require("./sdk");',
+          'const { CodeSecClient } = require("./client");',
           "const client = new CodeSecClient({ baseUrl: process.env.BASE_URL, token: 'child-token' });",
           "client.getCurrentUser().then(() => client.getCurrentUser()).then(() => console.log('done'));",
         ].join("\n");

@@ -14,7 +14,7 @@ import {
   OPERATIONS,
   type CodeSecClient,
   type OperationKey,
-} from "../../sdk";
+} from "../../client";
 import {
   CompleteScmAppRequestArgs,
   GetBranchArgs,

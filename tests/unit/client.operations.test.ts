@@ -1,6 +1,6 @@
 /** Each operation's request (method, path, headers, body) and response handling, against a local fake. */
 import { expect } from "chai";
-import { CodeSecResponseError, DEFAULT_USER_AGENT, type CodeSecClient } from "../../sdk";
+import { CodeSecResponseError, DEFAULT_USER_AGENT, type CodeSecClient } from "../../client";
 import { FakeServer, SAMPLES, TOKEN, rejection } from "../support/fakeServer";
 
 describe("CodeSecClient operations", () => {

@@ -1,6 +1,6 @@
 /** The cursors of `listNotificationRules`: reading them tolerantly and following them safely. */
 import { expect } from "chai";
-import { CodeSecApiError, CodeSecResponseError, type CodeSecClient } from "../../sdk";
+import { CodeSecApiError, CodeSecResponseError, type CodeSecClient } from "../../client";
 import { FakeServer, SAMPLES, rejection, type RecordedRequest } from "../support/fakeServer";
 
 type Body = { options?: { optionalLimit?: number; cursor?: { token: string } } };

@@ -1,7 +1,7 @@
 /** Path parameters and other arguments: validated before any request, then percent-encoded. */
 import { expect } from "chai";
-import { CodeSecInputError, OPERATIONS, type CodeSecClient } from "../../sdk";
-import { buildPath, encodePathSegment } from "../../sdk/pathParams";
+import { CodeSecInputError, OPERATIONS, type CodeSecClient } from "../../client";
+import { buildPath, encodePathSegment } from "../../client/pathParams";
 import { FakeServer, SAMPLES, rejection } from "../support/fakeServer";
 
 describe("CodeSecClient argument validation", () => {

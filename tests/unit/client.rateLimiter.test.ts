@@ -12,7 +12,7 @@ import {
   DEFAULT_REQUESTS_PER_SECOND,
   RateLimiter,
   type LimiterClock,
-} from "../../sdk";
+} from "../../client";
 import { FakeServer, SAMPLES, TOKEN } from "../support/fakeServer";
 
 /** A clock that moves only when told; timers fire, in order, as it passes them. */

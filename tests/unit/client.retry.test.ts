@@ -13,9 +13,9 @@ import {
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_MS,
-} from "../../sdk";
+} from "../../client";
 import { FakeServer, SAMPLES, TOKEN, assertNoSecret, refusedBaseUrl, rejection } from "../support/fakeServer";
-import { CodeSecClient, type CodeSecClientOptions } from "../../sdk";
+import { CodeSecClient, type CodeSecClientOptions } from "../../client";
 
 const SCAN_ARGS = { deploymentId: "42", scanId: "1001" };
 const SCAN_OK = { status: 200, json: { scan: SAMPLES.scan } };

@@ -13,8 +13,8 @@ import {
   OPERATIONS,
   type CodeSecClient,
   type OperationKey,
-} from "../../sdk";
-import { MAX_RETRY_AFTER_MS, parseRetryAfterMs } from "../../sdk/retryPolicy";
+} from "../../client";
+import { MAX_RETRY_AFTER_MS, parseRetryAfterMs } from "../../client/retryPolicy";
 import { FakeServer } from "../support/fakeServer";
 import { OPERATION_ANSWERS, OPERATION_CALLS, OPERATION_KEYS } from "../support/operationCalls";
 

@@ -11,7 +11,7 @@ import {
   CodeSecRateLimitError,
   OPERATIONS,
   type CodeSecClient,
-} from "../../sdk";
+} from "../../client";
 import {
   FakeServer,
   SAMPLES,

@@ -1,6 +1,6 @@
 /** The retry policy's pure parts: the decision per retry class, backoff, Retry-After, the deadline. */
 import { expect } from "chai";
-import type { RetryClass } from "../../sdk";
+import type { RetryClass } from "../../client";
 import {
   BASE_DELAY_MS,
   MIN_ATTEMPT_MS,
@@ -11,7 +11,7 @@ import {
   planRetryWait,
   type AttemptFailure,
   type RetryDecision,
-} from "../../sdk/retryPolicy";
+} from "../../client/retryPolicy";
 
 const refused: AttemptFailure = {
   kind: "network",

@@ -9,8 +9,8 @@
  */
 import { expect } from "chai";
 import * as util from "util";
-import { CodeSecError, CodeSecResponseError, type CodeSecClient, type OperationKey } from "../../sdk";
-import { redact } from "../../sdk/redaction";
+import { CodeSecError, CodeSecResponseError, type CodeSecClient, type OperationKey } from "../../client";
+import { redact } from "../../client/redaction";
 import { FakeServer, TOKEN, type FakeResponse } from "../support/fakeServer";
 import { OPERATION_CALLS, OPERATION_KEYS } from "../support/operationCalls";
 
@@ -29,7 +29,7 @@ const TOKENS = { "an API token": TOKEN, "a JWT": JWT, "a token with odd characte
  */
 const MIN_PIECE_LENGTH = 8;
 
-/** The encodings a server may echo a secret in, written independently of sdk/redaction.ts. */
+/** The encodings a server may echo a secret in, written independently of client/redaction.ts. */
 const ENCODINGS: Record<string, (secret: string) => string> = {
   "as it is": (s) => s,
   "JSON-escaped": (s) => JSON.stringify(s).slice(1, -1),

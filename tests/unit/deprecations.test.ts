@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
-const SOURCE_FOLDERS = ["provider", "sdk", "api", "emulator"];
+const SOURCE_FOLDERS = ["provider", "client", "api", "emulator"];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(path.join(root, folder), { recursive: true, encoding: "utf8" })

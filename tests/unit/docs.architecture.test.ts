@@ -111,7 +111,7 @@ describe(PAGE, () => {
     } finally {
       rmSync(tree, { recursive: true, force: true });
     }
-    expect(pathExists("provider/resources/<kind>/engineEntry.ts")).to.equal(true);
+    expect(pathExists("provider/resources/<kind>/definition.ts")).to.equal(true);
   });
 
   it("fits on two printed pages (at most 1,100 words)", () => {

@@ -119,7 +119,7 @@ describe("code examples in README.md and docs/", function () {
       baseUrl: root,
       paths: {
         "pulumi-codesec": ["provider/index.ts"],
-        "pulumi-codesec/sdk": ["sdk/index.ts"],
+        "pulumi-codesec/sdk": ["client/index.ts"],
         "@pulumi-codesec/codesec": ["sdk/nodejs/index.ts"],
       },
     };

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { OPERATIONS, type OperationSpec } from "../../api/operations";
 
 const root = path.resolve(__dirname, "../..");
-const SOURCES = /^(?:api|sdk|provider|emulator|docs)\/.*\.(?:ts|md)$|^README\.md$/;
+const SOURCES = /^(?:api|client|provider|emulator|docs)\/.*\.(?:ts|md)$|^README\.md$/;
 const OUTSIDE = /^(?:sdk\/(?:nodejs|python|go)|emulator\/dist)\//;
 const REQUEST_LINE = /\b(GET|POST|PUT|PATCH|DELETE)[ \t]+((?:\.\.\.)?\/[^\s`"'),;*]*)/g;
 

@@ -155,7 +155,7 @@ describe("dynamic resources: Pulumi's dynamic-provider host ends with the engine
     const shared = (globalThis as Record<symbol, { underWay: Set<Promise<unknown>> }>)[
       Symbol.for("pulumi-codesec.dynamicHost.v1")
     ];
-    const entry = require("../../provider/resources/userRole/engineEntry") as {
+    const entry = require("../../provider/generated/engineEntries/UserRole") as {
       diff(...args: unknown[]): Promise<unknown>;
     };
     const args = ["1001/502", { role: "ORG_ROLE_MEMBER" }, { role: "ORG_ROLE_MEMBER" }];

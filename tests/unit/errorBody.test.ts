@@ -3,7 +3,7 @@
  * quadratic, is read in time linear in its size.
  */
 import { expect } from "chai";
-import { parseErrorBody } from "../../sdk/errorBody";
+import { parseErrorBody } from "../../client/errorBody";
 
 describe("parseErrorBody: HTML pages", () => {
   it("keeps the text of an HTML page and drops its markup, scripts and styles", () => {

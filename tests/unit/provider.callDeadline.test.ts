@@ -1,7 +1,7 @@
 /** Which setting bounds a call: the step's customTimeouts, codesec:deadlineMs, or the client's default. */
 import { expect } from "chai";
 import { deadlineOf } from "../../provider/providerContext";
-import { DEFAULT_DEADLINE_MS } from "../../sdk/client";
+import { DEFAULT_DEADLINE_MS } from "../../client/client";
 
 describe("a call's deadline and its source", () => {
   it("customTimeouts decide whenever codesec:deadlineMs is unset, even over the 30 s default", () => {

@@ -11,7 +11,7 @@ import {
   type ConfigLookup,
   type ConfigOrigin,
 } from "../../provider/connection";
-import { CodeSecApiError } from "../../sdk";
+import { CodeSecApiError } from "../../client";
 import { FakeServer, rejection } from "../support/fakeServer";
 
 describe("provider clients: where a connection's settings are set, in the client's messages", () => {

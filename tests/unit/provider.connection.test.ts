@@ -166,7 +166,7 @@ describe("credential resolution: one source, whole", () => {
 
   it("a Provider's name is quoted with no raw line break or control character (C1, DEL, U+2028, U+2029)", () => {
     // JSON.stringify escapes C0 controls, quotes and backslashes, but leaves these as they are: they would
-    // break or garble the line a message is printed on (the rule of isMessageLine, sdk/optionChecks.ts).
+    // break or garble the line a message is printed on (the rule of isMessageLine, client/optionChecks.ts).
     const name = 'org\u2028two\u2029\u0085\u009f\u007f\n"\\';
     const origin = providerInputsOrigin(name);
     expect(origin.label).to.equal(

@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../provider/clients";
-import type { CodeSecClient } from "../../sdk";
+import type { CodeSecClient } from "../../client";
 import type { CurrentUser } from "../../api/schemas/users";
 
 const CALLER = "501";

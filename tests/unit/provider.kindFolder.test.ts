@@ -1,8 +1,8 @@
 /**
  * A resource kind's folder under provider/resources (`UserRole` -> `userRole`) is one rule (kindFolder):
- * the kind's files are there, and the docs, the docs examples' layout and the generated dynamic package
- * (with package.json's engine entries) name the folder through it (the short stub's entry path:
- * provider.stub.test.ts).
+ * the kind's hand-written files are there, and the docs, the docs examples' layout and the generated
+ * dynamic package name the folder through it. The generated class and entry module are apart, under
+ * provider/generated/, named after the kind (the short stub's entry path: provider.stub.test.ts).
  */
 import { expect } from "chai";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -25,11 +25,17 @@ describe("a resource kind's folder", () => {
     expect(kindFolder("ScmWebhookSubscription")).to.equal("scmWebhookSubscription");
   });
 
-  it("holds every kind's definition, docs, generated class and entry module", () => {
+  it("holds every kind's definition and docs, and no generated file: those are under provider/generated/", () => {
     for (const kind of RESOURCE_KIND_NAMES) {
       const folder = `provider/resources/${kindFolder(kind)}`;
-      for (const file of ["definition.ts", "docs.md", "resource.ts", "engineEntry.ts"]) {
+      for (const file of ["definition.ts", "docs.md"]) {
         expect(existsSync(path.join(root, folder, file)), `${folder}/${file}`).to.equal(true);
+      }
+      for (const file of ["resource.ts", "engineEntry.ts"]) {
+        expect(existsSync(path.join(root, folder, file)), `${folder}/${file}`).to.equal(false);
+      }
+      for (const file of [`resources/${kind}.ts`, `engineEntries/${kind}.ts`]) {
+        expect(existsSync(path.join(root, "provider/generated", file)), file).to.equal(true);
       }
     }
   });
@@ -42,8 +48,8 @@ describe("a resource kind's folder", () => {
       expect(doc?.source, kind).to.equal(`${folder}/docs.md`);
       expect(doc?.schemaFiles, kind).to.deep.equal([`${folder}/definition.ts`]);
       expect(ownerExamplesSource("resources", kind), kind).to.equal(`${folder}/examples`);
-      expect(generated, kind).to.include(`${folder}/resource.ts`);
-      expect(generated, kind).to.include(`${folder}/engineEntry.ts`);
+      expect(generated, kind).to.include(`provider/generated/resources/${kind}.ts`);
+      expect(generated, kind).to.include(`provider/generated/engineEntries/${kind}.ts`);
     }
   });
 
@@ -67,7 +73,7 @@ describe("a resource kind's folder", () => {
           .replace(/\s+/g, " ")
           .trim();
       expect(statements(example), kind).to.equal(statements(program));
-      expect(generated.get(`${folder}/resource.ts`), kind).to.include(
+      expect(generated.get(`provider/generated/resources/${kind}.ts`), kind).to.include(
         example
           .split("\n")
           .map((line) => ` * ${line}`.trimEnd())
@@ -104,7 +110,7 @@ describe("a resource kind's folder", () => {
       "./package.json",
     ]);
     expect(derived.exports).to.deep.include({
-      "./dynamic/ScmApp": entry("dist/provider/resources/scmApp/engineEntry"),
+      "./dynamic/ScmApp": entry("dist/provider/generated/engineEntries/ScmApp"),
     });
     expect(derived.engines).to.deep.equal(written.engines);
     // The committed package.json is what generation writes (lint: `scripts/generate.ts --check`).

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { expect } from "chai";
+import { engineEntryFile } from "../../provider/generatedLayout";
 import { kindFolder } from "../../provider/resources/kindFolder";
 import { RESOURCE_KINDS } from "../support/serializeStub";
 
@@ -33,9 +34,7 @@ describe("module load of the provider: counts", function () {
 
   for (const kind of RESOURCE_KINDS) {
     it(`${kind}'s entry module loads no TypeBox module, and no other kind`, () => {
-      const loaded = modulesLoadedBy(
-        path.join(ROOT, `provider/resources/${kindFolder(kind)}/engineEntry.ts`),
-      );
+      const loaded = modulesLoadedBy(path.join(ROOT, engineEntryFile(kind)));
       expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
       const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map(kindFolder);
       expect(loaded.filter((f) => otherKinds.some((k) => f.includes(`/resources/${k}/`)))).to.deep.equal([]);

@@ -5,7 +5,7 @@
  * it three times per error).
  */
 import { expect } from "chai";
-import { CodeSecApiError } from "../../sdk/errors";
+import { CodeSecApiError } from "../../client/errors";
 import {
   ROTATION_ADVICE,
   rotationAdvice,

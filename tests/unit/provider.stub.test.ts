@@ -4,7 +4,6 @@ import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { serializerModuleName, stubProvider } from "../../provider/dynamic/stubProvider";
-import { kindFolder } from "../../provider/resources/kindFolder";
 import { pinnedLegacyStub, RESOURCE_KINDS, serializedStub } from "../support/serializeStub";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -21,18 +20,17 @@ describe("serialized provider stub (__provider)", () => {
       exports: Record<string, { default: string }>;
     };
     for (const kind of RESOURCE_KINDS) {
-      const folder = kindFolder(kind);
       expect(manifest.exports[`./dynamic/${kind}`]?.default, kind).to.equal(
-        `./dist/provider/resources/${folder}/engineEntry.js`,
+        `./dist/provider/generated/engineEntries/${kind}.js`,
       );
-      expect(existsSync(path.join(repoRoot, `provider/resources/${folder}/engineEntry.ts`)), kind).to.equal(
+      expect(existsSync(path.join(repoRoot, `provider/generated/engineEntries/${kind}.ts`)), kind).to.equal(
         true,
       );
     }
   });
 
   it("the short form is chosen only where the serializer names the package's own entry file", () => {
-    const entry = "pulumi-codesec/dist/provider/resources/userRole/engineEntry.js";
+    const entry = "pulumi-codesec/dist/provider/generated/engineEntries/UserRole.js";
     const cases: [string, string | undefined][] = [
       // npm: the program's node_modules
       [`/p/node_modules/${entry}`, entry],
@@ -41,7 +39,7 @@ describe("serialized provider stub (__provider)", () => {
       // nested in another package: the name would be x/node_modules/..., tied to that layout
       [`/p/node_modules/x/node_modules/${entry}`, `x/node_modules/${entry}`],
       // outside node_modules (npm link): serialized by value, so the legacy form
-      [`/src/pulumi-codesec/dist/provider/resources/userRole/engineEntry.js`, undefined],
+      [`/src/pulumi-codesec/dist/provider/generated/engineEntries/UserRole.js`, undefined],
     ];
     for (const [file, name] of cases) expect(serializerModuleName(file, "/p"), file).to.equal(name);
   });

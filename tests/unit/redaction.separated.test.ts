@@ -5,8 +5,8 @@
  * server text never reach a message raw.
  */
 import { expect } from "chai";
-import { redact, sanitize } from "../../sdk/redaction";
-import { parseErrorBody } from "../../sdk/errorBody";
+import { redact, sanitize } from "../../client/redaction";
+import { parseErrorBody } from "../../client/errorBody";
 import { TOKEN } from "../support/fakeServer";
 
 /** Every run of 8 letters and digits of `secret`, lower-cased, with any separators left out. */

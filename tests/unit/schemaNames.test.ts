@@ -6,8 +6,8 @@
 import { expect } from "chai";
 import type { TSchema } from "@sinclair/typebox";
 import { GetNotificationRulesArgs, GetNotificationRulesResult } from "../../api/schemas/notificationRules";
-import { validateArguments } from "../../sdk/argumentValidation";
-import { CodeSecInputError } from "../../sdk/errors";
+import { validateArguments } from "../../client/argumentValidation";
+import { CodeSecInputError } from "../../client/errors";
 import { inputShape, outputShape, type ResourceDefinition } from "../../provider/resources/definition";
 import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resources/registry";
 import { schemaName, toSchemaNames, toWireNames, withSchemaNames } from "../../provider/schemaNames";

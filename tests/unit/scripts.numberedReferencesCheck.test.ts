@@ -28,13 +28,13 @@ describe("scripts/numbered-references-check", () => {
       `reads (${ref("operations", 4)}, 6-10)`,
       `fixed in ${ref("issue", 0).replace(" ", " #")}12`,
     ].join("\n");
-    expect(numberedReferences("sdk/client.ts", text)).to.deep.equal([
-      `sdk/client.ts:2: // see ${ref("issue", 15)}`,
-      `sdk/client.ts:3: const name = "${ref("comparison", 10)}";`,
-      `sdk/client.ts:4: Create and update set it (${ref("operation", 1)}).`,
-      `sdk/client.ts:5: ${ref("Operation", 8)}, \`GET /api/auth/users/current\`.`,
-      `sdk/client.ts:6: reads (${ref("operations", 4)}, 6-10)`,
-      `sdk/client.ts:7: fixed in ${ref("issue", 0).replace(" ", " #")}12`,
+    expect(numberedReferences("client/client.ts", text)).to.deep.equal([
+      `client/client.ts:2: // see ${ref("issue", 15)}`,
+      `client/client.ts:3: const name = "${ref("comparison", 10)}";`,
+      `client/client.ts:4: Create and update set it (${ref("operation", 1)}).`,
+      `client/client.ts:5: ${ref("Operation", 8)}, \`GET /api/auth/users/current\`.`,
+      `client/client.ts:6: reads (${ref("operations", 4)}, 6-10)`,
+      `client/client.ts:7: fixed in ${ref("issue", 0).replace(" ", " #")}12`,
     ]);
   });
 

@@ -3,7 +3,7 @@
  * app request with its one-time code; `getScmApp` reads the app back, so refresh finds drift, and a resource
  * declared without a code (or an import) adopts an app that is already connected.
  */
-import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../sdk";
+import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../client";
 import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
 import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
@@ -12,7 +12,7 @@ import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../definition";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
-import { CodeSecResourceError } from "../resourceError";
+import { CodeSecResourceError } from "../../errors";
 
 /** The API's app fields kept as they are (its `id` is the output `scmAppId`; `requestId` is an input). */
 type KeptAppField = Exclude<keyof ScmApp, "id" | "requestId">;

@@ -21,7 +21,7 @@ import {
 import type { KindImplementation } from "../kindImplementation";
 import type { UserRoleInputs, UserRoleState } from "./definition";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
-import { CodeSecResourceError } from "../resourceError";
+import { CodeSecResourceError } from "../../errors";
 
 /** Sets a user's role. When the user may be the credentials' own, later reads of that user ask the platform again. */
 async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {

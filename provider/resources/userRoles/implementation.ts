@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
 import { quotedText } from "../../../api/messageText";
-import { CodeSecError } from "../../../sdk";
+import { CodeSecError } from "../../../client";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import {
   clientOf,
@@ -17,8 +17,7 @@ import {
   platformOfResource,
   verifyConnectionOf,
 } from "../../providerContext";
-import { ResourceInitError } from "../initFailure";
-import { CodeSecResourceError } from "../resourceError";
+import { CodeSecResourceError, ResourceInitError } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";

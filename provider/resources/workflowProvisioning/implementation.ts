@@ -4,11 +4,11 @@
  * refresh and destroy only forgets it.
  */
 import { randomUUID } from "node:crypto";
-import { provisionBody } from "../../../sdk/operations/provisioning";
+import { provisionBody } from "../../../client/operations/provisioning";
 import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
-import { ResourceInitError } from "../initFailure";
+import { ResourceInitError } from "../../errors";
 import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";

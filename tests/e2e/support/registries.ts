@@ -8,7 +8,9 @@
  *
  * Every server runs under a watchdog shell that stops it (its whole process group) when its standard input
  * closes: when the test process ends, however it ends (killed included), the pipe closes and the server
- * goes with it.
+ * goes with it. A kill of the test's whole process group (a CI timeout) ends the watchdog shells too,
+ * before their trap runs: the servers, each in a process group of its own, then run on until the next
+ * rehearsal's sweep ends them (rehearsalScratch.ts), which finds them by their tag.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

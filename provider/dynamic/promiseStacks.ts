@@ -23,15 +23,18 @@ const errorClass = Error as { prepareStackTrace?: Formatter };
 
 /**
  * Until the returned function is called, a trace taken by `debuggablePromise` is formatted as its first
- * line only (`Error`); call it in a `finally` right after the SDK's constructor. Without a formatter
- * installed (V8 formats natively, at little cost), nothing changes.
+ * line only (`Error`); call it in a `finally` right after the SDK's constructor. It restores the formatter
+ * it found only if the slot still holds its own: a formatter installed meanwhile belongs to its installer.
+ * On Node 24 the slot holds a formatter (Node's own, or the source-map support Pulumi programs install);
+ * should it be empty, V8 formats natively, at little cost, and nothing changes.
  */
 export function pausePromiseStacks(): () => void {
   const installed = errorClass.prepareStackTrace;
   if (process.env.PULUMI_DEBUG_PROMISE_LEAKS || installed === undefined) return () => undefined;
-  errorClass.prepareStackTrace = (error, frames) =>
+  const paused: Formatter = (error, frames) =>
     frames[0]?.getFunctionName() === PROMISE_TRACE_FUNCTION ? String(error) : installed(error, frames);
+  errorClass.prepareStackTrace = paused;
   return () => {
-    errorClass.prepareStackTrace = installed;
+    if (errorClass.prepareStackTrace === paused) errorClass.prepareStackTrace = installed;
   };
 }

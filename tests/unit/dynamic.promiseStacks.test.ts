@@ -16,6 +16,7 @@ const NATIVE_USER_ROLE = "../../sdk/nodejs/userRole";
 type UserRoleClass = new (
   name: string,
   args: { deploymentId: string; userId: string; role: string },
+  opts?: pulumi.CustomResourceOptions,
 ) => pulumi.CustomResource;
 
 type Formatter = (error: Error, frames: NodeJS.CallSite[]) => unknown;
@@ -104,6 +105,41 @@ describe("promise stacks: the SDK's promise traces are not formatted while a res
     expect(formatter.count(PROMISE_TRACE_FUNCTION)).to.equal(1);
   });
 
+  /** The generated native SDK's copy of the rule, loaded as NATIVE_USER_ROLE is. */
+  const NATIVE_UTILITIES = "../../sdk/nodejs/utilities";
+  const pauses: [string, () => Promise<() => () => void>][] = [
+    ["the dynamic classes' pausePromiseStacks", () => Promise.resolve(pausePromiseStacks)],
+    [
+      "the native SDK's pausePromiseStacks",
+      async () =>
+        ((await import(NATIVE_UTILITIES)) as { pausePromiseStacks: () => () => void }).pausePromiseStacks,
+    ],
+  ];
+  for (const [label, load] of pauses) {
+    it(`${label}: leaves in place a formatter installed while paused (its installer owns it)`, async () => {
+      const pause = await load();
+      const resume = pause();
+      const later: Formatter = (error) => `${String(error)}\n    later`;
+      try {
+        errorClass.prepareStackTrace = later;
+      } finally {
+        resume();
+      }
+      expect(errorClass.prepareStackTrace).to.equal(later);
+      expect(promiseTrace[PROMISE_TRACE_FUNCTION]().stack).to.equal("Error: promise\n    later");
+    });
+  }
+
+  it("a pause nested in another (as constructors nest): each resume restores what its pause found", () => {
+    const installed = errorClass.prepareStackTrace;
+    const resumeOuter = pausePromiseStacks();
+    const resumeInner = pausePromiseStacks();
+    resumeInner();
+    expect(promiseTrace[PROMISE_TRACE_FUNCTION]().stack).to.equal("Error: promise");
+    resumeOuter();
+    expect(errorClass.prepareStackTrace).to.equal(installed);
+  });
+
   it("restores the formatter when the constructor throws", () => {
     const installed = errorClass.prepareStackTrace;
     expect(
@@ -134,21 +170,55 @@ describe("promise stacks: the SDK's promise traces are not formatted while a res
       );
     });
 
-    const classes: [string, (name: string) => pulumi.CustomResource][] = [
+    const classes: [string, (name: string, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource][] =
       [
-        "the dynamic UserRole",
-        (name) => new UserRole(name, { deploymentId: "1001", userId: "1", role: "ORG_ROLE_ADMIN" }),
-      ],
-      [
-        "the native SDK's UserRole",
-        (name) => new NativeUserRole(name, { deploymentId: "1001", userId: "1", role: "ORG_ROLE_ADMIN" }),
-      ],
-    ];
+        [
+          "the dynamic UserRole",
+          (name, opts) =>
+            new UserRole(name, { deploymentId: "1001", userId: "1", role: "ORG_ROLE_ADMIN" }, opts),
+        ],
+        [
+          "the native SDK's UserRole",
+          (name, opts) =>
+            new NativeUserRole(name, { deploymentId: "1001", userId: "1", role: "ORG_ROLE_ADMIN" }, opts),
+        ],
+      ];
     for (const [label, declare] of classes) {
       it(`${label}: no promise trace formatted, its source position's trace still formatted`, () => {
         declare(`paused-${label.length}`);
         expect(formatter.count(PROMISE_TRACE_FUNCTION)).to.equal(0);
         expect(formatter.count("callsites")).to.equal(1); // Pulumi's Resource.callsites: the source position
+      });
+
+      it(`${label}: an error thrown during construction keeps its stack frames`, () => {
+        const installed = errorClass.prepareStackTrace;
+        let thrown: unknown;
+        try {
+          declare(`failing-${label.length}`, {
+            transformations: [
+              function failingTransformation(): undefined {
+                throw new Error("transformation failed");
+              },
+            ],
+          });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(errorClass.prepareStackTrace).to.equal(installed);
+        expect(thrown).to.be.instanceOf(Error);
+        const stack = (thrown as Error).stack ?? "";
+        const frames = /^Error: transformation failed\n {4}formatted \((\d+) frames\)$/.exec(stack);
+        expect(frames, stack).to.not.equal(null);
+        expect(Number(frames![1])).to.be.greaterThan(1);
+        expect(formatter.count("failingTransformation")).to.equal(1);
+      });
+
+      it(`${label}: the formatter is restored when the constructor throws`, () => {
+        const installed = errorClass.prepareStackTrace;
+        expect(() => declare(`no-parent-${label.length}`, { parent: {} as pulumi.Resource })).to.throw(
+          /parent is not a valid Resource/,
+        );
+        expect(errorClass.prepareStackTrace).to.equal(installed);
       });
 
       it(`${label}: every promise trace formatted with PULUMI_DEBUG_PROMISE_LEAKS set`, () => {

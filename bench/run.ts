@@ -15,6 +15,7 @@ import { emulatorCapacity } from "./emulatorCapacity";
 import { emulatorWriteCost } from "./emulatorWrites";
 import { engineFloor, engineFloorFigures, nativeFigures, type SizeRun } from "./engineFloor";
 import { ALIASES_COMPARISON, nativeAliases } from "./nativeAliases";
+import { LARGE_STACKS_COMPARISON, largeStacks } from "./largeStacks";
 import { pluginStartup } from "./pluginStartup";
 import { userRolesMapFigures } from "./userRolesMap";
 import { MAP_AT_LIMIT_STEP, userRolesMapAtLimit } from "./userRolesMapAtLimit";
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
     ...quickSteps.filter(([name]) => runs(name)).map(([name]) => name),
     ...(runs("engine") ? engineSteps : []),
     ...(runs(ALIASES_COMPARISON) ? [ALIASES_COMPARISON] : []),
+    ...(runs(LARGE_STACKS_COMPARISON) ? [LARGE_STACKS_COMPARISON] : []),
   ];
   const planned = [...unfinished];
   const file = resultsPath(options.smoke);
@@ -245,6 +247,27 @@ async function main(): Promise<void> {
       done(ALIASES_COMPARISON);
     } catch (error) {
       failed(ALIASES_COMPARISON, error);
+    }
+  }
+
+  // Last: settings of a no-change preview at the largest size, on stacks of its own (see bench/largeStacks.ts).
+  if (runs(LARGE_STACKS_COMPARISON)) {
+    log(`[bench] ${LARGE_STACKS_COMPARISON} ...`);
+    const start = performance.now();
+    const before = figures.length;
+    try {
+      await largeStacks(options, log, (measured, repetitions) => {
+        figures.splice(before, figures.length - before, ...stamped(measured));
+        timings[LARGE_STACKS_COMPARISON] = Math.round(secondsSince(start));
+        const at = unfinished.findIndex((entry) => entry.startsWith(LARGE_STACKS_COMPARISON));
+        if (at >= 0)
+          unfinished[at] = `${LARGE_STACKS_COMPARISON} (${repetitions} of ${options.reps} repetitions done)`;
+        save();
+      });
+      log(`[bench] ${LARGE_STACKS_COMPARISON}: ${timings[LARGE_STACKS_COMPARISON]} s`);
+      done(LARGE_STACKS_COMPARISON);
+    } catch (error) {
+      failed(LARGE_STACKS_COMPARISON, error);
     }
   }
 

@@ -158,6 +158,24 @@ const SECTIONS: {
     ],
   },
   {
+    comparison: "large stacks",
+    title: "Large stacks (`bench/largeStacks.ts`)",
+    text: [
+      "What each setting a user can reach does to a no-change `pulumi preview` of N `codesec.UserRole`s at the",
+      "largest size of the run (N = 1,000 in a full run), native and dynamic: the same two stacks, created once",
+      "and untimed, previewed under each setting in turn (the order rotating with each repetition), each",
+      "preview paired with the baseline of its repetition; a second baseline gives the noise floor. Wall time",
+      "and the program process's CPU. Whether a setting reaches the program is observed: the program records",
+      "its Node.js arguments, `Error.stackTraceLimit`, whether ts-node is registered and the variables named",
+      "(`BENCH_PROBE_FILE`), and each figure says whether its setting arrived; a setting that arrives other",
+      "than the guide says (each setting's `expectedToReach`) fails the run, smoke or full. `PULUMI_DEBUG_PROMISE_LEAKS=1`",
+      "turns off what the resource classes do to spare the SDK's stack traces (and nothing else that a",
+      "program without leaked promises sees), so its figure stands in for what that saves. Targets only where the guide",
+      "claims an effect on the program's CPU. The guide that reads these figures, with what is known for an",
+      "official Pulumi CLI: [docs/large-stacks.md](large-stacks.md).",
+    ],
+  },
+  {
     comparison: "native SDK aliases",
     title: "Native SDK aliases (`bench/nativeAliases.ts`)",
     text: [
@@ -777,6 +795,8 @@ export function performanceReport(stored: BenchResults): string {
     "  this page opens with (Small real stack). A pull request's check (preview with the policy pack, then",
     "  `codesec-review`) against a bare preview, and what the pack's start costs: The review path a pull",
     "  request waits for. The UserRoles map at its documented maximum of 5,000 entries: UserRoles map.",
+    "- Which settings make a large program's preview faster, and which ones reach the program under this",
+    "  set-up's CLI: Large stacks, and the guide [docs/large-stacks.md](large-stacks.md).",
     "",
   );
   // A floor is the cheapest way to do the same work: one well below ours says the floor has a cost ours does

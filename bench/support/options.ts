@@ -35,7 +35,7 @@ export interface BenchOptions {
   /**
    * BENCH_ONLY: the steps to run, by name (BENCH_STEPS): "engine" (the stacks of the engine floor, API
    * calls, native provider and UserRoles map comparisons), "native SDK aliases" (stacks of the largest
-   * size), or a quicker comparison ("plugin start-up" for the native provider's start-up); all when unset.
+   * size), "large stacks" (settings for a no-change preview of the largest size), or a quicker comparison ("plugin start-up" for the native provider's start-up); all when unset.
    */
   only?: BenchStep[];
 }
@@ -71,6 +71,7 @@ export const BENCH_STEPS = [
   "UserRoles map at its maximum",
   "engine",
   "native SDK aliases",
+  "large stacks",
 ] as const;
 
 /** One step of a run. */

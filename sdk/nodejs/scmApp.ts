@@ -141,7 +141,12 @@ export class ScmApp extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["deploymentId", "requestId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(ScmApp.__pulumiType, name, resourceInputs, opts);
+        const resumePromiseStacks = utilities.pausePromiseStacks();
+        try {
+            super(ScmApp.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            resumePromiseStacks();
+        }
     }
 }
 

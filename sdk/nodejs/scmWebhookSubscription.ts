@@ -110,7 +110,12 @@ export class ScmWebhookSubscription extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["configId", "deploymentId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(ScmWebhookSubscription.__pulumiType, name, resourceInputs, opts);
+        const resumePromiseStacks = utilities.pausePromiseStacks();
+        try {
+            super(ScmWebhookSubscription.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            resumePromiseStacks();
+        }
     }
 }
 

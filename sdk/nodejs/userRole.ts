@@ -113,7 +113,12 @@ export class UserRole extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["deploymentId", "userId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(UserRole.__pulumiType, name, resourceInputs, opts);
+        const resumePromiseStacks = utilities.pausePromiseStacks();
+        try {
+            super(UserRole.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            resumePromiseStacks();
+        }
     }
 }
 

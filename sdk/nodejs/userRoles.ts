@@ -110,7 +110,12 @@ export class UserRoles extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["deploymentId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(UserRoles.__pulumiType, name, resourceInputs, opts);
+        const resumePromiseStacks = utilities.pausePromiseStacks();
+        try {
+            super(UserRoles.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            resumePromiseStacks();
+        }
     }
 }
 

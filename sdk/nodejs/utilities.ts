@@ -94,3 +94,30 @@ export async function callAsync<T>(
     }
     return value;
 }
+
+/**
+ * @internal
+ * Until the returned function is called, a stack trace taken by Pulumi's debuggablePromise (one per
+ * promise the SDK makes for a resource, printed only when PULUMI_DEBUG_PROMISE_LEAKS is set) is formatted
+ * as its first line only; every other trace is formatted as before, and a trace read later by the
+ * formatter then in place. The returned function restores the formatter found only if the slot still
+ * holds this one: a formatter installed meanwhile belongs to its installer. Nothing changes with
+ * PULUMI_DEBUG_PROMISE_LEAKS set, or should the slot be empty (on Node 24 it holds Node's formatter or
+ * the source-map support's; V8 otherwise formats natively, at little cost).
+ */
+export function pausePromiseStacks(): () => void {
+    type Formatter = (error: Error, frames: NodeJS.CallSite[]) => unknown;
+    const errorClass = Error as { prepareStackTrace?: Formatter };
+    const installed = errorClass.prepareStackTrace;
+    if (process.env.PULUMI_DEBUG_PROMISE_LEAKS || installed === undefined) {
+        return () => undefined;
+    }
+    const paused: Formatter = (error, frames) =>
+        frames[0]?.getFunctionName() === "debuggablePromise" ? String(error) : installed(error, frames);
+    errorClass.prepareStackTrace = paused;
+    return () => {
+        if (errorClass.prepareStackTrace === paused) {
+            errorClass.prepareStackTrace = installed;
+        }
+    };
+}

@@ -125,7 +125,12 @@ export class WorkflowProvisioning extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["deploymentId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(WorkflowProvisioning.__pulumiType, name, resourceInputs, opts);
+        const resumePromiseStacks = utilities.pausePromiseStacks();
+        try {
+            super(WorkflowProvisioning.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            resumePromiseStacks();
+        }
     }
 }
 

@@ -7,6 +7,7 @@ import type { PhaseCalls } from "../../bench/apiCalls";
 import { PHASES, type Phase } from "../../bench/support/lifecycle";
 import { benchOptions } from "../../bench/support/options";
 import { peakPerSecond } from "../../bench/rateLimited";
+import { checkReach, SETTINGS, type Probe } from "../../bench/largeStacks";
 import {
   figure,
   formatValue,
@@ -297,6 +298,46 @@ describe("bench: options", () => {
     expect(() => benchOptions([], { BENCH_SIZES: "50,x" })).to.throw(/BENCH_SIZES/);
     expect(() => benchOptions([], { BENCH_REPS: "0" })).to.throw(/BENCH_REPS/);
     expect(() => benchOptions(["--full"], {})).to.throw(/--smoke/);
+  });
+});
+
+describe("bench: large stacks, whether each setting reaches the program", () => {
+  /** What the program runs with when no setting reaches it. */
+  const untouched: Probe = { execArgv: [], stackTraceLimit: 10, tsNode: true, env: {} };
+  /** What it runs with when every setting does. */
+  const touched: Probe = {
+    execArgv: ["--stack-trace-limit=1"],
+    stackTraceLimit: 1,
+    tsNode: false,
+    env: { PULUMI_DEBUG_PROMISE_LEAKS: "1", PULUMI_NODEJS_PARALLEL: "64" },
+  };
+
+  it("says for every setting it observes whether it is expected to reach the program", () => {
+    for (const setting of SETTINGS) {
+      expect(setting.expectedToReach === undefined, setting.name).to.equal(setting.reaches === undefined);
+    }
+  });
+
+  it("throws when a setting expected to reach the program does not, naming the setting and the side", () => {
+    const expected = SETTINGS.filter((setting) => setting.expectedToReach === true);
+    expect(expected.map((setting) => setting.name)).to.include("NODE_OPTIONS=--stack-trace-limit=1");
+    for (const setting of expected) {
+      expect(() => checkReach(setting, untouched, "native")).to.throw(
+        `native, ${setting.name}: expected to reach the program, and it did not`,
+      );
+      expect(() => checkReach(setting, touched, "native")).to.not.throw();
+    }
+  });
+
+  it("throws when a setting expected not to reach the program does (the guide would then be wrong)", () => {
+    const unexpected = SETTINGS.filter((setting) => setting.expectedToReach === false);
+    expect(unexpected).to.not.have.length(0);
+    for (const setting of unexpected) {
+      expect(() => checkReach(setting, touched, "dynamic")).to.throw(
+        `dynamic, ${setting.name}: expected not to reach the program, and it did`,
+      );
+      expect(() => checkReach(setting, untouched, "dynamic")).to.not.throw();
+    }
   });
 });
 

@@ -21,6 +21,27 @@
  */
 const pulumi = require("@pulumi/pulumi");
 
+/**
+ * BENCH_PROBE_FILE (the large stacks comparison): what the program runs with, before it declares anything,
+ * so that the bench can say which settings reach it.
+ */
+if (process.env.BENCH_PROBE_FILE) {
+  require("node:fs").writeFileSync(
+    process.env.BENCH_PROBE_FILE,
+    JSON.stringify({
+      execArgv: process.execArgv,
+      stackTraceLimit: Error.stackTraceLimit,
+      tsNode: require.extensions[".ts"] !== undefined,
+      env: Object.fromEntries(
+        ["PULUMI_DEBUG_PROMISE_LEAKS", "PULUMI_NODEJS_TYPESCRIPT", "PULUMI_NODEJS_PARALLEL"].map((key) => [
+          key,
+          process.env[key],
+        ]),
+      ),
+    }),
+  );
+}
+
 const config = new pulumi.Config("bench");
 const which = config.require("provider");
 const count = config.requireNumber("count");

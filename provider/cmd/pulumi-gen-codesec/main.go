@@ -110,7 +110,11 @@ func bind(schemaPath string) (*schema.Package, error) {
 func generate(pkg *schema.Package, language string) (map[string][]byte, error) {
 	switch language {
 	case "nodejs":
-		return nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
+		files, err := nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
+		if err != nil {
+			return nil, err
+		}
+		return withPausedPromiseStacks(files)
 	case "python":
 		return python.GeneratePackage(tool, pkg, nil, noPackages{})
 	case "go":

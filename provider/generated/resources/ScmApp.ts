@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { scmAppDefinition } from "../../resources/scmApp/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
+import { pausePromiseStacks } from "../../dynamic/promiseStacks";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmApp}. */
@@ -145,14 +146,19 @@ export class ScmApp extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
   );
   constructor(name: string, args: ScmAppArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider("ScmApp"),
-      name,
-      declaredProps(scmAppDefinition, args),
-      resourceOptions(scmAppDefinition, opts, args),
-      "codesec",
-      "ScmApp",
-    );
+    const resumePromiseStacks = pausePromiseStacks();
+    try {
+      super(
+        stubProvider("ScmApp"),
+        name,
+        declaredProps(scmAppDefinition, args),
+        resourceOptions(scmAppDefinition, opts, args),
+        "codesec",
+        "ScmApp",
+      );
+    } finally {
+      resumePromiseStacks();
+    }
     warnAboutArguments(this, args, opts);
   }
 }

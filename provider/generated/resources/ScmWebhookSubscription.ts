@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { scmWebhookSubscriptionDefinition } from "../../resources/scmWebhookSubscription/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
+import { pausePromiseStacks } from "../../dynamic/promiseStacks";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link ScmWebhookSubscription}. */
@@ -139,14 +140,19 @@ export class ScmWebhookSubscription extends pulumi.dynamic.Resource {
     args: ScmWebhookSubscriptionArgs | undefined,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    super(
-      stubProvider("ScmWebhookSubscription"),
-      name,
-      declaredProps(scmWebhookSubscriptionDefinition, args),
-      resourceOptions(scmWebhookSubscriptionDefinition, opts, args),
-      "codesec",
-      "ScmWebhookSubscription",
-    );
+    const resumePromiseStacks = pausePromiseStacks();
+    try {
+      super(
+        stubProvider("ScmWebhookSubscription"),
+        name,
+        declaredProps(scmWebhookSubscriptionDefinition, args),
+        resourceOptions(scmWebhookSubscriptionDefinition, opts, args),
+        "codesec",
+        "ScmWebhookSubscription",
+      );
+    } finally {
+      resumePromiseStacks();
+    }
     warnAboutArguments(this, args, opts);
   }
 }

@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../enums";
 import { userRoleDefinition } from "../../resources/userRole/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
+import { pausePromiseStacks } from "../../dynamic/promiseStacks";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRole}. */
@@ -159,14 +160,19 @@ export class UserRole extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
   );
   constructor(name: string, args: UserRoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider("UserRole"),
-      name,
-      declaredProps(userRoleDefinition, args),
-      resourceOptions(userRoleDefinition, opts, args),
-      "codesec",
-      "UserRole",
-    );
+    const resumePromiseStacks = pausePromiseStacks();
+    try {
+      super(
+        stubProvider("UserRole"),
+        name,
+        declaredProps(userRoleDefinition, args),
+        resourceOptions(userRoleDefinition, opts, args),
+        "codesec",
+        "UserRole",
+      );
+    } finally {
+      resumePromiseStacks();
+    }
     warnAboutArguments(this, args, opts);
   }
 }

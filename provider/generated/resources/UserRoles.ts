@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../enums";
 import { userRolesDefinition } from "../../resources/userRoles/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
+import { pausePromiseStacks } from "../../dynamic/promiseStacks";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link UserRoles}. */
@@ -171,14 +172,19 @@ export class UserRoles extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
   );
   constructor(name: string, args: UserRolesArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider("UserRoles"),
-      name,
-      declaredProps(userRolesDefinition, args),
-      resourceOptions(userRolesDefinition, opts, args),
-      "codesec",
-      "UserRoles",
-    );
+    const resumePromiseStacks = pausePromiseStacks();
+    try {
+      super(
+        stubProvider("UserRoles"),
+        name,
+        declaredProps(userRolesDefinition, args),
+        resourceOptions(userRolesDefinition, opts, args),
+        "codesec",
+        "UserRoles",
+      );
+    } finally {
+      resumePromiseStacks();
+    }
     warnAboutArguments(this, args, opts);
   }
 }

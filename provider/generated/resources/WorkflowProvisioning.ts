@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { workflowProvisioningDefinition } from "../../resources/workflowProvisioning/definition";
 import { declaredProps, resourceOptions, warnAboutArguments } from "../../dynamic/resourceProps";
+import { pausePromiseStacks } from "../../dynamic/promiseStacks";
 import { stubProvider } from "../../dynamic/stubProvider";
 
 /** Arguments of {@link WorkflowProvisioning}. */
@@ -292,14 +293,19 @@ export class WorkflowProvisioning extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
   );
   constructor(name: string, args: WorkflowProvisioningArgs | undefined, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider("WorkflowProvisioning"),
-      name,
-      declaredProps(workflowProvisioningDefinition, args),
-      resourceOptions(workflowProvisioningDefinition, opts, args),
-      "codesec",
-      "WorkflowProvisioning",
-    );
+    const resumePromiseStacks = pausePromiseStacks();
+    try {
+      super(
+        stubProvider("WorkflowProvisioning"),
+        name,
+        declaredProps(workflowProvisioningDefinition, args),
+        resourceOptions(workflowProvisioningDefinition, opts, args),
+        "codesec",
+        "WorkflowProvisioning",
+      );
+    } finally {
+      resumePromiseStacks();
+    }
     warnAboutArguments(this, args, opts);
   }
 }

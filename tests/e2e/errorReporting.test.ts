@@ -23,6 +23,12 @@ import {
 const PROGRAM = path.join(__dirname, "programs/errors");
 
 /**
+ * The program runs as TypeScript but without ts-node's type check on every run: `npm run lint` type-checks
+ * it (tsconfig.json includes tests/), and what these tests read is what a failing run prints.
+ */
+const PROGRAM_ENV = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+
+/**
  * The longest a failing `pulumi preview` of this small program may take to end. A bound on waiting, not
  * a speed target: generous for a loaded 2-core machine (a run takes 5 to 20 s), far below the ~110 s a
  * program error took to appear on a Node.js whose `util.inspect` loops on such an error's stack
@@ -147,7 +153,7 @@ describe("errors through the Pulumi CLI", function () {
           programDir,
           `errors-${c.name}`,
           { "e2e:case": { value: c.name } },
-          { CODESEC_BASE_URL: "", CODESEC_TOKEN: "" },
+          { ...PROGRAM_ENV, CODESEC_BASE_URL: "", CODESEC_TOKEN: "" },
         );
         const result = await runBounded(stack, ["preview"], `e2e-errors-${c.name}`);
         expect(result.ended, `still running after ${REPORTED_WITHIN_MS} ms:\n${result.output}`).to.equal(
@@ -190,6 +196,7 @@ describe("errors through the Pulumi CLI", function () {
         programDir,
         "errors-check",
         resourceConfig("cst_1001_admin_refused000000000"),
+        PROGRAM_ENV,
       );
       const result = await runBounded(stack, ["preview"], "e2e-errors-check");
       expect(result.code, result.output).to.not.equal(0);
@@ -203,23 +210,28 @@ describe("errors through the Pulumi CLI", function () {
     });
 
     it("create and delete: the platform refuses the write (pulumi up, pulumi destroy)", async () => {
-      const stack = await createStack(programDir, "errors-write", resourceConfig(emulator.apiToken));
+      const stack = await createStack(
+        programDir,
+        "errors-write",
+        resourceConfig(emulator.apiToken),
+        PROGRAM_ENV,
+      );
       const { deploymentId, sample } = emulator;
       const refused =
         `CodeSec updateUserRole (PATCH /api/agent/deployments/${deploymentId}/users/` +
         `${sample.memberUserId}/roles) failed: HTTP 403 PERMISSION_DENIED`;
 
       emulator.control.addFault({ operation: "updateUserRole", status: 403 });
-      const create = await runBounded(stack, ["up", "--yes"], "e2e-errors-create");
+      const create = await runBounded(stack, ["up", "--yes", "--skip-preview"], "e2e-errors-create");
       expect(create.code, create.output).to.not.equal(0);
       expectPrintedOnceWithoutFrames(create.output, refused);
 
       emulator.control.clearFaults();
-      const up = await runBounded(stack, ["up", "--yes"], "e2e-errors-up");
+      const up = await runBounded(stack, ["up", "--yes", "--skip-preview"], "e2e-errors-up");
       expect(up.code, up.output).to.equal(0);
 
       emulator.control.addFault({ operation: "updateUserRole", status: 403 });
-      const destroy = await runBounded(stack, ["destroy", "--yes"], "e2e-errors-delete");
+      const destroy = await runBounded(stack, ["destroy", "--yes", "--skip-preview"], "e2e-errors-delete");
       expect(destroy.code, destroy.output).to.not.equal(0);
       expectPrintedOnceWithoutFrames(destroy.output, refused);
       expect(destroy.output).to.not.include("CodeSecApiError");
@@ -227,7 +239,7 @@ describe("errors through the Pulumi CLI", function () {
 
     it("a bug keeps its stack, printed once, its frames in the package naming files the package holds", async () => {
       const dir = prepareProgram(PROGRAM, { tarball: packageWithABug(packedPackage()) });
-      const stack = await createStack(dir, "errors-bug", resourceConfig(emulator.apiToken));
+      const stack = await createStack(dir, "errors-bug", resourceConfig(emulator.apiToken), PROGRAM_ENV);
       const result = await runBounded(stack, ["preview"], "e2e-errors-bug");
       expect(result.code, result.output).to.not.equal(0);
       const message = "Cannot read properties of undefined (reading 'role')";

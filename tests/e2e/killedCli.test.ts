@@ -87,83 +87,108 @@ const CASES: Case[] = [
   },
 ];
 
+/** One case's emulator and stack, set up before any case's run starts. */
+interface Prepared {
+  emulator: EmulatorHandle;
+  stack: Stack;
+  tag: string;
+}
+
+/**
+ * One case's run: `pulumi up` until both role writes wait for their answers, SIGKILL to the CLI, then
+ * the provider processes must end by themselves once the writes have answered. Rejects with the first
+ * assertion that fails.
+ */
+async function killedRun(c: Case, { emulator, stack, tag }: Prepared): Promise<void> {
+  emulator.control.addFault({
+    operation: "updateUserRole",
+    phase: "after",
+    latencyMs: LATENCY_MS,
+    count: 2,
+  });
+  const run = spawnPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
+  const roleOf = (id: string) => emulator.control.state().users.find((u) => u.id === id)?.roles["1001"];
+  await waitFor(
+    "both role writes to be applied",
+    () => roleOf("502") === "ORG_ROLE_READONLY" && roleOf("503") === "ORG_ROLE_MEMBER",
+    120_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; the CLI printed:\n${run.output()}`);
+  });
+  const appliedAt = Date.now();
+  expect(
+    emulator.control
+      .requests()
+      .filter((r) => r.operation === "updateUserRole")
+      .map((r) => `${r.path} ${r.pending === true ? "pending" : r.status}`),
+    "both role writes still waiting for their answers when the CLI is killed",
+  ).to.have.members([
+    "/api/agent/deployments/1001/users/502/roles pending",
+    "/api/agent/deployments/1001/users/503/roles pending",
+  ]);
+  const providers = processesRunning(tag, c.marker);
+  expect(providers.length, c.why).to.be.at.least(c.processes);
+
+  process.kill(run.child.pid!, "SIGKILL");
+  const killedAt = Date.now();
+  expect(killedAt - appliedAt, "killed well before the writes could answer").to.be.below(LATENCY_MS - 2000);
+  expect((await run.exited).signal).to.equal("SIGKILL");
+  await waitFor(
+    "the provider processes to end",
+    () => providers.every((pid) => !processesRunning(tag, c.marker).includes(pid)),
+    2 * ENGINE_GONE_GRACE_MS,
+  );
+  const endedAt = Date.now();
+  // Not before the platform answered the writes under way: none is cut in the middle, engine or not.
+  expect(endedAt - appliedAt, "ms from the writes' application to the processes' end").to.be.at.least(
+    LATENCY_MS - 1000,
+  );
+  // Ended by the writes' answers (under LATENCY_MS after the kill), not by the grace that bounds them.
+  expect(endedAt - killedAt, "ms from the kill to the processes' end").to.be.below(
+    ENGINE_GONE_GRACE_MS - 10_000,
+  );
+  expect(
+    emulator.control
+      .requests()
+      .filter((r) => r.operation === "updateUserRole")
+      .map((r) => r.status),
+    "both writes answered",
+  ).to.deep.equal([200, 200]);
+}
+
 describe("a `pulumi up` killed outright leaves no provider process running", function () {
-  before(() => console.log(`      using ${requirePulumiCli()}`));
+  const emulators: EmulatorHandle[] = [];
+  const prepared = new Map<Case, Prepared>();
+  /** Each case's run: the cases run at once, as each mostly waits for its writes' answers. */
+  const runs = new Map<Case, Promise<void>>();
+
+  before(async () => {
+    console.log(`      using ${requirePulumiCli()}`);
+    // Every install first: an install blocks this process, which times the runs.
+    for (const c of CASES) {
+      const emulator = await startEmulator({ quiet: true });
+      emulators.push(emulator);
+      const dir = prepareProgram(path.join(__dirname, c.program), { tarball: c.tarball() });
+      prepared.set(c, { emulator, stack: await c.stack(dir, emulator), tag: `killed-cli-${randomUUID()}` });
+    }
+    for (const [c, p] of prepared) {
+      const run = killedRun(c, p);
+      run.catch(() => undefined); // the case's test reports it
+      runs.set(c, run);
+    }
+  });
+
+  after(async () => {
+    await Promise.allSettled(runs.values());
+    // The language hosts, orphaned by the kills (each ends 5 min later).
+    for (const { tag } of prepared.values()) await killTaggedProcesses(tag);
+    await Promise.all(emulators.map((emulator) => emulator.close()));
+  });
 
   for (const c of CASES) {
     describe(c.title.split(":")[0], () => {
-      let emulator: EmulatorHandle;
-      let stack: Stack;
-      const tag = `killed-cli-${randomUUID()}`;
-
-      before(async () => {
-        emulator = await startEmulator({ quiet: true });
-        const dir = prepareProgram(path.join(__dirname, c.program), { tarball: c.tarball() });
-        stack = await c.stack(dir, emulator);
-      });
-
-      after(async () => {
-        await killTaggedProcesses(tag); // the language host, orphaned by the kill (it ends 5 min later)
-        await emulator?.close();
-      });
-
       it(c.title.split(": ")[1], async () => {
-        emulator.control.addFault({
-          operation: "updateUserRole",
-          phase: "after",
-          latencyMs: LATENCY_MS,
-          count: 2,
-        });
-        const run = spawnPulumi(stack, ["up", "--yes", "--skip-preview"], tag);
-        const roleOf = (id: string) => emulator.control.state().users.find((u) => u.id === id)?.roles["1001"];
-        await waitFor(
-          "both role writes to be applied",
-          () => roleOf("502") === "ORG_ROLE_READONLY" && roleOf("503") === "ORG_ROLE_MEMBER",
-          120_000,
-        ).catch((error: Error) => {
-          throw new Error(`${error.message}; the CLI printed:\n${run.output()}`);
-        });
-        const appliedAt = Date.now();
-        expect(
-          emulator.control
-            .requests()
-            .filter((r) => r.operation === "updateUserRole")
-            .map((r) => `${r.path} ${r.pending === true ? "pending" : r.status}`),
-          "both role writes still waiting for their answers when the CLI is killed",
-        ).to.have.members([
-          "/api/agent/deployments/1001/users/502/roles pending",
-          "/api/agent/deployments/1001/users/503/roles pending",
-        ]);
-        const providers = processesRunning(tag, c.marker);
-        expect(providers.length, c.why).to.be.at.least(c.processes);
-
-        process.kill(run.child.pid!, "SIGKILL");
-        const killedAt = Date.now();
-        expect(killedAt - appliedAt, "killed well before the writes could answer").to.be.below(
-          LATENCY_MS - 2000,
-        );
-        expect((await run.exited).signal).to.equal("SIGKILL");
-        await waitFor(
-          "the provider processes to end",
-          () => providers.every((pid) => !processesRunning(tag, c.marker).includes(pid)),
-          2 * ENGINE_GONE_GRACE_MS,
-        );
-        const endedAt = Date.now();
-        // Not before the platform answered the writes under way: none is cut in the middle, engine or not.
-        expect(endedAt - appliedAt, "ms from the writes' application to the processes' end").to.be.at.least(
-          LATENCY_MS - 1000,
-        );
-        // Ended by the writes' answers (under LATENCY_MS after the kill), not by the grace that bounds them.
-        expect(endedAt - killedAt, "ms from the kill to the processes' end").to.be.below(
-          ENGINE_GONE_GRACE_MS - 10_000,
-        );
-        expect(
-          emulator.control
-            .requests()
-            .filter((r) => r.operation === "updateUserRole")
-            .map((r) => r.status),
-          "both writes answered",
-        ).to.deep.equal([200, 200]);
+        await runs.get(c);
       });
     });
   }

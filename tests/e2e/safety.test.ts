@@ -61,7 +61,7 @@ describe("what must never happen silently, through the real CLI", function () {
       ["misspeltCode", code],
     ]) {
       await stack.setAllConfig({ "e2e:mode": { value: mode }, "e2e:badCode": { value } });
-      for (const command of [["preview"], ["up", "--yes"]]) {
+      for (const command of [["preview"], ["up", "--yes", "--skip-preview"]]) {
         const result = await pulumiWith(stack, command);
         expect(result.code, `${mode} ${command[0]}`).not.to.equal(0);
         expect(result.output, `${mode} ${command[0]}`).to.include("has a problem");
@@ -79,7 +79,7 @@ describe("what must never happen silently, through the real CLI", function () {
     expect(preview.code, preview.output).to.equal(0);
     expect(preview.output).to.match(/\+ 2 to create/);
     expect(writes(a)).to.deep.equal([]);
-    const up = await pulumiWith(stack, ["up", "--yes"]);
+    const up = await pulumiWith(stack, ["up", "--yes", "--skip-preview"]);
     expect(up.code, up.output).to.equal(0);
     const outputs = await stack.outputs();
     const request = a.control.state().scmAppRequests.find((r) => r.requestId === a.sample.scmAppRequestId)!;
@@ -98,7 +98,7 @@ describe("what must never happen silently, through the real CLI", function () {
     });
 
     it("up creates the four kinds; customTimeouts on a dynamic resource is said to have no effect", async () => {
-      const up = await pulumiWith(stack, ["up", "--yes"]);
+      const up = await pulumiWith(stack, ["up", "--yes", "--skip-preview"]);
       expect(up.code, up.output).to.equal(0);
       expect(up.output).to.include("`customTimeouts` has no effect on codesec's resources");
       expect(up.output).to.include("codesec:deadlineMs");
@@ -112,7 +112,7 @@ describe("what must never happen silently, through the real CLI", function () {
 
     it("`pulumi up --replace` of a UserRole with roleOnDestroy leaves the declared role, and says why", async () => {
       a.control.clearRequests();
-      const up = await pulumiWith(stack, ["up", "--yes", "--replace", memberUrn]);
+      const up = await pulumiWith(stack, ["up", "--yes", "--skip-preview", "--replace", memberUrn]);
       expect(up.code, up.output).to.equal(0);
       expect(up.output).to.include("roleOnDestroy (ORG_ROLE_MEMBER) was not applied");
       expect(writes(a)).to.deep.equal(["updateUserRole:200"]);
@@ -122,7 +122,7 @@ describe("what must never happen silently, through the real CLI", function () {
     it("moving it into a component without an alias leaves the declared role too", async () => {
       await stack.setConfig("e2e:inComponent", { value: "true" });
       a.control.clearRequests();
-      const up = await pulumiWith(stack, ["up", "--yes"]);
+      const up = await pulumiWith(stack, ["up", "--yes", "--skip-preview"]);
       expect(up.code, up.output).to.equal(0);
       expect(up.output)
         .to.match(/\+ 2 created/)
@@ -137,7 +137,9 @@ describe("what must never happen silently, through the real CLI", function () {
       const quiet = await pulumiWith(stack, ["preview", "--expect-no-changes"]);
       expect(quiet.code, quiet.output).to.equal(0);
       a.control.clearRequests();
-      const job = await pulumiWith(stack, ["up", "--yes"], { CODESEC_REASSERT_AT: "2026-11-23T03:00:00Z" });
+      const job = await pulumiWith(stack, ["up", "--yes", "--skip-preview"], {
+        CODESEC_REASSERT_AT: "2026-11-23T03:00:00Z",
+      });
       expect(job.code, job.output).to.equal(0);
       expect(writes(a)).to.deep.equal(["updateUserRole:200"]);
       expect(roleOf(a, member())).to.equal("ORG_ROLE_ADMIN");
@@ -157,7 +159,7 @@ describe("what must never happen silently, through the real CLI", function () {
       for (const command of [
         ["preview"],
         ["refresh", "--yes", "--run-program"],
-        ["destroy", "--yes", "--run-program"],
+        ["destroy", "--yes", "--skip-preview", "--run-program"],
       ]) {
         const result = await pulumiWith(stack, command);
         expect(result.code, command[0]).not.to.equal(0);
@@ -175,7 +177,7 @@ describe("what must never happen silently, through the real CLI", function () {
     it("codesec:movedFrom moves the stack on purpose: each resource is applied again on the new platform", async () => {
       await stack.setConfig("codesec:movedFrom", { value: a.baseUrl });
       b.control.clearRequests();
-      const up = await pulumiWith(stack, ["up", "--yes"]);
+      const up = await pulumiWith(stack, ["up", "--yes", "--skip-preview"]);
       expect(up.code, up.output).to.equal(0);
       expect(writes(b).sort()).to.deep.equal(
         ["provisionWorkflows:200", "subscribeScmWebhook:200", "updateUserRole:200"].sort(),
@@ -185,7 +187,7 @@ describe("what must never happen silently, through the real CLI", function () {
         expect(r.outputs!.platform, r.urn).to.equal(b.baseUrl);
       }
       // Now on B: destroy demotes there, as declared.
-      const destroy = await pulumiWith(stack, ["destroy", "--yes"]);
+      const destroy = await pulumiWith(stack, ["destroy", "--yes", "--skip-preview"]);
       expect(destroy.code, destroy.output).to.equal(0);
       expect(roleOf(b, member())).to.equal("ORG_ROLE_MEMBER");
     });

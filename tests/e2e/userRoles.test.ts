@@ -73,7 +73,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     const roles = { "501": ADMIN, [u1]: ADMIN, [u2]: ADMIN, [u3]: ADMIN, [u4]: ADMIN, [u5]: ADMIN };
     for (const id of [u6, u7, u8, u9, u10]) roles[id] = READONLY;
     await setMap(stack, roles);
-    const up = await pulumi(stack, "up", "--yes");
+    const up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal(
       Object.keys(roles)
@@ -95,7 +95,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     for (const id of [u1, u2, u3, u4, u5])
       expect(preview.output).to.match(new RegExp(`~ "?${id}"?\\s*: "${ADMIN}" => "${MEMBER}"`));
     expect(roleWrites(emulator)).to.deep.equal([]);
-    const up = await pulumi(stack, "up", "--yes");
+    const up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal([u1, u2, u3, u4, u5].map((id) => `${id}:200`));
   });
@@ -104,14 +104,14 @@ describe("codesec.UserRoles through the real CLI", function () {
     const roles = await recordedRoles(stack);
     for (const id of [u8, u9, u10]) delete roles[id];
     await setMap(stack, roles, { rolesOnDestroy: { [u8]: MEMBER } });
-    let up = await pulumi(stack, "up", "--yes");
+    let up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal([`${u8}:200`]);
     expect(rolesOf(emulator, [u8, u9, u10])).to.deep.equal({ [u8]: MEMBER, [u9]: READONLY, [u10]: READONLY });
 
     delete roles[u7];
     await setMap(stack, roles, { roleOnDestroy: MEMBER });
-    up = await pulumi(stack, "up", "--yes");
+    up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal([`${u7}:200`]);
     expect(rolesOf(emulator, [u7])).to.deep.equal({ [u7]: MEMBER });
@@ -129,7 +129,7 @@ describe("codesec.UserRoles through the real CLI", function () {
         status: 500,
       });
     }
-    const failed = await pulumi(stack, "up", "--yes");
+    const failed = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(failed.code).not.to.equal(0);
     // The engine prints a failed step's reasons: one line per user whose write failed.
     expect(failed.output).to.include("2 errors occurred");
@@ -138,7 +138,7 @@ describe("codesec.UserRoles through the real CLI", function () {
     const recorded = await recordedRoles(stack);
     expect([u1, u2, u3, u4].map((id) => recorded[id])).to.deep.equal([ADMIN, MEMBER, MEMBER, ADMIN]);
 
-    const again = await pulumi(stack, "up", "--yes");
+    const again = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(again.code, again.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal([`${u2}:200`, `${u3}:200`]);
     expect(rolesOf(emulator, [u1, u2, u3, u4])).to.deep.equal({
@@ -176,14 +176,14 @@ describe("codesec.UserRoles through the real CLI", function () {
     const rest = Object.fromEntries(Object.entries(roles).filter(([id]) => !(id in moving)));
     // Out of the map (whose role on leaving is member) into UserRoles the map depends on.
     await setMap(stack, rest, { roleOnDestroy: MEMBER, singles: moving });
-    let up = await pulumi(stack, "up", "--yes");
+    let up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(up.output).to.include(`was not applied to user(s) ${u5}, ${u6}`);
     expect(roleWrites(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
     expect(rolesOf(emulator, [u5, u6])).to.deep.equal(moving);
     // Back into the map: the UserRoles' deletes (role on destroy: member) skip users the map declares.
     await setMap(stack, { ...rest, ...moving }, { roleOnDestroy: MEMBER });
-    up = await pulumi(stack, "up", "--yes");
+    up = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(up.code, up.output).to.equal(0);
     expect(roleWrites(emulator)).to.deep.equal([`${u5}:200`, `${u6}:200`]);
     expect(rolesOf(emulator, [u5, u6])).to.deep.equal(moving);
@@ -194,10 +194,10 @@ describe("codesec.UserRoles through the real CLI", function () {
     const roles = await recordedRoles(stack);
     // u1 stays an admin on destroy, so the caller is not the last admin when it is demoted.
     await setMap(stack, roles, { roleOnDestroy: MEMBER, rolesOnDestroy: { [u1]: ADMIN } });
-    const record = await pulumi(stack, "up", "--yes");
+    const record = await pulumi(stack, "up", "--yes", "--skip-preview");
     expect(record.code, record.output).to.equal(0);
     expect(roleWrites(emulator), "a change to the roles on destroy is recorded only").to.deep.equal([]);
-    const destroy = await pulumi(stack, "destroy", "--yes");
+    const destroy = await pulumi(stack, "destroy", "--yes", "--skip-preview");
     expect(destroy.code, destroy.output).to.equal(0);
     const order = emulator.control
       .requests()

@@ -386,7 +386,11 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
       ).to.deep.equal([]);
       expect(asDeclared, "the platform holds what the program declares").to.equal(true);
 
-      const destroy = await runPulumi(stack, ["destroy", "--stack", stack.name, "--yes"], tag);
+      const destroy = await runPulumi(
+        stack,
+        ["destroy", "--stack", stack.name, "--yes", "--skip-preview"],
+        tag,
+      );
       expect(destroy.code, `pulumi destroy:\n${tail(destroy.output)}`).to.equal(0);
       expect(exported(stack).deployment.resources ?? []).to.deep.equal([]);
       expect(
@@ -441,10 +445,14 @@ describe("interrupted `pulumi up` runs through the real Pulumi CLI", function ()
 
     expect(repairUnreadableCheckpoint(stack)).to.include(sidecar);
     expect(recordedKeys(exported(stack)), "the checkpoint itself was whole").to.deep.equal(before);
-    const again = await runPulumi(stack, ["up", "--stack", stack.name, "--yes"], tag);
+    const again = await runPulumi(stack, ["up", "--stack", stack.name, "--yes", "--skip-preview"], tag);
     expect(again.code, tail(again.output)).to.equal(0);
     expect(users.filter((id) => roleOf(emulator, id) !== DECLARED_ROLE)).to.deep.equal([]);
-    const destroy = await runPulumi(stack, ["destroy", "--stack", stack.name, "--yes"], tag);
+    const destroy = await runPulumi(
+      stack,
+      ["destroy", "--stack", stack.name, "--yes", "--skip-preview"],
+      tag,
+    );
     expect(destroy.code, tail(destroy.output)).to.equal(0);
     await waitUntilNoTaggedProcess(tag);
 

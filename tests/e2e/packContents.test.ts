@@ -21,11 +21,18 @@ function filesUnder(dir: string, prefix = ""): string[] {
 }
 
 describe("the packed package's source maps", () => {
-  it("name only sources that the tarball holds, and the tarball holds no other source", () => {
+  // The tarball unpacked once: every test reads it, none writes.
+  let root: string;
+  let packed: Set<string>;
+
+  before(() => {
     const dir = scratchDir("unpacked");
     execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
-    const root = path.join(dir, "package");
-    const packed = new Set(filesUnder(root));
+    root = path.join(dir, "package");
+    packed = new Set(filesUnder(root));
+  });
+
+  it("name only sources that the tarball holds, and the tarball holds no other source", () => {
     const missing: string[] = [];
     const named = new Set<string>();
     for (const map of [...packed].filter((file) => file.endsWith(".map"))) {
@@ -49,18 +56,13 @@ describe("the packed package's source maps", () => {
   });
 
   it("carries no native plugin: that ships as its release archive, with the gRPC stack the package leaves out", () => {
-    const dir = scratchDir("unpacked");
-    execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
-    const plugin = filesUnder(path.join(dir, "package")).filter(
+    const plugin = [...packed].filter(
       (file) => file.includes("native/") || file.includes("pulumi-resource-codesec"),
     );
     expect(plugin).to.deep.equal([]);
   });
 
   it("holds the docs examples the pages link to and docs/examples/README.md describes: every program and its PCL source", () => {
-    const dir = scratchDir("unpacked");
-    execFileSync("tar", ["-xzf", packedPackage(), "-C", dir]);
-    const packed = new Set(filesUnder(path.join(dir, "package")));
     const examples = docsExamples(repoRoot);
     expect(examples.length).to.be.greaterThan(10);
     const wanted = [
@@ -74,7 +76,7 @@ describe("the packed package's source maps", () => {
     // Every link of a shipped page to an example's program or source resolves in the tarball.
     const broken: string[] = [];
     for (const page of [...packed].filter((file) => file.endsWith(".md"))) {
-      const text = readFileSync(path.join(dir, "package", page), "utf8");
+      const text = readFileSync(path.join(root, page), "utf8");
       for (const [, link] of text.matchAll(/\]\(([^)#\s]+)\)/g)) {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), link));
         if ((target.startsWith("docs/examples/") || target.endsWith(".pp")) && !packed.has(target))

@@ -7,7 +7,7 @@
  */
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -171,26 +171,52 @@ export function installProgramCopy(sourceDir: string, destination?: string): str
   return dir;
 }
 
+/** The arguments of Node.js running the program's own TypeScript compiler on `project`, emitting nothing. */
+function typeCheckArgs(programDir: string, project: string): string[] {
+  return [
+    path.join(programDir, "node_modules/typescript/bin/tsc"),
+    "--noEmit",
+    "--pretty",
+    "false",
+    "-p",
+    project,
+  ];
+}
+
+/** A failed compiler run's diagnostics. */
+function typeCheckDiagnostics(error: unknown): string {
+  const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+  return `${stdout ?? ""}${stderr ?? ""}` || String(error);
+}
+
 /** Runs the program's own TypeScript compiler (from its node_modules) and returns its diagnostics. */
 export function typeCheck(programDir: string, project = "tsconfig.json"): string {
   try {
-    execFileSync(
-      process.execPath,
-      [
-        path.join(programDir, "node_modules/typescript/bin/tsc"),
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        project,
-      ],
-      { cwd: programDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
+    execFileSync(process.execPath, typeCheckArgs(programDir, project), {
+      cwd: programDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     return "";
   } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    return `${stdout ?? ""}${stderr ?? ""}` || String(error);
+    return typeCheckDiagnostics(error);
   }
+}
+
+/**
+ * typeCheck without blocking this process: the compiler runs while the test goes on (a CLI run meanwhile);
+ * resolves to its diagnostics.
+ */
+export function typeCheckInBackground(programDir: string, project = "tsconfig.json"): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      typeCheckArgs(programDir, project),
+      { cwd: programDir, encoding: "utf8", maxBuffer: Infinity },
+      (error, stdout, stderr) =>
+        resolve(error ? typeCheckDiagnostics(Object.assign(error, { stdout, stderr })) : ""),
+    );
+  });
 }
 
 /** Points a program folder at another installed node_modules (an upgrade of the package). */

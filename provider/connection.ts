@@ -13,6 +13,7 @@ import type { Static } from "@sinclair/typebox";
 import { Type } from "../api/typeBuilder";
 import { escapedText, quotedText } from "../api/messageText";
 import { described, secretValue } from "../api/schemaIssues";
+import { CodeSecConnectionError, MissingCredentialsError } from "./errors";
 import { literalPattern, patternAround } from "./literalPattern";
 
 export const CONFIG_BASE_URL = "codesec:baseUrl";
@@ -237,42 +238,6 @@ export interface ResolvedConnection extends Connection {
   readonly origin: ConfigOrigin;
   /** Whether `fields` are settings of `origin` (not the environment's or a `connection` argument's). */
   readonly fromOrigin: boolean;
-}
-
-/** A connection (or a client setting) that cannot be used; `field` names the setting at fault. */
-export class CodeSecConnectionError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-/**
- * No source has credentials; the message names all three ways to set them, in the words of where the
- * provider's configuration comes from.
- */
-export class MissingCredentialsError extends CodeSecConnectionError {
-  /**
-   * @param providerName The resource name of the explicit `codesec.Provider` whose inputs hold the
-   *   provider's configuration (`org2` for `new codesec.Provider("org2", ...)`): the message says to set
-   *   that Provider's inputs. Without one (or with `""`, which names no resource), the default provider's:
-   *   stack config.
-   */
-  constructor(providerName?: string) {
-    const origin =
-      providerName === undefined || providerName === "" ? STACK_CONFIG : providerInputsOrigin(providerName);
-    // The example connection's name: an explicit Provider is often named after an organization itself.
-    const name = origin === STACK_CONFIG ? "org2" : "team2";
-    super(
-      "connection",
-      `pulumi-codesec: no credentials. Set them in one of three ways: ${origin.howToSetCredentials}, ` +
-        `the environment variables ${ENV_BASE_URL} and ${ENV_TOKEN}, or a named connection ` +
-        `(\`connection: "${name}"\` with ${origin.howToDefineConnection(name)}).`,
-    );
-  }
 }
 
 /** Resolves the connection to use, from exactly one source (see the module comment). */

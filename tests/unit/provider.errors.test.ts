@@ -18,17 +18,18 @@ import {
   CodeSecResponseError,
   CodeSecTimeoutError,
 } from "../../client/errors";
-import { CodeSecConnectionError, MissingCredentialsError, STACK_CONFIG } from "../../provider/connection";
+import { STACK_CONFIG } from "../../provider/connection";
 import {
+  CodeSecConnectionError,
   CodeSecResourceError,
   isExpectedFailure,
-  reportedOnce,
-  type ErrorConsole,
+  MissingCredentialsError,
+  PlatformMismatchError,
+  ProvisioningPartialFailure,
 } from "../../provider/errors";
-import { PlatformMismatchError } from "../../provider/ownership";
+import { reportedOnce, type ErrorConsole } from "../../provider/dynamic/serverErrorLines";
 import { getCurrentUser, getCurrentUserOutput } from "../../provider/generated/functions/getCurrentUser";
 import { run } from "../../provider/dynamic/index";
-import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
 import userRoleEntry = require("../../provider/generated/engineEntries/UserRole");
 
 const ref = { operation: "getCurrentUser" } as const;

@@ -5,10 +5,13 @@
  * `provider/native/rpcErrors.ts`, which asks {@link failureText} what a failure shows; the dynamic
  * provider's console output about a failure is `provider/dynamic/serverErrorLines.ts`.
  *
- * A connection's and a kind's own checks word what they found where they find it (the connection's
- * settings, an id's form); the failures below word their whole message here. Shown text escapes what comes
- * from outside (api/messageText.ts).
+ * A failure with a message of its own (missing credentials, a platform mismatch, a partial failure) words
+ * it here; a check that fails with a `CodeSecConnectionError` or a `CodeSecResourceError` words what it
+ * found where it finds it (a connection's settings, an id's form). Shown text escapes what comes from
+ * outside (api/messageText.ts).
  */
+// connection.ts and ownership.ts import these classes, and these import their words in turn: each side
+// reads the other's exports only when a failure is built, never while the modules load.
 import type { TObject } from "@sinclair/typebox";
 import { quotedText, shownMessage } from "../api/messageText";
 import { CodeSecError } from "../client/errors";

@@ -10,21 +10,17 @@
  * found where it finds it (a connection's settings, an id's form). Shown text escapes what comes from
  * outside (api/messageText.ts).
  */
-// connection.ts and ownership.ts import these classes, and these import their words in turn: each side
-// reads the other's exports only when a failure is built, never while the modules load.
 import type { TObject } from "@sinclair/typebox";
 import { quotedText, shownMessage } from "../api/messageText";
 import { CodeSecError } from "../client/errors";
 import {
+  CONFIG_MOVED_FROM,
   ENV_BASE_URL,
   ENV_TOKEN,
   providerInputsOrigin,
   STACK_CONFIG,
-  type ResolvedConnection,
-} from "./connection";
-import { CONFIG_MOVED_FROM, type OwnedResource } from "./ownership";
-import type { UserRolesState } from "./resources/userRoles/definition";
-import type { WorkflowProvisioningState } from "./resources/workflowProvisioning/definition";
+  type ConnectionSource,
+} from "./configOrigin";
 
 // ---------------------------------------------------------------------------------------------------
 // A resource step that cannot go on
@@ -54,8 +50,8 @@ export class CodeSecResourceError extends Error {
 
 /**
  * A connection (or a client setting) that cannot be used; `field` names the setting at fault. Its message
- * is worded where the setting is checked (provider/connection.ts, provider/clients.ts), in the words of
- * where the setting comes from (`ConfigOrigin`).
+ * is worded where the setting is checked (provider/connection.ts, provider/clients.ts,
+ * provider/ownership.ts), in the words of where the setting comes from (`ConfigOrigin`).
  */
 export class CodeSecConnectionError extends Error {
   constructor(
@@ -92,6 +88,16 @@ export class MissingCredentialsError extends CodeSecConnectionError {
   }
 }
 
+/** What a mismatch message needs to name the resource. */
+export interface OwnedResource {
+  /** `codesec:UserRole` */
+  readonly type: string;
+  /** The resource's id, `1001/502`, when it has one. */
+  readonly id?: string;
+  /** What was about to happen: `preview`, `refresh`, `destroy (roleOnDestroy)`. */
+  readonly step: string;
+}
+
 /**
  * A resource recorded on one platform whose connection now points to another (provider/ownership.ts):
  * nothing was read, written or removed. The message names both platforms, the setting the connection came
@@ -102,7 +108,7 @@ export class PlatformMismatchError extends CodeSecConnectionError {
   constructor(
     readonly recorded: string,
     readonly current: string,
-    connection: ResolvedConnection,
+    connection: ConnectionSource,
     movedFrom: string | undefined,
     resource: OwnedResource,
   ) {
@@ -120,10 +126,10 @@ export class PlatformMismatchError extends CodeSecConnectionError {
       connection.fields.baseUrl,
       `${subject} was created on the platform at ${recorded}, but its connection ` +
         `(${connection.source}) now points to ${current}${ignoredMove}. A resource is only ever ` +
-        `read, written or removed on its own platform, so the ${resource.step} stopped here and nothing was ` +
-        `sent to either platform. If the connection is wrong, set it back to ${recorded}. To move this ` +
-        `stack's resources to ${current} on purpose, ${move}: it applies each resource again on ${current} ` +
-        'and records it there (docs/credentials.md, "Moving to another platform").',
+        `read, written or removed on its own platform, so the ${resource.step} stopped here and ` +
+        `nothing was sent to either platform. If the connection is wrong, set it back to ${recorded}. ` +
+        `To move this stack's resources to ${current} on purpose, ${move}: it applies each resource ` +
+        `again on ${current} and records it there (docs/credentials.md, "Moving to another platform").`,
     );
   }
 }
@@ -141,11 +147,11 @@ export class PlatformMismatchError extends CodeSecConnectionError {
  * Every kind's failure reads the same: `<type>: <what>:`, one reason a line, then `next` when the kind
  * has more to say; a kind gives only its reasons and those words.
  */
-export abstract class ResourceInitError extends Error {
+export abstract class ResourceInitError<P extends object = Record<string, unknown>> extends Error {
   protected constructor(
     type: string,
     readonly id: string,
-    readonly properties: Record<string, unknown>,
+    readonly properties: P,
     readonly reasons: string[],
     words: { readonly what: string; readonly next?: string },
   ) {
@@ -155,8 +161,10 @@ export abstract class ResourceInitError extends Error {
   }
 
   /** The same failure with more properties recorded (the platform, the dynamic provider's own key). */
-  withProperties(more: Record<string, unknown>): ResourceInitError {
-    const copy = Object.create(Object.getPrototypeOf(this) as object) as ResourceInitError;
+  withProperties(more: Record<string, unknown>): ResourceInitError<P & Record<string, unknown>> {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as ResourceInitError<
+      P & Record<string, unknown>
+    >;
     Object.assign(copy, this, { properties: { ...this.properties, ...more } });
     Object.defineProperty(copy, "message", { value: this.message, enumerable: false, writable: true });
     Object.defineProperty(copy, "stack", { value: this.stack, enumerable: false, writable: true });
@@ -164,22 +172,19 @@ export abstract class ResourceInitError extends Error {
   }
 }
 
-/** A write of one user's role that failed: the user and what the platform (or the network) said. */
-export interface FailedRoleWrite {
-  readonly userId: string;
-  readonly reason: string;
-}
-
 /**
- * Thrown when some of a `UserRoles` map's entries could not be written. `properties` holds in `roles`
- * exactly the entries applied, so the next `pulumi up` writes only what is left.
+ * Thrown when some of a `UserRoles` map's entries could not be written. `properties` (the kind's state)
+ * holds in `roles` exactly the entries applied, so the next `pulumi up` writes only what is left; `failed`
+ * names each user whose write failed and what the platform (or the network) said.
  */
-export class UserRolesPartialFailure extends ResourceInitError {
+export class UserRolesPartialFailure<
+  P extends object = Record<string, unknown>,
+> extends ResourceInitError<P> {
   constructor(
     type: string,
     id: string,
-    properties: Omit<UserRolesState, "platform">,
-    failed: FailedRoleWrite[],
+    properties: P,
+    failed: readonly { readonly userId: string; readonly reason: string }[],
     applied: number,
   ) {
     super(
@@ -196,14 +201,24 @@ export class UserRolesPartialFailure extends ResourceInitError {
   }
 }
 
+/** What a provisioning's failure words of the kind's state: the platform's errors, what was provisioned. */
+export interface ProvisioningReport {
+  readonly errors: readonly {
+    readonly code: string;
+    readonly message: string;
+    readonly ids: readonly string[];
+  }[];
+  readonly repoFileUrls?: Readonly<Record<string, string>>;
+}
+
 /**
  * Thrown when the platform reports errors while provisioning workflows and `allowPartialFailure` is false
  * (its default): the repositories that were provisioned stay in state instead of being lost.
  */
-export class ProvisioningPartialFailure extends ResourceInitError {
-  declare readonly properties: Omit<WorkflowProvisioningState, "platform"> & Record<string, unknown>;
-
-  constructor(type: string, id: string, properties: Omit<WorkflowProvisioningState, "platform">) {
+export class ProvisioningPartialFailure<
+  P extends ProvisioningReport = ProvisioningReport & Record<string, unknown>,
+> extends ResourceInitError<P> {
+  constructor(type: string, id: string, properties: P) {
     const reasons = properties.errors.map(
       (e) => `${e.code}: ${e.message}${e.ids.length > 0 ? ` (ids: ${e.ids.join(", ")})` : ""}`,
     );

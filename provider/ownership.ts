@@ -11,11 +11,13 @@
  * The dynamic and the native provider both decide with {@link ownershipOf}.
  */
 import { canonicalBaseUrl } from "../client/baseUrl";
-import { STACK_CONFIG, type ConfigOrigin, type ResolvedConnection } from "./connection";
-import { CodeSecConnectionError, PlatformMismatchError } from "./errors";
+import { CONFIG_MOVED_FROM, STACK_CONFIG, type ConfigOrigin } from "./configOrigin";
+import type { ResolvedConnection } from "./connection";
+import { CodeSecConnectionError, PlatformMismatchError, type OwnedResource } from "./errors";
 
-/** Stack config key naming the platform a stack's resources are moving from (see the module comment). */
-export const CONFIG_MOVED_FROM = "codesec:movedFrom";
+// The key is configOrigin.ts's and the resource's words errors.ts's, which word the mismatch's message.
+export { CONFIG_MOVED_FROM } from "./configOrigin";
+export type { OwnedResource } from "./errors";
 
 /** The platform of a connection, as resources record it: its normalized base URL. */
 export function platformOf(connection: Pick<ResolvedConnection, "baseUrl">): string {
@@ -34,16 +36,6 @@ export type Ownership =
   | { readonly kind: "same"; readonly platform: string }
   | { readonly kind: "unrecorded"; readonly platform: string }
   | { readonly kind: "moving"; readonly platform: string; readonly from: string };
-
-/** What a mismatch message needs to name the resource. */
-export interface OwnedResource {
-  /** `codesec:UserRole` */
-  readonly type: string;
-  /** The resource's id, `1001/502`, when it has one. */
-  readonly id?: string;
-  /** What was about to happen: `preview`, `refresh`, `destroy (roleOnDestroy)`. */
-  readonly step: string;
-}
 
 /**
  * The ownership of a resource recorded on `recorded` whose connection is now `connection`, or a thrown

@@ -17,7 +17,7 @@ import {
   platformOfResource,
   verifyConnectionOf,
 } from "../../providerContext";
-import { CodeSecResourceError, UserRolesPartialFailure, type FailedRoleWrite } from "../../errors";
+import { CodeSecResourceError, UserRolesPartialFailure } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";
@@ -40,6 +40,12 @@ interface RoleWrite {
   readonly userId: string;
   readonly role: string;
   readonly leaving: boolean;
+}
+
+/** A write of one user's role that failed: the user and what the platform (or the network) said. */
+interface FailedRoleWrite {
+  readonly userId: string;
+  readonly reason: string;
 }
 
 /** What a batch of writes did. */

@@ -281,7 +281,7 @@ export type CallFailure =
   | { kind: "unusable"; status: number; headers: AnswerHeaders; problem: string };
 
 /** Why the retries stopped early, when they did. */
-type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
+export type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
 
 /**
  * How messages name a call's deadline when something other than the `deadlineMs` option chose it (the

@@ -4,10 +4,12 @@
  * of parsing messages. None of them ever holds the token: errors are built from sanitized text only, and
  * carry no reference to the request (headers) or the client.
  *
- * Sections: the error classes; the subject every message opens with; a failed call (status, timeout,
- * network, cut-off answer); an unknown outcome; an unusable answer; what to do, per status and operation. A bad argument's or option's message is built where it is checked (argumentValidation.ts,
- * requestBody.ts, the option checks), as it says what that check found; it still opens with
- * {@link messageSubject}. Reading a failed answer's body is errorBody.ts, a parser that builds no text.
+ * First the error classes, then their messages: what every message is built from (the subject it opens
+ * with, what it knows of the call), a failed call (status, timeout, network, cut-off answer), an unknown
+ * outcome, an unusable answer, and the advice after an error status, per status and operation. A bad
+ * argument's or option's message is built where it is checked (argumentValidation.ts, requestBody.ts,
+ * the option checks), as it says what that check found; it still opens with {@link messageSubject}.
+ * Reading a failed answer's body is errorBody.ts, a parser that builds no text.
  */
 import { OPERATIONS, operationLabel, type OperationKey } from "../api/operations";
 import { parseErrorBody } from "./errorBody";
@@ -258,7 +260,7 @@ export class CodeSecResponseError extends CodeSecError {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The subject every message opens with
+// What every message is built from: its subject, and what it knows of the call
 // ---------------------------------------------------------------------------------------------------
 
 /**
@@ -269,10 +271,6 @@ export function messageSubject(operation: OperationKey, path?: string): string {
   return `CodeSec ${operationLabel(operation, path)}`;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// A failed call: the failure that ended it, as its typed error
-// ---------------------------------------------------------------------------------------------------
-
 /**
  * The failure of the last attempt, with what the message needs: the attempt's own outcome where it says
  * enough.
@@ -281,6 +279,9 @@ export type CallFailure =
   | { kind: "status"; status: number; headers: AnswerHeaders; text: string }
   | Extract<HttpOutcome, { kind: "timeout" | "network" | "truncated" }>
   | { kind: "unusable"; status: number; headers: AnswerHeaders; problem: string };
+
+/** Why the retries stopped early, when they did. */
+export type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
 
 /**
  * How messages name a call's deadline when something other than the `deadlineMs` option chose it (the
@@ -295,22 +296,6 @@ export interface DeadlineLabel {
   readonly limit: string;
   readonly raise: string;
 }
-
-/**
- * The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set.
- */
-function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
-  const label = ctx.options.deadlineLabel;
-  if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };
-  return {
-    limit: `deadlineMs ${ctx.options.deadlineMs} ms, ${ctx.words.deadlineMs}`,
-    value: `deadlineMs ${ctx.options.deadlineMs} ms`,
-    raise: ctx.words.raiseDeadlineMs,
-  };
-}
-
-/** Why the retries stopped early, when they did. */
-export type RetryStop = Exclude<RetryWait, { kind: "wait" }>;
 
 /** What a failed call's message needs to know about the call. */
 export interface FailureContext {
@@ -333,6 +318,36 @@ export interface FailureContext {
   /** When the last attempt's answer arrived (for `retryAt`). */
   receivedAt: number;
 }
+
+/** The subject of a failed call's message: the operation and the path requested. */
+function labelOf(ctx: FailureContext): string {
+  return messageSubject(ctx.operation, ctx.path);
+}
+
+function afterAttempts(ctx: FailureContext): string {
+  return ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
+}
+
+/**
+ * The words for the deadline of `ctx`'s call: its label, else the `deadlineMs` option and where it is set.
+ */
+function deadlineWords(ctx: FailureContext): { limit: string; value: string; raise: string } {
+  const label = ctx.options.deadlineLabel;
+  if (label !== undefined) return { limit: label.limit, value: label.limit, raise: label.raise };
+  return {
+    limit: `deadlineMs ${ctx.options.deadlineMs} ms, ${ctx.words.deadlineMs}`,
+    value: `deadlineMs ${ctx.options.deadlineMs} ms`,
+    raise: ctx.words.raiseDeadlineMs,
+  };
+}
+
+function deadlineSentence(ctx: FailureContext): string {
+  return `The call's deadline was reached (${deadlineWords(ctx).limit}), so it was not tried again.`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A failed call: the failure that ended it, as its typed error
+// ---------------------------------------------------------------------------------------------------
 
 /**
  * The typed error for the failure that ended a call: which operation, what happened (the status and what
@@ -359,7 +374,8 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
         : `${ctx.timeoutMs} ms (timeoutMs)`;
       return new CodeSecTimeoutError(
         `${label} timed out${after}: no complete answer from ${baseUrl} within ${within}.${deadline} ` +
-          `The platform is slow or unreachable; it is safe to run again later. ${waitLonger(ctx, deadlineReached, timedOutAtDeadline)}`,
+          "The platform is slow or unreachable; it is safe to run again later. " +
+          waitLonger(ctx, deadlineReached, timedOutAtDeadline),
         { ...ref, timeoutMs: ctx.timeoutMs, requestMayHaveArrived: failure.mayHaveArrived },
       );
     }
@@ -384,8 +400,8 @@ export function failureError(ctx: FailureContext, failure: CallFailure, stop?: R
       const of = failure.expectedBytes === undefined ? "" : ` of ${failure.expectedBytes}`;
       return new CodeSecNetworkError(
         `${label}: the connection to ${baseUrl} closed before the whole answer arrived${after} (HTTP ` +
-          `${failure.status}, ${failure.receivedBytes}${of} bytes of the body).${deadline} The platform or a ` +
-          `proxy on the way dropped it; it is safe to run again.`,
+          `${failure.status}, ${failure.receivedBytes}${of} bytes of the body).${deadline} ` +
+          "The platform or a proxy on the way dropped it; it is safe to run again.",
         { ...ref, baseUrl, requestMayHaveArrived: true, truncated: true },
       );
     }
@@ -466,7 +482,8 @@ function waitSentence(ctx: FailureContext, retryAfterMs: number, retryAt: string
       : `The platform asks to wait ${Math.ceil(retryAfterMs / 1000)} s (until ${retryAt})`;
   if (stop?.kind === "retryAfterAboveCap") {
     return (
-      ` ${asked}, longer than this client waits on its own (maxRetryDelayMs ${ctx.options.maxRetryDelayMs} ms). ` +
+      ` ${asked}, longer than this client waits on its own ` +
+      `(maxRetryDelayMs ${ctx.options.maxRetryDelayMs} ms). ` +
       `Run again after that time, or raise the cap: ${ctx.words.raiseMaxRetryDelayMs}.`
     );
   }
@@ -494,19 +511,6 @@ function waitLonger(ctx: FailureContext, deadlineReached: boolean, timedOutAtDea
     : `${deadline}; each attempt is also bounded by timeoutMs (${timeoutMs}).`;
 }
 
-function deadlineSentence(ctx: FailureContext): string {
-  return `The call's deadline was reached (${deadlineWords(ctx).limit}), so it was not tried again.`;
-}
-
-/** The subject of a failed call's message: the operation and the path requested. */
-function labelOf(ctx: FailureContext): string {
-  return messageSubject(ctx.operation, ctx.path);
-}
-
-function afterAttempts(ctx: FailureContext): string {
-  return ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
-}
-
 // ---------------------------------------------------------------------------------------------------
 // An unknown outcome: a call that must not be repeated blindly
 // ---------------------------------------------------------------------------------------------------
@@ -532,7 +536,9 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
     case "network":
       kind = "network";
       code = failure.code === undefined ? undefined : ctx.clean(failure.code, 40);
-      happened = `the connection broke (${ctx.clean(failure.reason, 200)}${code === undefined ? "" : `, ${code}`})`;
+      happened =
+        `the connection broke (${ctx.clean(failure.reason, 200)}` +
+        `${code === undefined ? "" : `, ${code}`})`;
       break;
     case "truncated":
       kind = "truncated";
@@ -543,7 +549,9 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       kind = "status";
       status = failure.status;
       const said = failure.kind === "status" ? parseErrorBody(failure.text).message : undefined;
-      happened = `the platform answered HTTP ${failure.status}${said === undefined ? "" : ` (${ctx.clean(said, 200)})`}`;
+      happened =
+        `the platform answered HTTP ${failure.status}` +
+        `${said === undefined ? "" : ` (${ctx.clean(said, 200)})`}`;
     }
   }
   return new CodeSecOutcomeUnknownError(
@@ -559,6 +567,28 @@ export function outcomeUnknownError(ctx: FailureContext, failure: CallFailure): 
       ...(code === undefined ? {} : { code }),
     },
   );
+}
+
+/** Why an operation of retry class `once` is not sent again, and how to learn whether it took effect. */
+interface OutcomeAdvice {
+  whyNotRepeated: string;
+  howToCheck: string;
+}
+
+function outcomeUnknownAdvice(operation: OperationKey): OutcomeAdvice {
+  if (operation === "completeScmAppRequest") {
+    return {
+      whyNotRepeated: "a second request with the same one-time code would be refused",
+      howToCheck:
+        `To find out, read the app with ${operationLabel("getScmApp")}: ` +
+        "if it returns the app, the request was completed; if it answers 404, it was not, and running " +
+        "again with the same code is safe.",
+    };
+  }
+  return {
+    whyNotRepeated: "a second identical request is not harmless for this operation",
+    howToCheck: "Read the object back to find out whether the platform applied it before running again.",
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -577,8 +607,9 @@ export function responseError(
   const requestId = result.requestId === undefined ? "" : ` (request id ${result.requestId})`;
   const message =
     `${messageSubject(operation, result.path)}: the platform answered ` +
-    `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. The ${spec.maturity} API may have ` +
-    `changed, or the base URL points at something other than the platform API; report this with the request id.`;
+    `HTTP ${result.status} with an unexpected body: ${problem}${requestId}. ` +
+    `The ${spec.maturity} API may have changed, or the base URL points at something other than the ` +
+    "platform API; report this with the request id.";
   return new CodeSecResponseError(message, {
     operation,
     status: result.status,
@@ -589,7 +620,7 @@ export function responseError(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// What to do: the advice per status and operation
+// What to do after an error status: the advice per status and operation
 // ---------------------------------------------------------------------------------------------------
 
 interface HintContext {
@@ -608,7 +639,10 @@ interface HintContext {
 function hintFor(ctx: HintContext): string {
   const { operation, status, code, words } = ctx;
   if (status === 401) {
-    return `Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT where this connection's token is set (${words.token}).`;
+    return (
+      "Check the token: it is missing, malformed, expired or revoked. Set a valid API token or user JWT " +
+      `where this connection's token is set (${words.token}).`
+    );
   }
   if (status === 403) return forbiddenHint(operation);
   if (status === 404) return notFoundHint(ctx);
@@ -624,12 +658,16 @@ function hintFor(ctx: HintContext): string {
     return "The platform is rate limiting this client; try again later, or send fewer requests at once.";
   if (status >= 500) {
     // A `once` operation never gets here with a 5xx: that is an outcome-unknown error instead.
-    return "The platform failed to answer; this operation can be repeated without harm, so it is safe to run again (later, if the failure persists).";
+    return (
+      "The platform failed to answer; this operation can be repeated without harm, so it is safe to run " +
+      "again (later, if the failure persists)."
+    );
   }
   if (status >= 300 && status < 400) {
     const where = ctx.location === undefined ? "" : ` to ${ctx.location}`;
     return (
-      `The server redirected${where}; redirects are not followed (the credential goes to the configured host only). ` +
+      `The server redirected${where}; redirects are not followed ` +
+      "(the credential goes to the configured host only). " +
       `Set the base URL (${words.baseUrl}) to the platform API's final address.`
     );
   }
@@ -647,11 +685,12 @@ function forbiddenHint(operation: OperationKey): string {
     );
   }
   const credential =
-    "an API token also needs the Web API permission and no scope restriction (both set in the organization settings' tokens section)";
+    "an API token also needs the Web API permission and no scope restriction (both set in the " +
+    "organization settings' tokens section)";
   if ("deploymentId" in OPERATIONS[operation].pathParams) {
     return (
-      "A credential reaches only its own organization's deployment: check deploymentId and which connection " +
-      `(credential) is used; then its user's role, which must allow this operation; ${credential}.`
+      "A credential reaches only its own organization's deployment: check deploymentId and which " +
+      `connection (credential) is used; then its user's role, which must allow this operation; ${credential}.`
     );
   }
   return `Check the credential's user's role, which must allow this operation; ${credential}.`;
@@ -663,9 +702,10 @@ function notFoundHint(ctx: HintContext): string {
   const base = `Check ${which} and that the credential's user can see the object.`;
   if (ctx.baseUrlPath === undefined) return base;
   return (
-    `${base} The base URL has the path ${ctx.baseUrlPath}, which is put in front of the operation's path ` +
-    `(which already starts with /api/): if the platform is not served under ${ctx.baseUrlPath}, drop it from ` +
-    `the base URL (${ctx.words.baseUrl}).`
+    `${base} The base URL has the path ${ctx.baseUrlPath}, which is put in front of the operation's ` +
+    "path (which already starts with /api/): " +
+    `if the platform is not served under ${ctx.baseUrlPath}, drop it from the base URL ` +
+    `(${ctx.words.baseUrl}).`
   );
 }
 
@@ -678,32 +718,13 @@ function conflictHint(operation: OperationKey): string {
       );
     case "completeScmAppRequest":
       return (
-        "The SCM app request is already completed: its one-time code cannot be used again; read the app with " +
-        `${operationLabel("getScmApp")}.`
+        "The SCM app request is already completed: its one-time code cannot be used again; read the app " +
+        `with ${operationLabel("getScmApp")}.`
       );
     default:
-      return "The request conflicts with the current state on the platform; its message says which state to change first.";
+      return (
+        "The request conflicts with the current state on the platform; its message says which state to " +
+        "change first."
+      );
   }
-}
-
-/** Why an operation of retry class `once` is not sent again, and how to learn whether it took effect. */
-interface OutcomeAdvice {
-  whyNotRepeated: string;
-  howToCheck: string;
-}
-
-function outcomeUnknownAdvice(operation: OperationKey): OutcomeAdvice {
-  if (operation === "completeScmAppRequest") {
-    return {
-      whyNotRepeated: "a second request with the same one-time code would be refused",
-      howToCheck:
-        `To find out, read the app with ${operationLabel("getScmApp")}: ` +
-        "if it returns the app, the request was completed; if it answers 404, it was not, and running again " +
-        "with the same code is safe.",
-    };
-  }
-  return {
-    whyNotRepeated: "a second identical request is not harmless for this operation",
-    howToCheck: "Read the object back to find out whether the platform applied it before running again.",
-  };
 }

@@ -16,12 +16,8 @@ import { quotedText } from "../api/messageText";
 import type { CurrentUser } from "../api/schemas/users";
 import { canonicalBaseUrl } from "../client/baseUrl";
 import { isMessageLine } from "../client/optionChecks";
-import {
-  CodeSecConnectionError,
-  STACK_CONFIG,
-  type ConfigLookup,
-  type ResolvedConnection,
-} from "./connection";
+import { STACK_CONFIG, type ConfigLookup, type ResolvedConnection } from "./connection";
+import { CodeSecConnectionError } from "./errors";
 
 /** The client options a stack can set to a number, and their stack config keys. */
 export const CLIENT_SETTING_KEYS = {

@@ -11,7 +11,6 @@
  */
 export { UserRole, type UserRoleArgs } from "./generated/resources/UserRole";
 export { UserRoles, type UserRolesArgs } from "./generated/resources/UserRoles";
-export { UserRolesPartialFailure } from "./resources/userRoles/implementation";
 export {
   WorkflowProvisioning,
   type WorkflowProvisioningArgs,
@@ -21,7 +20,6 @@ export {
   type ScmWebhookSubscriptionArgs,
 } from "./generated/resources/ScmWebhookSubscription";
 export { ScmApp, type ScmAppArgs } from "./generated/resources/ScmApp";
-export { ProvisioningPartialFailure } from "./resources/workflowProvisioning/implementation";
 
 export { OrgRole } from "./enums";
 
@@ -61,7 +59,8 @@ export type { CodeSecInvokeOptions, CodeSecInvokeOutputOptions } from "./functio
 export {
   CodeSecConnectionError,
   MissingCredentialsError,
-  type Connection,
-  type ConnectionInput,
-} from "./connection";
+  ProvisioningPartialFailure,
+  UserRolesPartialFailure,
+} from "./errors";
+export type { Connection, ConnectionInput } from "./connection";
 export type { JoinableOrganization, NotificationRule } from "../api/schemas";

@@ -10,17 +10,14 @@
  *
  * The dynamic and the native provider both decide with {@link ownershipOf}.
  */
-import { quotedText } from "../api/messageText";
 import { canonicalBaseUrl } from "../client/baseUrl";
-import {
-  CodeSecConnectionError,
-  STACK_CONFIG,
-  type ConfigOrigin,
-  type ResolvedConnection,
-} from "./connection";
+import { CONFIG_MOVED_FROM, STACK_CONFIG, type ConfigOrigin } from "./configOrigin";
+import type { ResolvedConnection } from "./connection";
+import { CodeSecConnectionError, PlatformMismatchError, type OwnedResource } from "./errors";
 
-/** Stack config key naming the platform a stack's resources are moving from (see the module comment). */
-export const CONFIG_MOVED_FROM = "codesec:movedFrom";
+// The key is configOrigin.ts's and the resource's words errors.ts's, which word the mismatch's message.
+export { CONFIG_MOVED_FROM } from "./configOrigin";
+export type { OwnedResource } from "./errors";
 
 /** The platform of a connection, as resources record it: its normalized base URL. */
 export function platformOf(connection: Pick<ResolvedConnection, "baseUrl">): string {
@@ -39,16 +36,6 @@ export type Ownership =
   | { readonly kind: "same"; readonly platform: string }
   | { readonly kind: "unrecorded"; readonly platform: string }
   | { readonly kind: "moving"; readonly platform: string; readonly from: string };
-
-/** What a mismatch message needs to name the resource. */
-export interface OwnedResource {
-  /** `codesec:UserRole` */
-  readonly type: string;
-  /** The resource's id, `1001/502`, when it has one. */
-  readonly id?: string;
-  /** What was about to happen: `preview`, `refresh`, `destroy (roleOnDestroy)`. */
-  readonly step: string;
-}
 
 /**
  * The ownership of a resource recorded on `recorded` whose connection is now `connection`, or a thrown
@@ -95,41 +82,6 @@ export function movedFromSetting(
     throw new CodeSecConnectionError(
       origin.setting(CONFIG_MOVED_FROM),
       `${origin.subject(CONFIG_MOVED_FROM)}: ${reason}`,
-    );
-  }
-}
-
-/**
- * A resource recorded on one platform whose connection now points to another: nothing was read, written
- * or removed. The message names both platforms, the setting the connection came from, and both ways on,
- * in the words of the connection's origin (stack config, or an explicit Provider's inputs).
- */
-export class PlatformMismatchError extends CodeSecConnectionError {
-  constructor(
-    readonly recorded: string,
-    readonly current: string,
-    connection: ResolvedConnection,
-    movedFrom: string | undefined,
-    resource: OwnedResource,
-  ) {
-    const { origin } = connection;
-    const subject = resource.id === undefined ? resource.type : `${resource.type} ${resource.id}`;
-    const ignoredMove =
-      movedFrom === undefined
-        ? ""
-        : ` (${origin.subject(CONFIG_MOVED_FROM)} is ${quotedText(movedFrom)}, which is not the platform ` +
-          "this resource was created on)";
-    const move = `${origin.howToSet(CONFIG_MOVED_FROM, recorded)}, then ${
-      origin.providerName !== undefined ? "run " : ""
-    }\`pulumi up\``;
-    super(
-      connection.fields.baseUrl,
-      `${subject} was created on the platform at ${recorded}, but its connection ` +
-        `(${connection.source}) now points to ${current}${ignoredMove}. A resource is only ever ` +
-        `read, written or removed on its own platform, so the ${resource.step} stopped here and nothing was ` +
-        `sent to either platform. If the connection is wrong, set it back to ${recorded}. To move this ` +
-        `stack's resources to ${current} on purpose, ${move}: it applies each resource again on ${current} ` +
-        'and records it there (docs/credentials.md, "Moving to another platform").',
     );
   }
 }

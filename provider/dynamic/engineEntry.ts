@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../resources/registry";
-import { reportedOnce } from "../errors";
+import { reportedOnce } from "./serverErrorLines";
 import { endTheHostWithTheEngine, trackCall } from "./hostShutdown";
 import { rememberStackConfig } from "./runtimeCredentials";
 
@@ -18,7 +18,7 @@ const METHODS: readonly ProviderMethod[] = ["check", "diff", "create", "read", "
 
 /**
  * `kind` names the entry (tests wrap every kind's methods through this function). Each method's failure
- * is reported once (provider/errors.ts). In Pulumi's dynamic-provider host, the first entry loaded makes the
+ * is reported once (serverErrorLines.ts). In Pulumi's dynamic-provider host, the first entry loaded makes the
  * host end with the engine, and every call is counted until it settles (hostShutdown.ts).
  */
 export function engineEntry(_kind: ResourceKind, implementation: KindProvider): KindProvider {

@@ -6,7 +6,7 @@
  * @internal Not part of the public API; only the stubs call it.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { reportedOnce } from "../errors";
+import { reportedOnce } from "./serverErrorLines";
 import { endTheHostWithTheEngine, trackCall } from "./hostShutdown";
 import { rememberStackConfig } from "./runtimeCredentials";
 import { resourceDefinition, type ResourceKind } from "../resources/registry";
@@ -31,7 +31,7 @@ type ProviderMethod = Exclude<keyof pulumi.dynamic.ResourceProvider, "configure"
  * The one entry point of the serialized stubs (provider/dynamic/stubProvider.ts). The stub's
  * `configure` is this function itself, so a non-string `method` is the engine's configure request,
  * which carries the stack config (see runtimeCredentials.ts). A failure is reported once
- * (provider/errors.ts). In Pulumi's dynamic-provider host, calls are counted and the host ends with the
+ * (serverErrorLines.ts). In Pulumi's dynamic-provider host, calls are counted and the host ends with the
  * engine, as through the kinds' entries (hostShutdown.ts).
  */
 export function run(

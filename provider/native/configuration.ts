@@ -9,8 +9,6 @@
  */
 import {
   CONFIG_BASE_URL,
-  CodeSecConnectionError,
-  MissingCredentialsError,
   connectionNames,
   providerInputsOrigin,
   resolveConnection,
@@ -19,7 +17,7 @@ import {
   type ConfigOrigin,
 } from "../connection";
 import { clientFor, clientSettingsFrom, skipsCredentialsValidation, type ClientSettings } from "../clients";
-import { checkFailure, type CheckFailure } from "../errors";
+import { checkFailure, CodeSecConnectionError, MissingCredentialsError, type CheckFailure } from "../errors";
 import { CONFIG_MOVED_FROM, movedFromSetting } from "../ownership";
 import { configName, ProviderConfig } from "../providerConfig";
 import { isSecretSchema } from "../../api/schemaIssues";

@@ -215,8 +215,11 @@ async function recordingInitFailure<T>(
   try {
     return await step();
   } catch (error) {
-    if (error instanceof ResourceInitError)
-      throw initFailureStatus(error, toStruct(error.properties, secret));
+    if (error instanceof ResourceInitError) {
+      // `instanceof` leaves the kind's properties type open (any): they are a record of state values.
+      const failure = error as ResourceInitError;
+      throw initFailureStatus(failure, toStruct(failure.properties, secret));
+    }
     throw error;
   }
 }

@@ -12,8 +12,14 @@ import { nestingIssue } from "../../api/nestingDepth";
 import { quotedText } from "../../api/messageText";
 import { CodeSecInputError } from "../../client";
 import { serializeRequestBody } from "../../client/requestBody";
-import { type CheckFailure, checkFailure, CodeSecResourceError, ResourceInitError } from "../errors";
-import { CodeSecConnectionError, CONFIG_CONNECTIONS, STACK_CONFIG } from "../connection";
+import {
+  type CheckFailure,
+  checkFailure,
+  CodeSecConnectionError,
+  CodeSecResourceError,
+  ResourceInitError,
+} from "../errors";
+import { CONFIG_CONNECTIONS, STACK_CONFIG } from "../connection";
 import {
   checkConnectionOf,
   ownershipOfResource,

@@ -12,7 +12,7 @@ import {
 } from "../support/dynamicProviders";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
 import { OPERATIONS, isMutating } from "../../api/operations";
-import { PlatformMismatchError } from "../../provider/ownership";
+import { PlatformMismatchError } from "../../provider/errors";
 import { configureStack } from "../support/stackConfig";
 
 function calls(handle: EmulatorHandle): string[] {

@@ -5,7 +5,7 @@ import {
   userRoleProvider,
   workflowProvisioningProvider,
 } from "../support/dynamicProviders";
-import { ProvisioningPartialFailure } from "../../provider/resources/workflowProvisioning/implementation";
+import { ProvisioningPartialFailure } from "../../provider/errors";
 import { useEmulator } from "../support/emulator";
 import { configureStack } from "../support/stackConfig";
 import type { EmulatorHandle } from "../../emulator/index";

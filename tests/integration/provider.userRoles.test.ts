@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import type { EmulatorHandle } from "../../emulator/index";
-import { UserRolesPartialFailure } from "../../provider/resources/userRoles/implementation";
+import { UserRolesPartialFailure } from "../../provider/errors";
 import type { UserRolesState } from "../../provider/resources/userRoles/definition";
 import { dynamicProviderOf } from "../../provider/dynamic/kindProviders";
 import { useEmulator } from "../support/emulator";

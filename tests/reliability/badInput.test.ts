@@ -9,7 +9,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as codesec from "../../provider";
 import { clientFor, clientSettingsFrom } from "../../provider/clients";
-import { CodeSecConnectionError, resolveConnection } from "../../provider/connection";
+import { resolveConnection } from "../../provider/connection";
+import { CodeSecConnectionError } from "../../provider/errors";
 import { run } from "../../provider/dynamic";
 import {
   RESOURCE_DEFINITIONS,

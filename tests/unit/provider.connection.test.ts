@@ -5,13 +5,12 @@
  */
 import { expect } from "chai";
 import {
-  CodeSecConnectionError,
-  MissingCredentialsError,
   providerInputsOrigin,
   resolveConnection,
   STACK_CONFIG,
   type ConfigOrigin,
 } from "../../provider/connection";
+import { CodeSecConnectionError, MissingCredentialsError } from "../../provider/errors";
 
 describe("credential resolution: one source, whole", () => {
   const config = (values: Record<string, string>) => (key: string) => values[key];

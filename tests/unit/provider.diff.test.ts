@@ -6,7 +6,7 @@ import {
   workflowProvisioningProvider,
 } from "../support/dynamicProviders";
 import { UNKNOWN_VALUE } from "../../provider/resources/lifecycle";
-import { PlatformMismatchError } from "../../provider/ownership";
+import { PlatformMismatchError } from "../../provider/errors";
 import { configureStack } from "../support/stackConfig";
 
 /** The platform every state below was created on (nobody listens there: diff makes no call). */

@@ -17,7 +17,7 @@ import {
   platformOfResource,
   verifyConnectionOf,
 } from "../../providerContext";
-import { CodeSecResourceError, ResourceInitError } from "../../errors";
+import { CodeSecResourceError, UserRolesPartialFailure } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import { sameValue } from "../definition";
 import { formatResourceId } from "../resourceIds";
@@ -35,41 +35,17 @@ export const MAX_USER_ROLES = 5000;
 
 type Roles = Record<string, UserRolesInputs["roles"][string]>;
 
-/** A write of one entry that failed: the user and what the platform (or the network) said. */
-interface FailedWrite {
-  readonly userId: string;
-  readonly reason: string;
-}
-
-/**
- * Thrown when some entries could not be written. The engine records `properties` (with `roles` holding
- * exactly the entries applied) as the state of a resource that failed to initialize, so the next
- * `pulumi up` writes only what is left.
- */
-export class UserRolesPartialFailure extends ResourceInitError {
-  constructor(
-    type: string,
-    id: string,
-    properties: Omit<UserRolesState, "platform">,
-    failed: FailedWrite[],
-    applied: number,
-  ) {
-    const reasons = failed.map(({ userId, reason }) => `user ${userId}: ${reason}`);
-    super(
-      id,
-      properties,
-      reasons,
-      `${type}: ${failed.length} of ${failed.length + applied} role write(s) failed; the ${applied} that ` +
-        `succeeded are recorded, and the next \`pulumi up\` writes only the rest:\n  - ${reasons.join("\n  - ")}`,
-    );
-  }
-}
-
 /** One role to write: a user's declared role, or the role on leaving of a user who leaves the map. */
 interface RoleWrite {
   readonly userId: string;
   readonly role: string;
   readonly leaving: boolean;
+}
+
+/** A write of one user's role that failed: the user and what the platform (or the network) said. */
+interface FailedRoleWrite {
+  readonly userId: string;
+  readonly reason: string;
 }
 
 /** What a batch of writes did. */
@@ -80,7 +56,7 @@ interface WriteOutcome {
   readonly demoted: string[];
   /** Users who left and are no longer members of the deployment (nothing to demote). */
   readonly gone: string[];
-  readonly failed: FailedWrite[];
+  readonly failed: FailedRoleWrite[];
 }
 
 /**

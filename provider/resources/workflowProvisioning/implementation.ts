@@ -8,36 +8,10 @@ import { provisionBody } from "../../../client/operations/provisioning";
 import { ProvisionWorkflowsArgs } from "../../../api/schemas/provisioning";
 import { clientOf } from "../../providerContext";
 import { formatResourceId } from "../resourceIds";
-import { ResourceInitError } from "../../errors";
+import { ProvisioningPartialFailure } from "../../errors";
 import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
-
-/**
- * Thrown when the platform reports errors and `allowPartialFailure` is false (its default). The engine
- * records its `properties` as a resource that failed to initialize: the repositories that were provisioned
- * stay in state (and the next `pulumi up` applies again) instead of being lost.
- */
-export class ProvisioningPartialFailure extends ResourceInitError {
-  declare readonly properties: Omit<WorkflowProvisioningState, "platform"> & Record<string, unknown>;
-
-  constructor(type: string, id: string, properties: Omit<WorkflowProvisioningState, "platform">) {
-    const reasons = properties.errors.map(
-      (e) => `${e.code}: ${e.message}${e.ids.length > 0 ? ` (ids: ${e.ids.join(", ")})` : ""}`,
-    );
-    const provisioned = Object.keys(properties.repoFileUrls ?? {}).length;
-    super(
-      id,
-      properties,
-      reasons,
-      `${type}: the platform reported ${reasons.length} error(s) while provisioning ` +
-        `(${provisioned} repositor${provisioned === 1 ? "y was" : "ies were"} provisioned):\n  - ` +
-        reasons.join("\n  - ") +
-        `\nFix the filters or the projects and run \`pulumi up\` again, or set allowPartialFailure: true ` +
-        `to record these errors in the resource's \`errors\` output instead of failing.`,
-    );
-  }
-}
 
 /** The provisionWorkflows arguments of a resource's inputs: the client validates them as `check` did. */
 function provisionArgs(inputs: CheckedWorkflowProvisioningInputs): ProvisionWorkflowsArgs {

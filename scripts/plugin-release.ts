@@ -32,7 +32,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from "esbuild";
 import { create as createTar } from "tar";
-import { SCHEMA_PATH, packageVersion as versionIn } from "./schema";
+import { SCHEMA_PATH, packageVersion as versionIn } from "./schema/location";
 
 const root = path.resolve(__dirname, "..");
 const ENTRY = "provider/native/main.ts";

@@ -155,7 +155,7 @@ const BUILD_PLACEHOLDER = `sha256:${"build-hash-".repeat(6).slice(0, 64)}`;
  * Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash, from one
  * esbuild run: its metafile gives the inputs the hash is made of.
  */
-function bundlePlugin(outfile: string): { build: string } {
+export function bundlePlugin(outfile: string): { build: string } {
   const embedded = {
     version: packageVersion(),
     schema: readFileSync(path.join(root, SCHEMA_PATH), "utf8"),

@@ -6,12 +6,12 @@
 import { expect } from "chai";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
-import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
+import { ENGINE_GONE_GRACE_MS, engineGoneGraceMs } from "../../provider/engineGone";
 import { stopWithTheEngine } from "../../provider/native/shutdown";
 import { standInProcess } from "../support/standInProcess";
 
 /** A server whose close resolves when the test says, stopped with a stand-in process. */
-function standIn(options: { pipe?: boolean } = {}) {
+function standIn(options: { pipe?: boolean; graceMs?: number } = {}) {
   let finishClose!: () => void;
   const closing = new Promise<void>((resolve) => (finishClose = resolve));
   let closeCalls = 0;
@@ -85,6 +85,27 @@ describe("native plugin: the order of its stop", () => {
     expect(p.stderr()).to.match(
       /^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform were still under way 30 s later: .*Recovery after a kill/,
     );
+  });
+
+  it("a grace the process was given (a test's shorter one) bounds the calls instead, and its message says so", async () => {
+    const p = standIn({ graceMs: 2500 });
+    p.server.state.calls.add(new Promise(() => undefined));
+    p.pipe.end();
+    await p.settle();
+    expect(p.timers.map((t) => t.ms)).to.deep.equal([2500]);
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([1]);
+    expect(p.stderr()).to.include("still under way 2.5 s later");
+  });
+
+  it("the environment can shorten the grace (CODESEC_ENGINE_GONE_GRACE_MS), never lengthen it", () => {
+    const grace = (value?: string) =>
+      engineGoneGraceMs(value === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: value });
+    expect(grace()).to.equal(ENGINE_GONE_GRACE_MS);
+    expect(grace("2000")).to.equal(2000);
+    for (const ignored of ["", "0", "-5", "1.5", "2s", "30000", "600000"]) {
+      expect(grace(ignored), ignored).to.equal(ENGINE_GONE_GRACE_MS);
+    }
   });
 
   it("calls that finish within the grace end the process with 0, and the grace's end then does nothing", async () => {

@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { bundledEntry } from "../support/bundledEntry";
 
 const ROOT = path.join(__dirname, "../..");
 
@@ -59,8 +60,10 @@ setTimeout(() => {
 }, Number(process.env.FAKE_DELAY_MS));
 `;
 
-// bin/codesec-drift.js, run from the sources.
-const MAIN = `require("./provider/review/commands").driftMain(process.argv.slice(1), require("./provider/review/commands").processIo, process.env).then((code) => { process.exitCode = code; });`;
+/** bin/codesec-drift.js, with provider/review/commands.ts from `commands` (its sources, bundled once). */
+const main = (commands: string) =>
+  `const { driftMain, processIo } = require(${JSON.stringify(commands)}); ` +
+  "driftMain(process.argv.slice(1), processIo, process.env).then((code) => { process.exitCode = code; });";
 
 interface Run {
   code: number | null;
@@ -70,8 +73,15 @@ interface Run {
 
 describe("codesec-drift across many stacks, with the CLI's processes", function () {
   this.timeout(60_000);
+  let bundleDir: string;
+  let commands: string;
   let dir: string;
   let records: string;
+  before(() => {
+    bundleDir = mkdtempSync(path.join(os.tmpdir(), "drift-stacks-cli-bundle-"));
+    commands = bundledEntry("provider/review/commands.ts", path.join(bundleDir, "commands.js"));
+  });
+  after(() => rmSync(bundleDir, { recursive: true, force: true }));
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "drift-stacks-cli-"));
     records = path.join(dir, "records");
@@ -85,20 +95,16 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   function start(args: string[], env: Record<string, string>) {
-    const child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "-e", MAIN, "--", ...args],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-          FAKE_RECORDS: records,
-          FAKE_DELAY_MS: "0",
-          ...env,
-        },
+    const child = spawn(process.execPath, ["-e", main(commands), "--", ...args], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+        FAKE_RECORDS: records,
+        FAKE_DELAY_MS: "0",
+        ...env,
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));

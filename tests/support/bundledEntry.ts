@@ -2,8 +2,9 @@
  * A module of the working tree bundled by esbuild into one JavaScript file, for a test that starts it in
  * many child processes: each start then costs a Node start, not ts-node's compile of every source it
  * loads (seconds each). The sources are the tree's as they are now (resolved as the tests' own
- * `codesec-source` condition resolves them), with everything they load from node_modules; an inline source
- * map lets coverage of the children name the sources.
+ * `codesec-source` condition resolves them), with everything they load from node_modules. The children's
+ * coverage is of the bundle, which the coverage report leaves out (it counts the sources): a test that
+ * needs a line counted runs it in its own process.
  */
 import { buildSync } from "esbuild";
 import * as path from "node:path";
@@ -21,7 +22,6 @@ export function bundledEntry(entry: string, outfile: string): string {
     target: "node22",
     format: "cjs",
     conditions: ["codesec-source"],
-    sourcemap: "inline",
     logLevel: "error",
   });
   return outfile;

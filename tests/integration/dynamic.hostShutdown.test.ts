@@ -10,15 +10,26 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { BUNDLE_NODE_PATH, bundledEntry } from "../support/bundledEntry";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** The script's text: loads the code as `via` says, then serves nothing until it is ended, like a gRPC server. */
-function scriptText(via: "entry" | "legacy"): string {
+/** Where each way of loading the code comes from: the tree's sources, bundled once for the file. */
+const SOURCES = {
+  entry: "provider/generated/engineEntries/UserRole.ts",
+  legacy: "provider/dynamic/index.ts",
+} as const;
+
+/**
+ * The script's text: loads the code as `via` says (from its bundle in `bundles`), then serves nothing
+ * until it is ended, like a gRPC server.
+ */
+function scriptText(via: "entry" | "legacy", bundles: string): string {
+  const bundle = JSON.stringify(path.join(bundles, `${via}.js`));
   const load =
     via === "entry"
-      ? `require(${JSON.stringify(path.join(ROOT, "provider/generated/engineEntries/UserRole.ts"))});`
-      : `require(${JSON.stringify(path.join(ROOT, "provider/dynamic/index.ts"))})` +
+      ? `require(${bundle});`
+      : `require(${bundle})` +
         `.run("UserRole", "diff", ["1001/502", { role: "ORG_ROLE_MEMBER" }, { role: "ORG_ROLE_MEMBER" }])` +
         ".catch(() => undefined);";
   return `${load}\nsetInterval(() => undefined, 1000);\nprocess.stdout.write("ready\\n");\n`;
@@ -26,11 +37,11 @@ function scriptText(via: "entry" | "legacy"): string {
 
 /** Runs `script`, waits for its "ready", ends its stdin; resolves to how it ended within `withinMs`. */
 async function endOfStdin(script: string, withinMs: number): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=codesec-source", "--require", "ts-node/register/transpile-only", script],
-    { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] },
-  );
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_PATH: BUNDLE_NODE_PATH },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const exited = new Promise<string>((resolve) =>
     child.once("exit", (code, signal) => resolve(`exited ${code ?? signal}`)),
   );
@@ -55,9 +66,14 @@ async function endOfStdin(script: string, withinMs: number): Promise<string> {
 describe("dynamic resources: only Pulumi's dynamic-provider host ends with the engine", function () {
   this.timeout(60_000);
   let dir: string;
+  let bundles: string;
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "codesec-host-"));
+    bundles = path.join(dir, "bundles");
+    for (const [via, source] of Object.entries(SOURCES)) {
+      bundledEntry(source, path.join(bundles, `${via}.js`), { packages: "external" });
+    }
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,13 +84,13 @@ describe("dynamic resources: only Pulumi's dynamic-provider host ends with the e
       const hostDir = path.join(dir, via, "node_modules/@pulumi/pulumi/cmd/dynamic-provider");
       mkdirSync(hostDir, { recursive: true });
       const script = path.join(hostDir, "index.js");
-      writeFileSync(script, scriptText(via));
+      writeFileSync(script, scriptText(via, bundles));
       expect(await endOfStdin(script, 10_000)).to.equal("exited 0");
     });
 
     it(`any other process, through ${loaded}: keeps running when its stdin ends`, async () => {
       const script = path.join(dir, `program-${via}.js`);
-      writeFileSync(script, scriptText(via));
+      writeFileSync(script, scriptText(via, bundles));
       expect(await endOfStdin(script, 1500)).to.equal("still running");
     });
   }

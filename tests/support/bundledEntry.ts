@@ -11,9 +11,22 @@ import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Bundles `entry` (a path relative to the repository's root) into `outfile`; returns `outfile`. */
-export function bundledEntry(entry: string, outfile: string): string {
+/** NODE_PATH for a bundle whose packages are external: this repository's node_modules. */
+export const BUNDLE_NODE_PATH = path.join(ROOT, "node_modules");
+
+/**
+ * Bundles `entry` (a path relative to the repository's root) into `outfile`; returns `outfile`. With
+ * `packages: "external"`, what it loads from node_modules stays out of the bundle, loaded at run time (from
+ * NODE_PATH, BUNDLE_NODE_PATH, when the bundle is outside the tree): for code that looks for a package's
+ * own files, as the dynamic resources look for @pulumi/pulumi's.
+ */
+export function bundledEntry(
+  entry: string,
+  outfile: string,
+  options: { packages?: "external" } = {},
+): string {
   buildSync({
+    ...options,
     absWorkingDir: ROOT,
     entryPoints: [entry],
     outfile,

@@ -270,9 +270,9 @@ describe("native plugin: how its process ends", function () {
 
   it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async () => {
     const p = await startConfigured({ graceMs: GRACE_MS });
-    // customTimeouts of 10 minutes, and an answer twice the grace away: the call would run on, so it is the
-    // grace that ends the process.
-    void slowRoleWrite(p, emulator(), 2 * GRACE_MS, { timeoutSeconds: 600, attempts: 4 });
+    // customTimeouts of 10 minutes, and an answer a minute away, far beyond the grace: the call would run
+    // on, so it is the grace that ends the process (it is cut then, long before the answer).
+    void slowRoleWrite(p, emulator(), 60_000, { timeoutSeconds: 600, attempts: 4 });
     await appliedAt();
     await p.engineGone();
     const goneAt = Date.now();

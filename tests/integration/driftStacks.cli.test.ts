@@ -60,7 +60,10 @@ setTimeout(() => {
 }, Number(process.env.FAKE_DELAY_MS));
 `;
 
-/** bin/codesec-drift.js, with provider/review/commands.ts from `commands` (its sources, bundled once). */
+/**
+ * bin/codesec-drift.js, with provider/review/commands.ts from `commands`: its sources bundled once, or the
+ * sources themselves through ts-node, for the test whose process's coverage counts on them.
+ */
 const main = (commands: string) =>
   `const { driftMain, processIo } = require(${JSON.stringify(commands)}); ` +
   "driftMain(process.argv.slice(1), processIo, process.env).then((code) => { process.exitCode = code; });";
@@ -94,8 +97,11 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function start(args: string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, ["-e", main(commands), "--", ...args], {
+  function start(args: string[], env: Record<string, string>, fromSource = false) {
+    const node = fromSource
+      ? ["-r", "ts-node/register/transpile-only", "-e", main(path.join(ROOT, "provider/review/commands.ts"))]
+      : ["-e", main(commands)];
+    const child = spawn(process.execPath, [...node, "--", ...args], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -187,10 +193,12 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   }
 
   it("a refresh that does not stop on the first signal gets SIGTERM, then SIGKILL, with the processes it started", async () => {
-    const { child, done } = start(["--stack", "a", "--stack", "b"], {
-      FAKE_DELAY_MS: "60000",
-      FAKE_STUBBORN: "1",
-    });
+    // From source: the real process's signals and its refreshes' stops count on the sources.
+    const { child, done } = start(
+      ["--stack", "a", "--stack", "b"],
+      { FAKE_DELAY_MS: "60000", FAKE_STUBBORN: "1" },
+      true,
+    );
     const deadline = Date.now() + 30_000;
     while (readdirSync(records).length < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));

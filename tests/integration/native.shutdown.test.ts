@@ -1,10 +1,12 @@
 /**
  * How the native plugin's process ends (provider/native/shutdown.ts), in a process of its own started as
- * the engine starts it, from the bundle its release ships (made once for the file): on SIGINT it takes no new call, lets a write under way finish, then exits 0, whether
- * the engine's connection is still open or already closed (as the engine closes it before its SIGINT); a
- * second signal ends it at once; when the engine is gone (a killed CLI: connection, Log service, output
- * pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by itself, or exits 1 when
- * they take longer than the grace it gives them then; with no stdin pipe it keeps serving.
+ * the engine starts it, from the bundle its release ships (made once for the file; one test runs the
+ * sources, for their coverage): on SIGINT it takes no new call, lets a write under way finish, then exits
+ * 0, whether the engine's connection is still open or already closed (as the engine closes it before its
+ * SIGINT); a second signal ends it at once; when the engine is gone (a killed CLI: connection, Log
+ * service, output pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by
+ * itself, or exits 1 when they take longer than the grace it gives them then; with no stdin pipe it keeps
+ * serving.
  */
 import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,11 +19,13 @@ import { useEmulator } from "../support/emulator";
 import {
   bundledPlugin,
   configure,
+  PLUGIN_FROM_SOURCE,
   Empty,
   provider,
   secret,
   spawnPlugin,
   struct,
+  type PluginEntry,
   type PluginProcess,
 } from "../support/nativePlugin";
 import { waitFor } from "../support/waitFor";
@@ -153,7 +157,7 @@ describe("native plugin: how its process ends", function () {
   const emulator = useEmulator();
   let plugin: PluginProcess | undefined;
   let dir: string;
-  let bundle: string;
+  let bundle: PluginEntry;
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "codesec-shutdown-"));
@@ -166,14 +170,17 @@ describe("native plugin: how its process ends", function () {
     plugin = undefined;
   });
 
-  /** The plugin, configured against the emulator; `graceMs` shortens its grace once the engine is gone. */
+  /**
+   * The plugin, configured against the emulator; `graceMs` shortens its grace once the engine is gone;
+   * `fromSource` starts it through ts-node, so that its process's coverage counts on the sources.
+   */
   async function startConfigured(
-    options: { stdin?: "pipe" | "ignore"; graceMs?: number } = {},
+    options: { stdin?: "pipe" | "ignore"; graceMs?: number; fromSource?: boolean } = {},
   ): Promise<PluginProcess> {
-    const { graceMs, ...spawnOptions } = options;
+    const { graceMs, fromSource, ...spawnOptions } = options;
     plugin = await spawnPlugin({
       ...spawnOptions,
-      bundle,
+      entry: fromSource ? PLUGIN_FROM_SOURCE : bundle,
       env: graceMs === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: String(graceMs) },
     });
     const h = emulator();
@@ -269,7 +276,8 @@ describe("native plugin: how its process ends", function () {
   });
 
   it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async () => {
-    const p = await startConfigured({ graceMs: GRACE_MS });
+    // From source: this process's coverage (main.ts, the stop's, the grace's) counts on the sources.
+    const p = await startConfigured({ graceMs: GRACE_MS, fromSource: true });
     // customTimeouts of 10 minutes, and an answer a minute away, far beyond the grace: the call would run
     // on, so it is the grace that ends the process (it is cut then, long before the answer).
     void slowRoleWrite(p, emulator(), 60_000, { timeoutSeconds: 600, attempts: 4 });

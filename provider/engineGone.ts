@@ -28,16 +28,37 @@ import { DEFAULT_DEADLINE_MS } from "../client/client";
 /** How long the calls under way may still run once the engine is gone (see above). */
 export const ENGINE_GONE_GRACE_MS = DEFAULT_DEADLINE_MS;
 
+/** The shortest grace CODESEC_ENGINE_GONE_GRACE_MS can set: time enough for a call to answer. */
+export const MIN_ENGINE_GONE_GRACE_MS = 100;
+
 /**
  * The grace the process's environment gives: CODESEC_ENGINE_GONE_GRACE_MS, a whole number of milliseconds
- * below ENGINE_GONE_GRACE_MS, shortens it, so that a test of a real process need not wait the full grace
- * out; anything else (unset, not a number, longer: a longer grace would keep the token alive longer) leaves
- * ENGINE_GONE_GRACE_MS.
+ * from MIN_ENGINE_GONE_GRACE_MS to ENGINE_GONE_GRACE_MS, shortens it (so that a test of a real process need
+ * not wait the full grace out). Unset or empty leaves ENGINE_GONE_GRACE_MS; any other value (not a number,
+ * too short, longer: a longer grace would keep the token alive longer) leaves it too, and `warn` is told
+ * why, once.
  */
-export function engineGoneGraceMs(env: NodeJS.ProcessEnv): number {
+export function engineGoneGraceMs(
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void = () => undefined,
+): number {
   const value = env.CODESEC_ENGINE_GONE_GRACE_MS ?? "";
-  const ms = /^\d+$/.test(value) ? Number(value) : 0;
-  return ms > 0 && ms < ENGINE_GONE_GRACE_MS ? ms : ENGINE_GONE_GRACE_MS;
+  if (value === "") return ENGINE_GONE_GRACE_MS;
+  const ms = /^\d+$/.test(value) ? Number(value) : undefined;
+  const why =
+    ms === undefined
+      ? "not a whole number of milliseconds"
+      : ms < MIN_ENGINE_GONE_GRACE_MS
+        ? `below the minimum of ${MIN_ENGINE_GONE_GRACE_MS} ms`
+        : ms > ENGINE_GONE_GRACE_MS
+          ? "it can only shorten the grace"
+          : undefined;
+  if (why === undefined) return ms!;
+  warn(
+    `pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS=${JSON.stringify(value.slice(0, 40))} is ignored (${why}): ` +
+      `the calls under way get ${ENGINE_GONE_GRACE_MS / 1000} s once the Pulumi engine is gone.\n`,
+  );
+  return ENGINE_GONE_GRACE_MS;
 }
 
 /** What the stops need from the process (the unit tests give their own). */
@@ -54,7 +75,7 @@ export interface ProcessHooks {
   readonly engineGoneGraceMs?: number;
 }
 
-/** The real process's hooks. */
+/** The real process's hooks, once per process: a grace its environment sets but is ignored is said on stderr. */
 export function processHooks(): ProcessHooks {
   return {
     onSignal: (signal, listener) => process.on(signal, listener),
@@ -62,7 +83,7 @@ export function processHooks(): ProcessHooks {
     outputs: [process.stdout, process.stderr],
     after: (ms, action) => setTimeout(action, ms).unref(),
     exit: (code) => process.exit(code),
-    engineGoneGraceMs: engineGoneGraceMs(process.env),
+    engineGoneGraceMs: engineGoneGraceMs(process.env, (warning) => process.stderr.write(warning)),
   };
 }
 

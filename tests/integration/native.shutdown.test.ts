@@ -6,7 +6,7 @@
  * SIGINT); a second signal ends it at once; when the engine is gone (a killed CLI: connection, Log
  * service, output pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by
  * itself, or exits 1 when they take longer than the grace it gives them then; with no stdin pipe it keeps
- * serving.
+ * serving; a grace its environment sets out of bounds is said on stderr.
  */
 import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -171,8 +171,9 @@ describe("native plugin: how its process ends", function () {
   });
 
   /**
-   * The plugin, configured against the emulator; `graceMs` shortens its grace once the engine is gone;
-   * `fromSource` starts it through ts-node, so that its process's coverage counts on the sources.
+   * The plugin, configured against the emulator; `graceMs` (CODESEC_ENGINE_GONE_GRACE_MS) shortens its
+   * grace once the engine is gone; `fromSource` starts it through ts-node, so that its process's coverage
+   * counts on the sources.
    */
   async function startConfigured(
     options: { stdin?: "pipe" | "ignore"; graceMs?: number; fromSource?: boolean } = {},
@@ -316,6 +317,19 @@ describe("native plugin: how its process ends", function () {
     p.child.kill("SIGINT");
     expect(await endedWithin(p, STOP_WITHIN_MS)).to.deep.equal({ code: 0, signal: null });
     stream.close();
+  });
+
+  it("a grace its environment sets out of bounds is ignored, said once on stderr; the plugin serves on", async () => {
+    const p = await startConfigured({ graceMs: 50 });
+    const info = await p.client.getPluginInfo(new Empty());
+    expect(info.getVersion()).to.match(/^\d+\.\d+\.\d+/);
+    p.child.kill("SIGTERM");
+    expect(await endedWithin(p, 15_000)).to.deep.equal({ code: 0, signal: null });
+    const warnings = (await p.exited).stderr.split("\n").filter((line) => line.includes("GRACE_MS"));
+    expect(warnings).to.deep.equal([
+      'pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS="50" is ignored (below the minimum of 100 ms): ' +
+        "the calls under way get 30 s once the Pulumi engine is gone.",
+    ]);
   });
 
   it("with no stdin pipe (started by hand), it keeps serving until SIGTERM, then exits 0", async () => {

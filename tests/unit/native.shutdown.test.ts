@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
-import { ENGINE_GONE_GRACE_MS, engineGoneGraceMs } from "../../provider/engineGone";
+import { ENGINE_GONE_GRACE_MS, engineGoneGraceMs, MIN_ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { stopWithTheEngine } from "../../provider/native/shutdown";
 import { standInProcess } from "../support/standInProcess";
 
@@ -98,13 +98,42 @@ describe("native plugin: the order of its stop", () => {
     expect(p.stderr()).to.include("still under way 2.5 s later");
   });
 
-  it("the environment can shorten the grace (CODESEC_ENGINE_GONE_GRACE_MS), never lengthen it", () => {
-    const grace = (value?: string) =>
-      engineGoneGraceMs(value === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: value });
-    expect(grace()).to.equal(ENGINE_GONE_GRACE_MS);
-    expect(grace("2000")).to.equal(2000);
-    for (const ignored of ["", "0", "-5", "1.5", "2s", "30000", "600000"]) {
-      expect(grace(ignored), ignored).to.equal(ENGINE_GONE_GRACE_MS);
+  it("the environment can shorten the grace (CODESEC_ENGINE_GONE_GRACE_MS) down to 100 ms, never lengthen it", () => {
+    const grace = (value?: string) => {
+      const warnings: string[] = [];
+      const ms = engineGoneGraceMs(
+        value === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: value },
+        (warning) => warnings.push(warning),
+      );
+      return { ms, warnings };
+    };
+    expect(MIN_ENGINE_GONE_GRACE_MS).to.equal(100);
+    expect(grace()).to.deep.equal({ ms: ENGINE_GONE_GRACE_MS, warnings: [] });
+    expect(grace("")).to.deep.equal({ ms: ENGINE_GONE_GRACE_MS, warnings: [] });
+    for (const [value, ms] of [
+      ["2000", 2000],
+      ["100", 100],
+      ["30000", ENGINE_GONE_GRACE_MS],
+    ] as const) {
+      expect(grace(value), value).to.deep.equal({ ms, warnings: [] });
+    }
+    const ignored: [string, string][] = [
+      ["0", "below the minimum of 100 ms"],
+      ["99", "below the minimum of 100 ms"],
+      ["-5", "not a whole number of milliseconds"],
+      ["1.5", "not a whole number of milliseconds"],
+      ["2s", "not a whole number of milliseconds"],
+      ["30001", "it can only shorten the grace"],
+      ["600000", "it can only shorten the grace"],
+    ];
+    for (const [value, why] of ignored) {
+      const { ms, warnings } = grace(value);
+      expect(ms, value).to.equal(ENGINE_GONE_GRACE_MS);
+      expect(warnings, value).to.have.length(1);
+      expect(warnings[0], value).to.equal(
+        `pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS=${JSON.stringify(value)} is ignored (${why}): ` +
+          "the calls under way get 30 s once the Pulumi engine is gone.\n",
+      );
     }
   });
 

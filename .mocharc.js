@@ -24,8 +24,6 @@ module.exports = {
       "tests/integration/scripts.installPlugin.test.ts",
       "tests/unit/provider.moduleLoad.test.ts",
       "tests/unit/docs.generated.test.ts",
-      "tests/integration/driftStacks.cli.test.ts",
-      "tests/integration/dynamic.hostShutdown.test.ts",
       "tests/reliability/faultMatrix.test.ts",
       "tests/reliability/emulatorKill.test.ts",
     ],

@@ -28,6 +28,39 @@ import { DEFAULT_DEADLINE_MS } from "../client/client";
 /** How long the calls under way may still run once the engine is gone (see above). */
 export const ENGINE_GONE_GRACE_MS = DEFAULT_DEADLINE_MS;
 
+/** The shortest grace CODESEC_ENGINE_GONE_GRACE_MS can set: time enough for a call to answer. */
+export const MIN_ENGINE_GONE_GRACE_MS = 100;
+
+/**
+ * The grace the process's environment gives: CODESEC_ENGINE_GONE_GRACE_MS, a whole number of milliseconds
+ * from MIN_ENGINE_GONE_GRACE_MS to ENGINE_GONE_GRACE_MS, shortens it (so that a test of a real process need
+ * not wait the full grace out). Unset or empty leaves ENGINE_GONE_GRACE_MS; any other value (not a number,
+ * too short, longer: a longer grace would keep the token alive longer) leaves it too, and `warn` is told
+ * why, once.
+ */
+export function engineGoneGraceMs(
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void = () => undefined,
+): number {
+  const value = env.CODESEC_ENGINE_GONE_GRACE_MS ?? "";
+  if (value === "") return ENGINE_GONE_GRACE_MS;
+  const ms = /^\d+$/.test(value) ? Number(value) : undefined;
+  const why =
+    ms === undefined
+      ? "not a whole number of milliseconds"
+      : ms < MIN_ENGINE_GONE_GRACE_MS
+        ? `below the minimum of ${MIN_ENGINE_GONE_GRACE_MS} ms`
+        : ms > ENGINE_GONE_GRACE_MS
+          ? "it can only shorten the grace"
+          : undefined;
+  if (why === undefined) return ms!;
+  warn(
+    `pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS=${JSON.stringify(value.slice(0, 40))} is ignored (${why}): ` +
+      `the calls under way get ${ENGINE_GONE_GRACE_MS / 1000} s once the Pulumi engine is gone.\n`,
+  );
+  return ENGINE_GONE_GRACE_MS;
+}
+
 /** What the stops need from the process (the unit tests give their own). */
 export interface ProcessHooks {
   onSignal(signal: NodeJS.Signals, listener: () => void): void;
@@ -38,9 +71,11 @@ export interface ProcessHooks {
   /** Runs `action` after `ms`, without keeping the process alive for it. */
   after(ms: number, action: () => void): void;
   exit(code: number): void;
+  /** The grace once the engine is gone, when not ENGINE_GONE_GRACE_MS (engineGoneGraceMs). */
+  readonly engineGoneGraceMs?: number;
 }
 
-/** The real process's hooks. */
+/** The real process's hooks, once per process: a grace its environment sets but is ignored is said on stderr. */
 export function processHooks(): ProcessHooks {
   return {
     onSignal: (signal, listener) => process.on(signal, listener),
@@ -48,6 +83,7 @@ export function processHooks(): ProcessHooks {
     outputs: [process.stdout, process.stderr],
     after: (ms, action) => setTimeout(action, ms).unref(),
     exit: (code) => process.exit(code),
+    engineGoneGraceMs: engineGoneGraceMs(process.env, (warning) => process.stderr.write(warning)),
   };
 }
 
@@ -75,21 +111,22 @@ export function whenEngineGone(hooks: ProcessHooks, gone: () => void): void {
 }
 
 /**
- * Once the engine is gone: after ENGINE_GONE_GRACE_MS, unless `finished()` by then, says on stderr how many
- * calls were cut (a reader is left only when something other than the engine started the process) and
- * exits 1.
+ * Once the engine is gone: after the grace (ENGINE_GONE_GRACE_MS, or the process's own), unless
+ * `finished()` by then, says on stderr how many calls were cut (a reader is left only when something other
+ * than the engine started the process) and exits 1.
  */
 export function engineGoneGrace(
   hooks: ProcessHooks,
   calls: ReadonlySet<unknown>,
   finished: () => boolean,
 ): void {
-  hooks.after(ENGINE_GONE_GRACE_MS, () => {
+  const graceMs = hooks.engineGoneGraceMs ?? ENGINE_GONE_GRACE_MS;
+  hooks.after(graceMs, () => {
     if (finished()) return;
     const stderr = hooks.outputs[hooks.outputs.length - 1];
     stderr.write(
       `pulumi-codesec: the Pulumi engine is gone and ${calls.size} call(s) to the platform were still ` +
-        `under way ${ENGINE_GONE_GRACE_MS / 1000} s later: the process ends without their answers. ` +
+        `under way ${graceMs / 1000} s later: the process ends without their answers. ` +
         "A write among them may or may not have been applied: recover the stack as after a killed " +
         '`pulumi up` (docs/interrupted-runs.md, "Recovery after a kill").\n',
     );

@@ -32,7 +32,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from "esbuild";
 import { create as createTar } from "tar";
-import { SCHEMA_PATH, packageVersion as versionIn } from "./schema";
+import { SCHEMA_PATH, packageVersion as versionIn } from "./schema/location";
 
 const root = path.resolve(__dirname, "..");
 const ENTRY = "provider/native/main.ts";
@@ -60,11 +60,11 @@ const BUNDLE_OPTIONS: BuildOptions = {
 };
 
 /**
- * Runs esbuild with the bundle's options, saying so on stderr (`[plugin-release] esbuild: ...`): a set-up
- * bundles the plugin once, and tests count these lines to keep it so.
+ * Runs esbuild with the bundle's options, saying so on stderr (`[plugin-release] esbuild: ...`) unless
+ * `quiet`: a set-up bundles the plugin once, and tests count these lines to keep it so.
  */
-function esbuild(options: BuildOptions, why: string): ReturnType<typeof buildSync> {
-  process.stderr.write(`[plugin-release] esbuild: ${ENTRY} (${why})\n`);
+function esbuild(options: BuildOptions, why: string, quiet = false): ReturnType<typeof buildSync> {
+  if (!quiet) process.stderr.write(`[plugin-release] esbuild: ${ENTRY} (${why})\n`);
   return buildSync({ ...BUNDLE_OPTIONS, ...options });
 }
 
@@ -151,11 +151,17 @@ export function hashFiles(hash: Hash, base: string, files: readonly string[]): v
  */
 const BUILD_PLACEHOLDER = `sha256:${"build-hash-".repeat(6).slice(0, 64)}`;
 
+/** How a test bundles the plugin; the release takes the defaults. */
+export interface BundleOptions {
+  /** No `[plugin-release] esbuild: ...` line on stderr (a test that bundles is no set-up to count). */
+  quiet?: boolean;
+}
+
 /**
  * Writes the bundle to `outfile`, carrying the version, the schema and the tree's build hash, from one
  * esbuild run: its metafile gives the inputs the hash is made of.
  */
-function bundlePlugin(outfile: string): { build: string } {
+export function bundlePlugin(outfile: string, options: BundleOptions = {}): { build: string } {
   const embedded = {
     version: packageVersion(),
     schema: readFileSync(path.join(root, SCHEMA_PATH), "utf8"),
@@ -172,6 +178,7 @@ function bundlePlugin(outfile: string): { build: string } {
       },
     },
     "the bundle",
+    options.quiet,
   );
   const build = buildHashOf(metafile!);
   // One output, the bundle (no source map, no chunk): taken as such, not by its path, which esbuild may

@@ -17,6 +17,7 @@ import {
   type ResourceSource,
   type SchemaSources,
 } from "./schema/sources";
+import { SCHEMA_PATH, packageVersion } from "./schema/location";
 import { SchemaTypes, type NamedTypes, type PropertySpec } from "./schema/typeboxToSchema";
 import type { TObject } from "@sinclair/typebox";
 
@@ -34,8 +35,7 @@ export const PACKAGE_METADATA = {
   pluginDownloadURL: "github://api.github.com/pulumi-codesec",
   logoUrl: "https://raw.githubusercontent.com/pulumi-codesec/pulumi-codesec/main/docs/logo.png",
 } as const;
-/** Where schema.json lives, beside the plugin. */
-export const SCHEMA_PATH = "provider/cmd/pulumi-resource-codesec/schema.json";
+export { SCHEMA_PATH, packageVersion };
 
 /**
  * The generated SDKs' names. npm: `pulumi-codesec` is this package (the dynamic resources, which 0.4.0
@@ -131,12 +131,6 @@ function functionSpec(types: SchemaTypes, fn: FunctionSource): Record<string, un
     ...(fn.args ? { inputs: types.object(fn.args, `${fn.name}.args`) } : {}),
     outputs: types.object(fn.result, `${fn.name}.result`),
   };
-}
-
-/** The version the schema (and so the SDKs and the plugin they ask for) carries: package.json's. */
-export function packageVersion(root: string): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
-  return pkg.version;
 }
 
 /** schema.json's text for the repository at `root`. */

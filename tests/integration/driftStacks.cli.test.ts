@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { bundledEntry } from "../support/bundledEntry";
 
 const ROOT = path.join(__dirname, "../..");
 
@@ -59,8 +60,13 @@ setTimeout(() => {
 }, Number(process.env.FAKE_DELAY_MS));
 `;
 
-// bin/codesec-drift.js, run from the sources.
-const MAIN = `require("./provider/review/commands").driftMain(process.argv.slice(1), require("./provider/review/commands").processIo, process.env).then((code) => { process.exitCode = code; });`;
+/**
+ * bin/codesec-drift.js, with provider/review/commands.ts from `commands`: its sources bundled once, or the
+ * sources themselves through ts-node, for the test whose process's coverage counts on them.
+ */
+const main = (commands: string) =>
+  `const { driftMain, processIo } = require(${JSON.stringify(commands)}); ` +
+  "driftMain(process.argv.slice(1), processIo, process.env).then((code) => { process.exitCode = code; });";
 
 interface Run {
   code: number | null;
@@ -70,8 +76,15 @@ interface Run {
 
 describe("codesec-drift across many stacks, with the CLI's processes", function () {
   this.timeout(60_000);
+  let bundleDir: string;
+  let commands: string;
   let dir: string;
   let records: string;
+  before(() => {
+    bundleDir = mkdtempSync(path.join(os.tmpdir(), "drift-stacks-cli-bundle-"));
+    commands = bundledEntry("provider/review/commands.ts", path.join(bundleDir, "commands.js"));
+  });
+  after(() => rmSync(bundleDir, { recursive: true, force: true }));
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "drift-stacks-cli-"));
     records = path.join(dir, "records");
@@ -84,21 +97,20 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function start(args: string[], env: Record<string, string>) {
-    const child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "-e", MAIN, "--", ...args],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-          FAKE_RECORDS: records,
-          FAKE_DELAY_MS: "0",
-          ...env,
-        },
+  function start(args: string[], env: Record<string, string>, fromSource = false) {
+    const node = fromSource
+      ? ["-r", "ts-node/register/transpile-only", "-e", main(path.join(ROOT, "provider/review/commands.ts"))]
+      : ["-e", main(commands)];
+    const child = spawn(process.execPath, [...node, "--", ...args], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+        FAKE_RECORDS: records,
+        FAKE_DELAY_MS: "0",
+        ...env,
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
@@ -181,10 +193,12 @@ describe("codesec-drift across many stacks, with the CLI's processes", function 
   }
 
   it("a refresh that does not stop on the first signal gets SIGTERM, then SIGKILL, with the processes it started", async () => {
-    const { child, done } = start(["--stack", "a", "--stack", "b"], {
-      FAKE_DELAY_MS: "60000",
-      FAKE_STUBBORN: "1",
-    });
+    // From source: the real process's signals and its refreshes' stops count on the sources.
+    const { child, done } = start(
+      ["--stack", "a", "--stack", "b"],
+      { FAKE_DELAY_MS: "60000", FAKE_STUBBORN: "1" },
+      true,
+    );
     const deadline = Date.now() + 30_000;
     while (readdirSync(records).length < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));

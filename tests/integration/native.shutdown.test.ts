@@ -1,24 +1,31 @@
 /**
  * How the native plugin's process ends (provider/native/shutdown.ts), in a process of its own started as
- * the engine starts it: on SIGINT it takes no new call, lets a write under way finish, then exits 0, whether
- * the engine's connection is still open or already closed (as the engine closes it before its SIGINT); a
- * second signal ends it at once; when the engine is gone (a killed CLI: connection, Log service, output
- * pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by itself, or exits 1 when
- * they take longer than the grace it gives them then; with no stdin pipe it keeps serving.
+ * the engine starts it, from the bundle its release ships (made once for the file; one test runs the
+ * sources, for their coverage): on SIGINT it takes no new call, lets a write under way finish, then exits
+ * 0, whether the engine's connection is still open or already closed (as the engine closes it before its
+ * SIGINT); a second signal ends it at once; when the engine is gone (a killed CLI: connection, Log
+ * service, output pipes and stdin all gone) it finishes its calls, messages included, and exits 0 by
+ * itself, or exits 1 when they take longer than the grace it gives them then; with no stdin pipe it keeps
+ * serving; a grace its environment sets out of bounds is said on stderr.
  */
 import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
 import * as http2 from "node:http2";
 import * as net from "node:net";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import type { EmulatorHandle } from "../../emulator/index";
-import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { useEmulator } from "../support/emulator";
 import {
+  bundledPlugin,
   configure,
+  PLUGIN_FROM_SOURCE,
   Empty,
   provider,
   secret,
   spawnPlugin,
   struct,
+  type PluginEntry,
   type PluginProcess,
 } from "../support/nativePlugin";
 import { waitFor } from "../support/waitFor";
@@ -121,6 +128,12 @@ async function firstRefusal(plugin: PluginProcess): Promise<string> {
 const CANCEL_ANSWER_MS = 1000;
 /** How soon the process ends on SIGINT when no call of its own is under way: well within the engine's 5 s. */
 const STOP_WITHIN_MS = 3000;
+/**
+ * The grace once the engine is gone, as the process's environment shortens it (CODESEC_ENGINE_GONE_GRACE_MS)
+ * for the test that waits it out, not the default's 30 s (tests/unit/native.shutdown.test.ts holds the
+ * default); the other tests keep the default, longer than their writes.
+ */
+const GRACE_MS = 3000;
 
 /**
  * An HTTP/2 stream to the plugin's port that asks for a gRPC method and never sends its request's end: a
@@ -143,14 +156,34 @@ describe("native plugin: how its process ends", function () {
   this.timeout(60_000);
   const emulator = useEmulator();
   let plugin: PluginProcess | undefined;
+  let dir: string;
+  let bundle: PluginEntry;
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "codesec-shutdown-"));
+    bundle = bundledPlugin(dir);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   afterEach(async () => {
     await plugin?.close();
     plugin = undefined;
   });
 
-  async function startConfigured(options?: { stdin?: "pipe" | "ignore" }): Promise<PluginProcess> {
-    plugin = await spawnPlugin(options);
+  /**
+   * The plugin, configured against the emulator; `graceMs` (CODESEC_ENGINE_GONE_GRACE_MS) shortens its
+   * grace once the engine is gone; `fromSource` starts it through ts-node, so that its process's coverage
+   * counts on the sources.
+   */
+  async function startConfigured(
+    options: { stdin?: "pipe" | "ignore"; graceMs?: number; fromSource?: boolean } = {},
+  ): Promise<PluginProcess> {
+    const { graceMs, fromSource, ...spawnOptions } = options;
+    plugin = await spawnPlugin({
+      ...spawnOptions,
+      entry: fromSource ? PLUGIN_FROM_SOURCE : bundle,
+      env: graceMs === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: String(graceMs) },
+    });
     const h = emulator();
     await configure(plugin.client, { baseUrl: h.baseUrl, token: secret(h.apiToken) });
     return plugin;
@@ -243,19 +276,19 @@ describe("native plugin: how its process ends", function () {
     expect(Date.parse(deletes[0].at) + 2000, "the delete answered after the engine went").to.be.above(goneAt);
   });
 
-  it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async function () {
-    this.timeout(ENGINE_GONE_GRACE_MS + 60_000);
-    const p = await startConfigured();
-    // customTimeouts of 10 minutes, and no attempt answered in time: the client gives up after its 4
-    // attempts of 10 s and their backoff (over 40 s), so it is the grace that ends the process at 30 s.
-    void slowRoleWrite(p, emulator(), 2 * ENGINE_GONE_GRACE_MS, { timeoutSeconds: 600, attempts: 4 });
+  it("when the CLI is killed, a call with a longer deadline gets the grace at most, then the process exits 1", async () => {
+    // From source: this process's coverage (main.ts, the stop's, the grace's) counts on the sources.
+    const p = await startConfigured({ graceMs: GRACE_MS, fromSource: true });
+    // customTimeouts of 10 minutes, and an answer a minute away, far beyond the grace: the call would run
+    // on, so it is the grace that ends the process (it is cut then, long before the answer).
+    void slowRoleWrite(p, emulator(), 60_000, { timeoutSeconds: 600, attempts: 4 });
     await appliedAt();
     await p.engineGone();
     const goneAt = Date.now();
-    const ended = await endedWithin(p, ENGINE_GONE_GRACE_MS + 15_000);
+    const ended = await endedWithin(p, GRACE_MS + 15_000);
     const waited = Date.now() - goneAt;
     expect(ended, "ended by itself, cut short").to.deep.equal({ code: 1, signal: null });
-    expect(waited, "ms from the engine's end to the process's").to.be.at.least(ENGINE_GONE_GRACE_MS - 500);
+    expect(waited, "ms from the engine's end to the process's").to.be.at.least(GRACE_MS - 500);
   });
 
   it("a signal after the engine went is the first, not the second: the write under way still finishes", async () => {
@@ -284,6 +317,19 @@ describe("native plugin: how its process ends", function () {
     p.child.kill("SIGINT");
     expect(await endedWithin(p, STOP_WITHIN_MS)).to.deep.equal({ code: 0, signal: null });
     stream.close();
+  });
+
+  it("a grace its environment sets out of bounds is ignored, said once on stderr; the plugin serves on", async () => {
+    const p = await startConfigured({ graceMs: 50 });
+    const info = await p.client.getPluginInfo(new Empty());
+    expect(info.getVersion()).to.match(/^\d+\.\d+\.\d+/);
+    p.child.kill("SIGTERM");
+    expect(await endedWithin(p, 15_000)).to.deep.equal({ code: 0, signal: null });
+    const warnings = (await p.exited).stderr.split("\n").filter((line) => line.includes("GRACE_MS"));
+    expect(warnings).to.deep.equal([
+      'pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS="50" is ignored (below the minimum of 100 ms): ' +
+        "the calls under way get 30 s once the Pulumi engine is gone.",
+    ]);
   });
 
   it("with no stdin pipe (started by hand), it keeps serving until SIGTERM, then exits 0", async () => {

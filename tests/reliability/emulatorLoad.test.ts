@@ -7,11 +7,11 @@
 import { expect } from "chai";
 import { Agent } from "node:http";
 import type { TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { defaultFixtures, startEmulator, type EmulatorHandle, type FixtureSet } from "../../emulator/index";
 import { REQUEST_LOG_LIMIT } from "../../emulator/requestLog";
 import type { RedactedState } from "../../emulator/store";
 import type { OperationKey } from "../../api/operations";
+import { checkerFor } from "../../api/schemaChecks";
 import {
   BranchResponse,
   CurrentUserResponse,
@@ -98,7 +98,8 @@ const SCHEMAS: Record<string, TSchema> = {
   subscribeScmWebhook: SubscribeScmWebhookResponse,
   provisionWorkflows: ProvisionResult,
 };
-const checkers = new Map(Object.entries(SCHEMAS).map(([key, schema]) => [key, TypeCompiler.Compile(schema)]));
+// The API's own checks, with the formats it registers (date-time): the same a client applies to an answer.
+const checkers = new Map(Object.entries(SCHEMAS).map(([key, schema]) => [key, checkerFor(schema)]));
 
 /** The mix: reads weigh 2 each, writes 2 (role) and 1 (webhook, provisioning). */
 const MIX: Array<[weight: number, make: (client: number, pick: <T>(items: readonly T[]) => T) => Step]> = [

@@ -192,27 +192,55 @@ export interface PluginProcess {
 /** How long a plugin may take to print its port before the test gives up on it. */
 const PORT_WITHIN_MS = 30_000;
 
+const repoRoot = path.resolve(__dirname, "../..");
+
 /**
- * Starts the plugin's entry (provider/native/main.ts, from source) in a process of its own as the engine
- * does: the engine's address as its argument, stdin a pipe the engine holds (`stdin: "pipe"`, the default)
- * or none (`"ignore"`); resolves once it has printed its port. Its client connects through a TCP relay on
- * 127.0.0.1, so that a test can cut the connection as the engine does.
+ * How a test starts the plugin's process: Node's arguments before the engine's address (bundledPlugin or
+ * PLUGIN_FROM_SOURCE).
  */
-export async function spawnPlugin(options: { stdin?: "pipe" | "ignore" } = {}): Promise<PluginProcess> {
+export type PluginEntry = readonly string[];
+
+/**
+ * The plugin bundled from the working tree's sources as its release bundles it (scripts/plugin-release.ts),
+ * into `dir`. A file that starts the plugin many times bundles it once (a second or so) instead of having
+ * ts-node compile every source at each start (seconds each). c8 cannot count a bundle's coverage on the
+ * sources: the file's one test that counts them starts PLUGIN_FROM_SOURCE.
+ */
+export function bundledPlugin(dir: string): PluginEntry {
+  const outfile = path.join(dir, "pulumi-resource-codesec.js");
+  // Loaded here: esbuild is for the files that bundle, not every user of this module.
+  const { bundlePlugin } =
+    require("../../scripts/plugin-release") as typeof import("../../scripts/plugin-release");
+  bundlePlugin(outfile, { quiet: true });
+  return [outfile];
+}
+
+/** provider/native/main.ts run from source through ts-node: its process's coverage counts on the sources. */
+export const PLUGIN_FROM_SOURCE: PluginEntry = [
+  "--conditions=codesec-source",
+  "--require",
+  "ts-node/register/transpile-only",
+  path.join(repoRoot, "provider/native/main.ts"),
+];
+
+/**
+ * Starts the plugin's `entry` in a process of its own as the engine does: the engine's address as its
+ * argument, stdin a pipe the engine holds (`stdin: "pipe"`, the default) or none (`"ignore"`), `env` added
+ * to the test's environment; resolves once it has printed its port. Its client connects through a TCP
+ * relay on 127.0.0.1, so that a test can cut the connection as the engine does.
+ */
+export async function spawnPlugin(options: {
+  entry: PluginEntry;
+  stdin?: "pipe" | "ignore";
+  env?: NodeJS.ProcessEnv;
+}): Promise<PluginProcess> {
   const logs: LoggedMessage[] = [];
   const engine = await startEngine(logs);
-  const repoRoot = path.resolve(__dirname, "../..");
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=codesec-source",
-      "--require",
-      "ts-node/register/transpile-only",
-      path.join(repoRoot, "provider/native/main.ts"),
-      engine.address,
-    ],
-    { cwd: repoRoot, stdio: [options.stdin ?? "pipe", "pipe", "pipe"] },
-  ) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+  const child = spawn(process.execPath, [...options.entry, engine.address], {
+    cwd: repoRoot,
+    env: { ...process.env, ...options.env },
+    stdio: [options.stdin ?? "pipe", "pipe", "pipe"],
+  }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(

@@ -25,8 +25,11 @@ export interface StandInProcess {
   settle(): Promise<void>;
 }
 
-/** A new stand-in; `pipe: false` gives it no stdin pipe (started by hand, or with /dev/null). */
-export function standInProcess(options: { pipe?: boolean } = {}): StandInProcess {
+/**
+ * A new stand-in; `pipe: false` gives it no stdin pipe (started by hand, or with /dev/null); `graceMs` is
+ * the grace its environment sets (none: the default).
+ */
+export function standInProcess(options: { pipe?: boolean; graceMs?: number } = {}): StandInProcess {
   const signals = new EventEmitter();
   const pipe = new PassThrough();
   const outputs: [PassThrough, PassThrough] = [new PassThrough(), new PassThrough()];
@@ -38,6 +41,7 @@ export function standInProcess(options: { pipe?: boolean } = {}): StandInProcess
     outputs,
     after: (ms, action) => timers.push({ ms, action }),
     exit: (code) => exits.push(code),
+    engineGoneGraceMs: options.graceMs,
   };
   return {
     hooks,

@@ -6,12 +6,12 @@
 import { expect } from "chai";
 import { newPluginState } from "../../provider/native/pluginState";
 import type { PluginServer } from "../../provider/native/server";
-import { ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
+import { ENGINE_GONE_GRACE_MS, engineGoneGraceMs, MIN_ENGINE_GONE_GRACE_MS } from "../../provider/engineGone";
 import { stopWithTheEngine } from "../../provider/native/shutdown";
 import { standInProcess } from "../support/standInProcess";
 
 /** A server whose close resolves when the test says, stopped with a stand-in process. */
-function standIn(options: { pipe?: boolean } = {}) {
+function standIn(options: { pipe?: boolean; graceMs?: number } = {}) {
   let finishClose!: () => void;
   const closing = new Promise<void>((resolve) => (finishClose = resolve));
   let closeCalls = 0;
@@ -85,6 +85,56 @@ describe("native plugin: the order of its stop", () => {
     expect(p.stderr()).to.match(
       /^pulumi-codesec: the Pulumi engine is gone and 1 call\(s\) to the platform were still under way 30 s later: .*Recovery after a kill/,
     );
+  });
+
+  it("a grace the process was given (a test's shorter one) bounds the calls instead, and its message says so", async () => {
+    const p = standIn({ graceMs: 2500 });
+    p.server.state.calls.add(new Promise(() => undefined));
+    p.pipe.end();
+    await p.settle();
+    expect(p.timers.map((t) => t.ms)).to.deep.equal([2500]);
+    p.timers[0].action();
+    expect(p.exits).to.deep.equal([1]);
+    expect(p.stderr()).to.include("still under way 2.5 s later");
+  });
+
+  it("the environment can shorten the grace (CODESEC_ENGINE_GONE_GRACE_MS) down to 100 ms, never lengthen it", () => {
+    const grace = (value?: string) => {
+      const warnings: string[] = [];
+      const ms = engineGoneGraceMs(
+        value === undefined ? {} : { CODESEC_ENGINE_GONE_GRACE_MS: value },
+        (warning) => warnings.push(warning),
+      );
+      return { ms, warnings };
+    };
+    expect(MIN_ENGINE_GONE_GRACE_MS).to.equal(100);
+    expect(grace()).to.deep.equal({ ms: ENGINE_GONE_GRACE_MS, warnings: [] });
+    expect(grace("")).to.deep.equal({ ms: ENGINE_GONE_GRACE_MS, warnings: [] });
+    for (const [value, ms] of [
+      ["2000", 2000],
+      ["100", 100],
+      ["30000", ENGINE_GONE_GRACE_MS],
+    ] as const) {
+      expect(grace(value), value).to.deep.equal({ ms, warnings: [] });
+    }
+    const ignored: [string, string][] = [
+      ["0", "below the minimum of 100 ms"],
+      ["99", "below the minimum of 100 ms"],
+      ["-5", "not a whole number of milliseconds"],
+      ["1.5", "not a whole number of milliseconds"],
+      ["2s", "not a whole number of milliseconds"],
+      ["30001", "it can only shorten the grace"],
+      ["600000", "it can only shorten the grace"],
+    ];
+    for (const [value, why] of ignored) {
+      const { ms, warnings } = grace(value);
+      expect(ms, value).to.equal(ENGINE_GONE_GRACE_MS);
+      expect(warnings, value).to.have.length(1);
+      expect(warnings[0], value).to.equal(
+        `pulumi-codesec: CODESEC_ENGINE_GONE_GRACE_MS=${JSON.stringify(value)} is ignored (${why}): ` +
+          "the calls under way get 30 s once the Pulumi engine is gone.\n",
+      );
+    }
   });
 
   it("calls that finish within the grace end the process with 0, and the grace's end then does nothing", async () => {

@@ -200,7 +200,12 @@ module.exports = {
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   /** The environment of a run of the suite's configuration on `files` of the scratch folder. */
-  function suiteEnv(files: string[], marks: string, builds: Builds, env: Record<string, string>): NodeJS.ProcessEnv {
+  function suiteEnv(
+    files: string[],
+    marks: string,
+    builds: Builds,
+    env: Record<string, string>,
+  ): NodeJS.ProcessEnv {
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
       FIXTURE_MARKS: marks,
@@ -415,16 +420,7 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
   this.timeout(120_000);
   let scratch: string;
 
-  let standInBuilders: string;
-
-  before(() => {
-    scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-builds-"));
-    standInBuilders = writeStandInBuilders(scratch);
-  });
-
-  after(() => rmSync(scratch, { recursive: true, force: true }));
-
-  /** What each of the harness's three builders gave in a new process: the file and whether it exists, or its error. */
+  /** What each of the harness's three builders gave: the file and whether it exists, or its error. */
   interface Outcome {
     name: string;
     file?: string;
@@ -432,14 +428,19 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
     error?: string;
   }
 
+  /** One asking of the harness for each build: the outcomes, and what the process wrote on stderr meanwhile. */
+  interface Asked {
+    outcomes: Outcome[];
+    stderr: string;
+  }
+
   /**
-   * Asks the harness for each build in one new process, once with SHARED_BUILDS_VARIABLE set to each of
-   * `handed` (unset for undefined), in that order: the outcomes of each, and the process's stderr.
+   * Asks the harness for each build in one new process (the builders stand-ins: what they make is the
+   * suite's run's test, with the real builders), once with SHARED_BUILDS_VARIABLE set to each of `handed`
+   * (unset for undefined), in that order. A refused build is not kept, so each asking reads the variable
+   * anew; a build made is, so an asking without the variable comes last.
    */
-  function askHarness(
-    handed: (string | undefined)[],
-    builders: "real" | "stand-in" = "real",
-  ): { outcomes: Outcome[][]; stderr: string } {
+  function askHarness(handed: (string | undefined)[]): Asked[] {
     const script = `
       const { existsSync } = require("node:fs");
       const harness = require(${JSON.stringify(HARNESS)});
@@ -449,6 +450,7 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
         packedNativeSdk: () => harness.packedNativeSdk(),
       };
       JSON.parse(process.env.FIXTURE_HANDED).forEach((handed, asked) => {
+        process.stderr.write(\`[asked] \${asked}\\n\`);
         if (handed === null) delete process.env.${SHARED_BUILDS_VARIABLE};
         else process.env.${SHARED_BUILDS_VARIABLE} = handed;
         for (const [name, build] of Object.entries(builders)) {
@@ -465,8 +467,7 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
       FIXTURE_HANDED: JSON.stringify(handed.map((value) => value ?? null)),
     };
     delete env[SHARED_BUILDS_VARIABLE];
-    const preload = ["-r", "ts-node/register/transpile-only"];
-    if (builders === "stand-in") preload.push("-r", standInBuilders);
+    const preload = ["-r", "ts-node/register/transpile-only", "-r", writeStandInBuilders(scratch)];
     const result = spawnSync(process.execPath, [...preload, "-e", script], {
       cwd: repoRoot,
       env,
@@ -477,66 +478,70 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Outcome & { asked: number });
-    const outcomes = handed.map((_, asked) =>
-      lines.filter((line) => line.asked === asked).map(({ asked: _asked, ...outcome }) => outcome),
-    );
-    for (const asked of outcomes) {
-      expect(asked.map((outcome) => outcome.name)).to.deep.equal([
+    // What the process wrote on stderr after each "[asked] N" line, up to the next.
+    const stderrs = result.stderr.split(/^\[asked\] \d+\n/m).slice(1);
+    expect(stderrs, result.stderr).to.have.length(handed.length);
+    return handed.map((_, asked) => {
+      const outcomes = lines
+        .filter((line) => line.asked === asked)
+        .map(({ asked: _asked, ...outcome }) => outcome);
+      expect(outcomes.map((outcome) => outcome.name)).to.deep.equal([
         "packedPackage",
         "nativePluginRelease",
         "packedNativeSdk",
       ]);
-    }
-    return { outcomes, stderr: result.stderr };
+      return { outcomes, stderr: stderrs[asked] };
+    });
   }
 
-  describe("handed builds that are not there, or not the builds' JSON", () => {
-    let handed: SharedBuilds;
-    let asked: { outcomes: Outcome[][]; stderr: string };
-    const notTheBuilds = ["not JSON", JSON.stringify({ packedPackage: "/nowhere/x.tgz" })];
+  const gone = (name: string) => path.join(scratch, "ended-run", name);
+  let handed: SharedBuilds;
+  const notTheBuilds = ["not JSON", JSON.stringify({ packedPackage: "/nowhere/x.tgz" })];
+  let asked: { missing: Asked; notTheBuilds: Asked[]; alone: Asked };
 
-    before(() => {
-      const gone = (name: string) => path.join(scratch, "ended-run", name);
-      handed = {
-        packedPackage: gone("pulumi-codesec-0.5.0.tgz"),
-        nativePluginRelease: {
-          tarball: gone("pulumi-resource-codesec.tar.gz"),
-          build: `sha256:${"0".repeat(64)}`,
-        },
-        packedNativeSdk: gone("pulumi-codesec-codesec-0.5.0.tgz"),
-      };
-      // One process asks with each: a refused build is not kept, so each asking reads the variable anew.
-      asked = askHarness([JSON.stringify(handed), ...notTheBuilds]);
+  before(() => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), "codesec-e2e-builds-"));
+    handed = {
+      packedPackage: gone("pulumi-codesec-0.5.0.tgz"),
+      nativePluginRelease: {
+        tarball: gone("pulumi-resource-codesec.tar.gz"),
+        build: `sha256:${"0".repeat(64)}`,
+      },
+      packedNativeSdk: gone("pulumi-codesec-codesec-0.5.0.tgz"),
+    };
+    const [missing, ...rest] = askHarness([JSON.stringify(handed), ...notTheBuilds, undefined]);
+    asked = { missing, notTheBuilds: rest.slice(0, notTheBuilds.length), alone: rest[notTheBuilds.length] };
+  });
+
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("refuses a handed build that is not there, naming it and the variable, and builds nothing instead", () => {
+    const files = [handed.packedPackage, handed.nativePluginRelease.tarball, handed.packedNativeSdk];
+    asked.missing.outcomes.forEach((outcome, i) => {
+      expect(outcome.file, outcome.name).to.equal(undefined);
+      expect(outcome.error, outcome.name)
+        .to.include(`${SHARED_BUILDS_VARIABLE} hands ${files[i]} as`)
+        .and.include("no such file");
     });
+    expect(asked.missing.stderr).to.not.include("[e2e-builds]");
+  });
 
-    it("refuses a handed build that is not there, naming it and the variable, and builds nothing instead", () => {
-      const files = [handed.packedPackage, handed.nativePluginRelease.tarball, handed.packedNativeSdk];
-      asked.outcomes[0].forEach((outcome, i) => {
-        expect(outcome.file, outcome.name).to.equal(undefined);
-        expect(outcome.error, outcome.name)
-          .to.include(`${SHARED_BUILDS_VARIABLE} hands ${files[i]} as`)
-          .and.include("no such file");
-      });
-      for (const line of [BUNDLE_LINE, ...BUILT_LINES]) expect(asked.stderr.match(line), asked.stderr).to.equal(null);
-    });
-
-    it("refuses a variable that is not the builds' JSON, naming it", () => {
-      notTheBuilds.forEach((value, i) => {
-        const errors = asked.outcomes[i + 1].map((outcome) => outcome.error);
-        expect(errors[2], value).to.include(
-          `${SHARED_BUILDS_VARIABLE} is not what the suite's global setup hands`,
-        );
-      });
+  it("refuses a variable that is not the builds' JSON, naming it", () => {
+    notTheBuilds.forEach((value, i) => {
+      const errors = asked.notTheBuilds[i].outcomes.map((outcome) => outcome.error);
+      expect(errors[2], value).to.include(
+        `${SHARED_BUILDS_VARIABLE} is not what the suite's global setup hands`,
+      );
+      expect(asked.notTheBuilds[i].stderr, value).to.not.include("[e2e-builds]");
     });
   });
 
   it("without the variable (a test file run alone), builds each itself", () => {
-    // The builders write stand-ins: what they make is the suite's run's test, with the real builders.
-    const { outcomes, stderr } = askHarness([undefined], "stand-in");
-    for (const outcome of outcomes[0]) {
+    for (const outcome of asked.alone.outcomes) {
       expect(outcome.error, outcome.name).to.equal(undefined);
       expect(outcome.exists, outcome.name).to.equal(true);
     }
-    for (const line of BUILT_LINES) expect(stderr.match(line), stderr).to.have.length(1);
+    for (const line of BUILT_LINES)
+      expect(asked.alone.stderr.match(line), asked.alone.stderr).to.have.length(1);
   });
 });

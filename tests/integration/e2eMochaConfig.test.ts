@@ -22,6 +22,8 @@ import { SHARED_BUILDS_VARIABLE, type SharedBuilds } from "../e2e/support/shared
 
 const repoRoot = path.resolve(__dirname, "../..");
 const MOCHA = path.join(repoRoot, "node_modules/mocha/bin/mocha.js");
+/** What mocha's launcher (MOCHA) runs as its child, the main process, when node options are set. */
+const MOCHA_MAIN = path.join(repoRoot, "node_modules/mocha/lib/cli/cli.js");
 const HARNESS = path.join(repoRoot, "tests/e2e/support/harness.ts");
 
 /** A line the plugin's release script prints each time it bundles the plugin (scripts/plugin-release.ts). */
@@ -32,6 +34,10 @@ const BUILT_LINES = [
   /^\[e2e-builds\] the native plugin's release archive$/gm,
   /^\[e2e-builds\] npm pack: the Node.js SDK$/gm,
 ];
+
+/** What each stand-in builder writes, and the build hash the plugin's stand-in gives. */
+const STAND_IN_CONTENT = "a stand-in build";
+const STAND_IN_BUILD = `sha256:${"1".repeat(64)}`;
 
 /**
  * Required before sharedBuilds.ts, it replaces the three builders that module calls (its imports are
@@ -44,14 +50,14 @@ const packages = require(${JSON.stringify(path.join(repoRoot, "scripts/release/n
 const release = require(${JSON.stringify(path.join(repoRoot, "scripts/plugin-release"))});
 const made = (outDir, name) => {
   const file = path.join(outDir, name);
-  writeFileSync(file, "a stand-in build");
+  writeFileSync(file, ${JSON.stringify(STAND_IN_CONTENT)});
   return file;
 };
 packages.npmPack = (_packageDir, outDir) => made(outDir, "pulumi-codesec-0.0.0.tgz");
 packages.packNativeSdk = (_root, _workDir, outDir) => made(outDir, "pulumi-codesec-codesec-0.0.0.tgz");
 release.releaseTarball = (outDir) => ({
   tarball: made(outDir, "pulumi-resource-codesec-v0.0.0-linux-amd64.tar.gz"),
-  build: "sha256:${"1".repeat(64)}",
+  build: ${JSON.stringify(STAND_IN_BUILD)},
 });
 `;
 
@@ -82,8 +88,9 @@ it("${me} uses the run's builds", () => {
 
 /**
  * A file whose one test records the package's tarball it was handed (read from the variable itself: the
- * harness, which takes seconds to load, is not what it tests) and the run's main process (its parent:
- * mocha's workers are its child processes) in `hang.json`, then waits until the run is stopped.
+ * harness, which takes seconds to load, is not what it tests) and the run's main process in `hang.json`,
+ * then waits until the run is stopped. The main process is this one when the files run serially
+ * (CODESEC_E2E_JOBS=1), else its parent: mocha's workers are its child processes.
  */
 const hangingFileText = `
 import { writeFileSync } from "node:fs";
@@ -91,9 +98,10 @@ import * as path from "node:path";
 it("waits until the run is stopped", async function () {
   this.timeout(0);
   const handed = JSON.parse(process.env.${SHARED_BUILDS_VARIABLE} as string);
+  const main = process.env.CODESEC_E2E_JOBS === "1" ? process.pid : process.ppid;
   writeFileSync(
     path.join(process.env.FIXTURE_MARKS as string, "hang.json"),
-    JSON.stringify({ main: process.ppid, package: handed.packedPackage }),
+    JSON.stringify({ main, package: handed.packedPackage }),
   );
   await new Promise((resolve) => setTimeout(resolve, 600_000));
 });
@@ -359,35 +367,63 @@ module.exports = {
     });
   });
 
+  /**
+   * The ways a run is stopped. The suite's configuration sets node options, so mocha's launcher
+   * (bin/mocha.js) runs the main process as its child: SIGTERM to the main process is what stops a CI job;
+   * SIGINT to the launcher (Ctrl+C reaches it too) is passed on to the main process and always followed by
+   * SIGTERM, which exits through the SIGTERM handler whatever the SIGINT handler does. SIGINT straight to
+   * the main process of a serial run meets the SIGINT handler alone, which removes the builds and ends the
+   * process by the signal: that run's main process is started as the launcher starts it, without the
+   * launcher, which exits 0 whatever signal ended its child.
+   */
+  const STOPS = [
+    { signal: "SIGTERM", to: "main", jobs: "2" },
+    { signal: "SIGINT", to: "launcher", jobs: "2" },
+    { signal: "SIGINT", to: "main, started alone", jobs: "1" },
+  ] as const;
+
   it("a run stopped by SIGTERM or SIGINT removes the builds it made (the main process's exit handlers alone would not run)", async function () {
-    this.timeout(200_000);
-    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    this.timeout(STOPS.length * 200_000); // each stop: up to 120 s to start, 60 s to clean up
+    const suite = require(path.join(repoRoot, "tests/e2e/.mocharc.js")) as { "node-option": string[] };
+    for (const { signal, to, jobs } of STOPS) {
+      const stop = `${signal} to the ${to}, CODESEC_E2E_JOBS=${jobs}`;
       const marks = mkdtempSync(path.join(scratch, "marks-"));
-      const child = spawn(process.execPath, [MOCHA, "--config", path.join(scratch, "config.js")], {
+      const alone = to === "main, started alone";
+      const command = alone ? [...suite["node-option"].map((option) => `--${option}`), MOCHA_MAIN] : [MOCHA];
+      const child = spawn(process.execPath, [...command, "--config", path.join(scratch, "config.js")], {
         cwd: repoRoot,
-        env: suiteEnv(["hang.test.ts"], marks, "stand-in", {}),
+        env: suiteEnv(["hang.test.ts"], marks, "stand-in", { CODESEC_E2E_JOBS: jobs }),
         stdio: "ignore",
       });
       const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
       const hangFile = path.join(marks, "hang.json");
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 120_000;
       while (!existsSync(hangFile)) {
         if (Date.now() > deadline) {
           child.kill("SIGKILL");
-          throw new Error(`${signal}: the hanging file never started`);
+          throw new Error(`${stop}: the hanging file never started`);
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       await new Promise((resolve) => setTimeout(resolve, 200)); // the file is written whole
       const seen = JSON.parse(readFileSync(hangFile, "utf8")) as { main: number; package: string };
-      expect(existsSync(seen.package), "the builds are there while the run runs").to.equal(true);
-      // SIGTERM to the run's main process (what stops a CI job); SIGINT as Ctrl+C sends it to mocha's
-      // launcher, which passes it on to the main process.
-      process.kill(signal === "SIGTERM" ? seen.main : child.pid!, signal);
-      const stopped = Date.now() + 30_000;
-      while (existsSync(seen.package) && Date.now() < stopped) await new Promise((r) => setTimeout(r, 100));
       try {
-        expect(existsSync(seen.package), `${signal}: the builds are gone`).to.equal(false);
+        expect(
+          readFileSync(seen.package, "utf8"),
+          `${stop}: the stand-in build, there while the run runs`,
+        ).to.equal(STAND_IN_CONTENT);
+        process.kill(to === "launcher" ? child.pid! : seen.main, signal);
+        const stopped = Date.now() + 60_000;
+        while (existsSync(seen.package) && Date.now() < stopped) await new Promise((r) => setTimeout(r, 100));
+        expect(existsSync(seen.package), `${stop}: the builds are gone`).to.equal(false);
+        if (alone) {
+          expect(seen.main, stop).to.equal(child.pid);
+          const ended = Date.now() + 60_000;
+          while (child.exitCode === null && child.signalCode === null && Date.now() < ended) {
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          expect(child.signalCode, `${stop}: ended by the signal`).to.equal(signal);
+        }
       } finally {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
         await exited;

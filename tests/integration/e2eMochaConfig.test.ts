@@ -70,10 +70,10 @@ function writeStandInBuilders(dir: string): string {
 
 /**
  * A file whose one test asks the harness for the three builds and records them (with the process it ran
- * in, and which of them it found missing) in `<me>.json`.
+ * in, which of them it found missing, and the first bytes of each, in hex) in `<me>.json`.
  */
 const buildsFileText = (me: string) => `
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { nativePluginRelease, packedNativeSdk, packedPackage } from ${JSON.stringify(HARNESS)};
 it("${me} uses the run's builds", () => {
@@ -81,7 +81,13 @@ it("${me} uses the run's builds", () => {
   const files = [packedPackage(), release.tarball, packedNativeSdk()];
   writeFileSync(
     path.join(process.env.FIXTURE_MARKS as string, "${me}.json"),
-    JSON.stringify({ pid: String(process.pid), files, build: release.build, missing: files.filter((file) => !existsSync(file)) }),
+    JSON.stringify({
+      pid: String(process.pid),
+      files,
+      build: release.build,
+      missing: files.filter((file) => !existsSync(file)),
+      heads: files.filter((file) => existsSync(file)).map((file) => readFileSync(file).subarray(0, 16).toString("hex")),
+    }),
   );
 });
 `;
@@ -113,6 +119,7 @@ interface BuildsSeen {
   files: string[];
   build: string;
   missing: string[];
+  heads: string[];
 }
 
 /**
@@ -268,15 +275,29 @@ module.exports = {
 
   /**
    * Both files of buildsFileText ran, used the same three builds, all there while they ran and gone with
-   * the run, each made once (the run's output says so once for each).
+   * the run, each made once (the run's output says so once for each), by the builders `builds` names:
+   * gzip archives and one bundle of the plugin from the real ones, the stand-ins' files and build hash
+   * and no bundle from the stand-ins.
    */
-  function expectBuildsShared(run: Run): void {
+  function expectBuildsShared(run: Run, builds: "real" | "stand-in"): void {
     const { buildsA, buildsB } = run.builds;
     expect(buildsA, run.output).to.not.equal(undefined);
     expect(buildsB, run.output).to.not.equal(undefined);
     expect(buildsA.files).to.have.length(3);
     expect(buildsA.missing).to.deep.equal([]);
-    expect(buildsA.build).to.match(/^sha256:[0-9a-f]{64}$/);
+    if (builds === "real") {
+      expect(buildsA.build)
+        .to.match(/^sha256:[0-9a-f]{64}$/)
+        .and.not.equal(STAND_IN_BUILD);
+      for (const head of buildsA.heads) expect(head, "a gzip archive").to.match(/^1f8b/);
+      expect(run.output.match(BUNDLE_LINE), run.output).to.have.length(1);
+    } else {
+      expect(buildsA.build).to.equal(STAND_IN_BUILD);
+      expect(buildsA.heads).to.deep.equal(
+        buildsA.files.map(() => Buffer.from(STAND_IN_CONTENT).toString("hex")),
+      );
+      expect(run.output.match(BUNDLE_LINE), run.output).to.equal(null);
+    }
     expect({ ...buildsB, pid: buildsA.pid }).to.deep.equal(buildsA);
     for (const line of BUILT_LINES) expect(run.output.match(line), run.output).to.have.length(1);
     expect(buildsA.files.filter((file) => existsSync(file))).to.deep.equal([]);
@@ -313,9 +334,7 @@ module.exports = {
     });
 
     it("builds the package, the plugin's archive and the SDK once for the run: every worker uses those", () => {
-      expectBuildsShared(run);
-      // One bundle of the plugin, by the real builder.
-      expect(run.output.match(BUNDLE_LINE), run.output).to.have.length(1);
+      expectBuildsShared(run, "real");
       expect(run.builds.buildsA.pid).to.not.equal(run.builds.buildsB.pid);
       expect([run.builds.buildsA.pid, run.builds.buildsB.pid]).to.not.include(String(process.pid));
     });
@@ -358,7 +377,7 @@ module.exports = {
     });
 
     it("the same builds, made once, used by both files in the one process", () => {
-      expectBuildsShared(run);
+      expectBuildsShared(run, "stand-in");
       expect(run.builds.buildsA.pid).to.equal(run.builds.buildsB.pid);
     });
 
@@ -456,11 +475,16 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
   this.timeout(120_000);
   let scratch: string;
 
-  /** What each of the harness's three builders gave: the file and whether it exists, or its error. */
+  /**
+   * What each of the harness's three builders gave: the file, whether it exists and what it reads (up to
+   * 64 characters), the plugin's build hash, or its error.
+   */
   interface Outcome {
     name: string;
     file?: string;
     exists?: boolean;
+    content?: string;
+    build?: string;
     error?: string;
   }
 
@@ -478,12 +502,12 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
    */
   function askHarness(handed: (string | undefined)[]): Asked[] {
     const script = `
-      const { existsSync } = require("node:fs");
+      const { existsSync, readFileSync } = require("node:fs");
       const harness = require(${JSON.stringify(HARNESS)});
       const builders = {
-        packedPackage: () => harness.packedPackage(),
-        nativePluginRelease: () => harness.nativePluginRelease().tarball,
-        packedNativeSdk: () => harness.packedNativeSdk(),
+        packedPackage: () => ({ file: harness.packedPackage() }),
+        nativePluginRelease: () => harness.nativePluginRelease(),
+        packedNativeSdk: () => ({ file: harness.packedNativeSdk() }),
       };
       JSON.parse(process.env.FIXTURE_HANDED).forEach((handed, asked) => {
         process.stderr.write(\`[asked] \${asked}\\n\`);
@@ -491,8 +515,11 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
         else process.env.${SHARED_BUILDS_VARIABLE} = handed;
         for (const [name, build] of Object.entries(builders)) {
           try {
-            const file = build();
-            console.log(JSON.stringify({ asked, name, file, exists: existsSync(file) }));
+            const made = build();
+            const file = made.file ?? made.tarball;
+            const exists = existsSync(file);
+            const content = exists ? readFileSync(file, "latin1").slice(0, 64) : undefined;
+            console.log(JSON.stringify({ asked, name, file, exists, content, build: made.build }));
           } catch (error) {
             console.log(JSON.stringify({ asked, name, error: error.message }));
           }
@@ -576,7 +603,10 @@ describe("a test process of the end-to-end suite and the builds it is handed", f
     for (const outcome of asked.alone.outcomes) {
       expect(outcome.error, outcome.name).to.equal(undefined);
       expect(outcome.exists, outcome.name).to.equal(true);
+      expect(outcome.content, `${outcome.name}: the stand-in's file`).to.equal(STAND_IN_CONTENT);
     }
+    expect(asked.alone.outcomes[1].build, "the stand-in's build hash").to.equal(STAND_IN_BUILD);
+    expect(asked.alone.stderr.match(BUNDLE_LINE), asked.alone.stderr).to.equal(null);
     for (const line of BUILT_LINES)
       expect(asked.alone.stderr.match(line), asked.alone.stderr).to.have.length(1);
   });

@@ -328,9 +328,10 @@ module.exports = {
 
     before(function () {
       this.timeout(120_000); // the builds: seconds on a quiet machine, many more on a loaded one
-      // The files of builds first: each takes a worker of its own; first and second then wait for
-      // each other in the two workers as they free up.
-      run = runSuite(["buildsA.test.ts", "buildsB.test.ts", "first.test.ts", "second.test.ts"], "real");
+      // First and second start at once in the two workers and wait for each other, then end within
+      // milliseconds of each other: the files of builds then take a worker each, each loading the harness
+      // (seconds).
+      run = runSuite(["first.test.ts", "second.test.ts", "buildsA.test.ts", "buildsB.test.ts"], "real");
     });
 
     it("builds the package, the plugin's archive and the SDK once for the run: every worker uses those", () => {

@@ -64,13 +64,13 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     expect(statSync(path.join(unpacked, "pulumi-resource-codesec")).mode & 0o111).to.equal(0o111);
   });
 
-  // Made again from the same tree, it is the same bytes: the next two tests make it again.
+  // Made again from the same tree, it is the same bytes: the next two tests make it again and compare.
   it("carries the tree's build hash", () => {
     expect(build).to.match(/^sha256:[0-9a-f]{64}$/);
     expect(build).to.equal(treeBuildHash());
   });
 
-  it("is made when the temporary directory is reached through a symbolic link (macOS's /var/folders)", () => {
+  it("is made again, the same bytes as the first, when the temporary directory is reached through a symbolic link (macOS's /var/folders)", () => {
     const real = path.join(work, "real-tmp");
     const linked = path.join(work, "linked-tmp");
     mkdirSync(real);
@@ -87,7 +87,7 @@ describe("scripts/plugin-release.ts: the native plugin's release archive", funct
     }
   });
 
-  it("is the same bytes under any umask, with mode 0755 for the launcher and 0644 for the rest, no owner", () => {
+  it("is made again, the same bytes as the first, under any umask, with mode 0755 for the launcher and 0644 for the rest, no owner", () => {
     // The archive of the before hook is made under umask 022; the script makes it under 077.
     const out = path.join(work, "umask-077");
     execFileSync(

@@ -427,6 +427,7 @@ module.exports = {
       }
       await new Promise((resolve) => setTimeout(resolve, 200)); // the file is written whole
       const seen = JSON.parse(readFileSync(hangFile, "utf8")) as { main: number; package: string };
+      const running = () => child.exitCode === null && child.signalCode === null;
       try {
         expect(
           readFileSync(seen.package, "utf8"),
@@ -439,13 +440,22 @@ module.exports = {
         if (alone) {
           expect(seen.main, stop).to.equal(child.pid);
           const ended = Date.now() + 60_000;
-          while (child.exitCode === null && child.signalCode === null && Date.now() < ended) {
-            await new Promise((r) => setTimeout(r, 100));
-          }
+          while (running() && Date.now() < ended) await new Promise((r) => setTimeout(r, 100));
           expect(child.signalCode, `${stop}: ended by the signal`).to.equal(signal);
         }
       } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        // A stop that failed: SIGTERM to the main process, whose handler removes the builds (its workers
+        // end with it); the launcher killed alone would leave it running.
+        if (running()) {
+          try {
+            process.kill(seen.main, "SIGTERM");
+          } catch {
+            // Ended already.
+          }
+          const ended = Date.now() + 10_000;
+          while (running() && Date.now() < ended) await new Promise((r) => setTimeout(r, 100));
+          if (running()) child.kill("SIGKILL");
+        }
         await exited;
       }
     }

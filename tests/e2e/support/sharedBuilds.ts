@@ -124,7 +124,10 @@ export function mochaGlobalSetup(): void {
   process.on("exit", remove);
   // Interrupted, the main process would skip its exit handlers: SIGTERM has no handler here (in parallel
   // mode it does not load the harness, whose handler this mirrors), and on SIGINT mocha stops the workers,
-  // then signals itself again once its own handler is gone. The workers clean their own scratch.
+  // then signals itself again once its own handler is gone. The workers clean their own scratch. The
+  // configuration sets node options, so mocha's launcher (bin/mocha.js) runs this process as its child:
+  // SIGINT to the launcher (Ctrl+C reaches it too) is passed on and always followed by SIGTERM, while a
+  // SIGINT sent to this process alone has only the handler below to clean up.
   process.once("SIGTERM", () => process.exit(143));
   process.once("SIGINT", () => {
     remove();

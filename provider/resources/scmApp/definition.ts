@@ -11,12 +11,11 @@ import { connectionField, deploymentIdField, platformOutput } from "../commonFie
 import { scmAppImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: { ...deploymentIdField, sent: true },
+  deploymentId: deploymentIdField,
   requestId: {
     schema: OpaqueId,
     description: "The SCM app request to complete (or, without `code`, to adopt).",
     onChange: "replace",
-    sent: true,
   },
   code: {
     schema: Type.Optional(OneTimeCode),
@@ -26,7 +25,6 @@ const inputs = {
     onChange: "never",
     secret: true,
     writeOnly: true,
-    sent: true,
   },
   connection: connectionField,
 } as const;

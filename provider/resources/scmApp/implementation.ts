@@ -4,12 +4,18 @@
  * declared without a code (or an import) adopts an app that is already connected.
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../client";
-import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
+import {
+  CompleteScmAppRequestArgs,
+  GetScmAppArgs,
+  ScmApp as ScmAppSchema,
+  type ScmApp,
+} from "../../../api/schemas/scm";
 import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
 import { sameValue } from "../definition";
+import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../../errors";
@@ -101,13 +107,12 @@ async function resolveUnknownOutcome(
   inputs: ScmAppInputs,
   unknown: CodeSecOutcomeUnknownError,
 ): Promise<ScmApp> {
-  const { deploymentId, requestId } = inputs;
   try {
-    return await client.getScmApp({ deploymentId, requestId });
+    return await client.getScmApp(operationArguments(GetScmAppArgs, inputs, ctx.inputFields));
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${ctx.type}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
+        `${ctx.type}: completing SCM app request "${inputs.requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
         { cause: unknown },
@@ -125,7 +130,7 @@ async function resolveUnknownOutcome(
 async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, where: string): Promise<ScmApp> {
   const { deploymentId, requestId } = inputs as ScmAppInputs;
   try {
-    return await clientOf(ctx, inputs).getScmApp({ deploymentId, requestId });
+    return await clientOf(ctx, inputs).getScmApp(operationArguments(GetScmAppArgs, inputs, ctx.inputFields));
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
@@ -138,6 +143,8 @@ async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, whe
 }
 
 export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState> = {
+  sentArguments: [CompleteScmAppRequestArgs, GetScmAppArgs],
+
   // Drift found by refresh is a change, so that a drift check sees it; the update records it. So is a state
   // written by 0.2.0, once, so that `up` rewrites it with the flat outputs (with no call).
   pendingChanges(state) {
@@ -151,7 +158,9 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     // Only an absent code means "adopt"; an empty one is refused by the client, as by check.
     if (inputs.code !== undefined) {
       try {
-        const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
+        const app = await client.completeScmAppRequest(
+          operationArguments(CompleteScmAppRequestArgs, inputs, ctx.inputFields),
+        );
         return { id, state: stateOf(inputs, app) };
       } catch (error) {
         if (error instanceof CodeSecOutcomeUnknownError) {

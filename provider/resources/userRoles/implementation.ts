@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
+import { UpdateUserRoleArgs } from "../../../api/schemas/users";
 import { quotedText } from "../../../api/messageText";
 import { CodeSecError } from "../../../client";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
@@ -20,6 +21,7 @@ import {
 import { CodeSecResourceError, ResourceInitError } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import { sameValue } from "../definition";
+import { operationArguments } from "../operationArguments";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
@@ -84,7 +86,8 @@ interface WriteOutcome {
 }
 
 /**
- * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), except the
+ * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), with the write's
+ * user and role and every other argument from the resource's inputs (`props`), except the
  * credentials' own, which goes last in the whole batch: a change to the caller's own role (a demotion, say)
  * would otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
  * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done, as
@@ -92,7 +95,7 @@ interface WriteOutcome {
  */
 async function writeRoles(
   ctx: KindContext,
-  props: { connection?: unknown; deploymentId: string },
+  props: UserRolesInputs,
   writes: RoleWrite[],
 ): Promise<WriteOutcome> {
   const outcome: WriteOutcome = { written: {}, demoted: [], gone: [], failed: [] };
@@ -110,7 +113,11 @@ async function writeRoles(
   }
   const write = async ({ userId, role, leaving }: RoleWrite) => {
     try {
-      await client.updateUserRole({ deploymentId: props.deploymentId, userId, newRole: role as never });
+      const given = { userId, newRole: role as UpdateUserRoleArgs["newRole"] };
+      const step = leaving ? "destroy" : "apply";
+      await client.updateUserRole(
+        operationArguments(UpdateUserRoleArgs, props, ctx.inputFields, { step, given }),
+      );
       if (leaving) outcome.demoted.push(userId);
       else outcome.written[userId] = role as Roles[string];
     } catch (error) {
@@ -199,6 +206,8 @@ function leavingWrites(
 }
 
 export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRolesState> = {
+  sentArguments: [UpdateUserRoleArgs],
+
   inputProblems(inputs) {
     const problems: { path: string; reason: string }[] = [];
     const count = Object.keys(inputs.roles).length;

@@ -252,7 +252,7 @@ export function outputNames(definition: ResourceDefinition): string[] {
 }
 
 /** The inputs the state keeps, which are output properties too (all but write-only ones such as `code`). */
-export function keptInputNames(definition: ResourceDefinition): string[] {
+export function keptInputNames(definition: Pick<ResourceDefinition, "inputs">): string[] {
   return Object.entries(definition.inputs)
     .filter(([, field]) => field.writeOnly !== true)
     .map(([name]) => name);

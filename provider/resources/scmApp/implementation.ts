@@ -14,7 +14,7 @@ import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { sameValue } from "../definition";
+import { keptInputNames, sameValue } from "../definition";
 import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
@@ -78,15 +78,19 @@ function isV020State(props: object): boolean {
   return app !== null && typeof app === "object";
 }
 
-/** The inputs kept in the state: the identity and the connection; never the code. */
-function identityAndConnection(inputs: Partial<ScmAppInputs>): Omit<ScmAppInputs, "code"> {
-  const { deploymentId, requestId, connection } = inputs as ScmAppInputs;
-  return connection === undefined ? { deploymentId, requestId } : { deploymentId, requestId, connection };
+/** The inputs kept in the state: every input the definition keeps, so never the write-only code. */
+function keptInputs(inputs: Partial<ScmAppInputs>, ctx: KindContext): Omit<ScmAppInputs, "code"> {
+  const values = inputs as Record<string, unknown>;
+  return Object.fromEntries(
+    keptInputNames({ inputs: ctx.inputFields })
+      .filter((name) => values[name] !== undefined)
+      .map((name) => [name, values[name]]),
+  ) as Omit<ScmAppInputs, "code">;
 }
 
 /** The state: the code is used once, by create; it is not kept. */
-function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp): ScmAppState {
-  return { ...identityAndConnection(inputs), ...flatFields(app), appliedApp: app };
+function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp, ctx: KindContext): ScmAppState {
+  return { ...keptInputs(inputs, ctx), ...flatFields(app), appliedApp: app };
 }
 
 /** The flat fields whose reported value differs from the applied one (a change made on the platform). */
@@ -161,12 +165,12 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
         const app = await client.completeScmAppRequest(
           operationArguments(CompleteScmAppRequestArgs, inputs, ctx.inputFields),
         );
-        return { id, state: stateOf(inputs, app) };
+        return { id, state: stateOf(inputs, app, ctx) };
       } catch (error) {
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
           // platform's record of the app (`getScmApp`) says which.
-          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error)) };
+          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error), ctx) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
@@ -174,13 +178,13 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       }
     }
     // No code (or a request already completed): adopt the app connected under this request id.
-    return { id, state: stateOf(inputs, await connectedApp(ctx, inputs, "")) };
+    return { id, state: stateOf(inputs, await connectedApp(ctx, inputs, ""), ctx) };
   },
 
   async update(id, olds, news, plan, ctx) {
     if (plan.ownership.kind === "moving") {
       // Moved on purpose: the app connected under the request on the new platform is the one to record.
-      return stateOf(news, await connectedApp(ctx, news, ` on ${plan.ownership.platform}`));
+      return stateOf(news, await connectedApp(ctx, news, ` on ${plan.ownership.platform}`), ctx);
     }
     // Nothing on the platform can be changed: record the app as the platform reports it (accepting drift
     // found by refresh), saying what is recorded, since a plan cannot show it as a change of the platform
@@ -198,7 +202,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
           "outside Pulumi; the platform has no operation to change an SCM app back, so no call was made.",
       );
     }
-    return stateOf(news, appOfState(state));
+    return stateOf(news, appOfState(state), ctx);
   },
 
   async read(id, props, ctx) {
@@ -228,7 +232,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     // has no state yet: the app as read is its baseline.
     const refreshed: ScmAppState = {
       ...state,
-      ...identityAndConnection(state),
+      ...keptInputs(state, ctx),
       deploymentId,
       requestId,
       ...flatFields(app),

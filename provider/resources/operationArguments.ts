@@ -50,5 +50,5 @@ export function operationArguments<S extends TObject>(
     Object.keys(schema.properties)
       .map((name) => [name, argument(name)] as const)
       .filter(([, value]) => value !== undefined),
-  ) as Static<S>;
+  );
 }

@@ -10,6 +10,10 @@ import { defineResource, type InputsOf, type OutputField, type StateOf } from ".
 import { connectionField, deploymentIdField, platformOutput } from "../commonFields";
 import { scmAppImplementation } from "./implementation";
 
+/**
+ * Update makes no call (the platform cannot change an app), so an input the platform receives reaches it at
+ * creation only: a sent input is one whose change replaces the app (`replace`) or is no change (`never`).
+ */
 const inputs = {
   deploymentId: deploymentIdField,
   requestId: {

@@ -20,7 +20,7 @@ import {
 } from "../../providerContext";
 import { CodeSecResourceError, ResourceInitError } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
-import { sameValue } from "../definition";
+import { inputChanged } from "../definition";
 import { operationArguments } from "../operationArguments";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
@@ -205,6 +205,19 @@ function leavingWrites(
   return writes;
 }
 
+/**
+ * Whether an input other than the map whose change applies the resource again changed: each write sends
+ * it, so every entry is written again.
+ */
+function appliedBesideRolesChanged(olds: UserRolesState, news: UserRolesInputs, ctx: KindContext): boolean {
+  const before = olds as Record<string, unknown>;
+  const after = news as Record<string, unknown>;
+  return Object.entries(ctx.inputFields).some(
+    ([name, field]) =>
+      name !== "roles" && field.onChange === "update" && inputChanged(field, before[name], after[name]),
+  );
+}
+
 export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRolesState> = {
   sentArguments: [UpdateUserRoleArgs],
 
@@ -268,8 +281,9 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
 
   async update(id, olds, news, plan, ctx) {
     const applied: Roles = { ...olds.roles };
-    // Everything again on a move or a re-assertion (new triggers); otherwise only what changed.
-    const all = plan.ownership.kind === "moving" || !sameValue(olds.triggers, news.triggers);
+    // Everything again on a move, or when an input applied with every entry changed (new triggers, a
+    // re-assertion, or another sent input); otherwise only the entries that changed.
+    const all = plan.ownership.kind === "moving" || appliedBesideRolesChanged(olds, news, ctx);
     const declared: RoleWrite[] = Object.entries(news.roles)
       .filter(([userId, role]) => all || applied[userId] !== role)
       .map(([userId, role]) => ({ userId, role, leaving: false }));

@@ -9,8 +9,8 @@ import type { Static, TObject } from "@sinclair/typebox";
 import type { InputField } from "./definition";
 
 /**
- * Which call sends: create and update apply the resource; destroy (or a user leaving a map) sends the
- * inputs whose change is only recorded, such as a role on destroy.
+ * Which call sends: create and update apply the resource; destroy (or a user leaving a map), where two
+ * inputs share an argument, sends the one whose change is only recorded, such as a role on destroy.
  */
 export type SendingStep = "apply" | "destroy";
 
@@ -24,9 +24,21 @@ export interface ArgumentOptions<S extends TObject> {
   readonly given?: Partial<Static<S>>;
 }
 
+/** The step whose call sends an input that shares its request name with another: see below. */
+function stepOf(field: InputField): SendingStep {
+  return field.onChange === "record" ? "destroy" : "apply";
+}
+
+/** Whether the input is a map the kind sends one entry at a time (through `given`), never as a whole. */
+function isMap(field: InputField): boolean {
+  return field.schema.patternProperties !== undefined;
+}
+
 /**
- * An input whose change is only recorded is sent by destroy alone, where it takes the place of an input
- * applied as the same argument (`roleOnDestroy` of `role`, both sent as `newRole`).
+ * An input sent as an argument no other input shares is sent by every call that has it. Inputs sharing one
+ * (`role` and `roleOnDestroy`, both sent as `newRole`) take turns: the input whose change is only recorded
+ * is sent by destroy, the other by create and update, and neither ever in the other's place (a destroy with
+ * no role on destroy sends no role). A map is never sent as its entries' argument: the kind gives each entry.
  */
 export function operationArguments<S extends TObject>(
   schema: S,
@@ -38,13 +50,12 @@ export function operationArguments<S extends TObject>(
   const provided = given as Record<string, unknown>;
   const argument = (name: string): unknown => {
     if (provided[name] !== undefined) return provided[name];
-    const sentAsName = Object.entries(fields).filter(
-      ([input, field]) => (field.sentAs ?? input) === name && values[input] !== undefined,
+    const sentAsName = Object.entries(fields).filter(([input, field]) => (field.sentAs ?? input) === name);
+    const shared = new Set(sentAsName.map(([, field]) => stepOf(field))).size > 1;
+    const input = sentAsName.find(
+      ([input, field]) => (!shared || stepOf(field) === step) && !isMap(field) && values[input] !== undefined,
     );
-    const recorded = sentAsName.find(([, field]) => field.onChange === "record");
-    if (step === "destroy" && recorded !== undefined) return values[recorded[0]];
-    const applied = sentAsName.find(([, field]) => field.onChange !== "record");
-    return applied === undefined ? undefined : values[applied[0]];
+    return input === undefined ? undefined : values[input[0]];
   };
   return Object.fromEntries(
     Object.keys(schema.properties)

@@ -9,6 +9,7 @@ import { expect } from "chai";
 import { Type } from "../../api/typeBuilder";
 import { UpdateUserRoleArgs } from "../../api/schemas/users";
 import { CompleteScmAppRequestArgs, GetScmAppArgs } from "../../api/schemas/scm";
+import { ProvisionWorkflowsArgs } from "../../api/schemas/provisioning";
 import { operationArguments } from "../../provider/resources/operationArguments";
 import {
   sentInputNames,
@@ -20,6 +21,7 @@ import { RESOURCE_DEFINITIONS, RESOURCE_KIND_NAMES } from "../../provider/resour
 const userRole = RESOURCE_DEFINITIONS.UserRole;
 const userRoles = RESOURCE_DEFINITIONS.UserRoles;
 const scmApp = RESOURCE_DEFINITIONS.ScmApp;
+const provisioning = RESOURCE_DEFINITIONS.WorkflowProvisioning;
 
 const USER_ROLE = {
   deploymentId: "1001",
@@ -98,14 +100,51 @@ describe("operationArguments: a call's arguments follow from the definition", ()
     );
   });
 
-  it("an added input whose change is only recorded is sent by destroy, never by apply", () => {
+  it("an added input whose change is only recorded, sharing its request name with none, is sent by every call", () => {
     const { fields, schema } = withNote(userRoles.inputs, "record");
     const inputs = { deploymentId: "1001", roles: { "502": "ORG_ROLE_ADMIN" }, note: "left the team" };
     const given = { userId: "502", newRole: "ORG_ROLE_MEMBER" as const };
-    expect(operationArguments(schema, inputs, fields, { given })).to.not.have.property("comment");
-    expect(operationArguments(schema, inputs, fields, { step: "destroy", given })).to.include({
-      comment: "left the team",
+    for (const step of ["apply", "destroy"] as const) {
+      expect(operationArguments(schema, inputs, fields, { step, given }), step).to.include({
+        comment: "left the team",
+      });
+    }
+  });
+
+  it("a kind with no call at destroy sends an input whose change is only recorded", () => {
+    const fields = {
+      ...provisioning.inputs,
+      ghaOptions: { ...provisioning.inputs.ghaOptions, onChange: "record" },
+    };
+    const ghaOptions = { prEnabled: true };
+    const sent = operationArguments(ProvisionWorkflowsArgs, { deploymentId: "1001", ghaOptions }, fields);
+    expect(sent).to.deep.include({ ghaOptions });
+  });
+
+  it("UserRole: destroy with no role on destroy sends no role: the applied role is never sent in its place", () => {
+    const { roleOnDestroy: _none, ...inputs } = USER_ROLE;
+    const sent = operationArguments(UpdateUserRoleArgs, inputs, userRole.inputs, { step: "destroy" });
+    expect(sent).to.deep.equal({ deploymentId: "1001", userId: "502" });
+  });
+
+  it("UserRole: apply with no role sends no role on destroy in its place", () => {
+    const { role: _none, ...inputs } = USER_ROLE;
+    expect(operationArguments(UpdateUserRoleArgs, inputs, userRole.inputs)).to.deep.equal({
+      deploymentId: "1001",
+      userId: "502",
     });
+  });
+
+  it("UserRoles: a map is never sent as its entries' argument", () => {
+    const inputs = {
+      deploymentId: "1001",
+      roles: { "502": "ORG_ROLE_ADMIN" },
+      rolesOnDestroy: { "502": "ORG_ROLE_MEMBER" },
+    };
+    for (const step of ["apply", "destroy"] as const) {
+      const sent = operationArguments(UpdateUserRoleArgs, inputs, userRoles.inputs, { step });
+      expect(sent, step).to.deep.equal({ deploymentId: "1001" });
+    }
   });
 
   it("every request name a definition declares is an argument of one of the kind's operations", () => {

@@ -211,7 +211,11 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     let app: ScmApp;
     try {
       const { connection, client } = connectionOf(ctx, state);
-      app = await withRotationAdvice(() => client.getScmApp({ deploymentId, requestId }), connection);
+      // The id names the app (an import has no state): its parts take the place of the inputs'.
+      const args = operationArguments(GetScmAppArgs, state, ctx.inputFields, {
+        given: { deploymentId, requestId },
+      });
+      app = await withRotationAdvice(() => client.getScmApp(args), connection);
     } catch (error) {
       // Gone on the platform (its own answer, on the resource's own platform): refresh drops it. An import
       // of an app that is not connected is an error.
@@ -232,7 +236,6 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     // has no state yet: the app as read is its baseline.
     const refreshed: ScmAppState = {
       ...state,
-      ...keptInputs(state, ctx),
       deploymentId,
       requestId,
       ...flatFields(app),

@@ -9,6 +9,7 @@ import { Type } from "../../api/typeBuilder";
 import { forgetDeclaredRoles } from "../../provider/resources/declaredRoles";
 import type { InputField, ResourceDefinition } from "../../provider/resources/definition";
 import type { KindContext } from "../../provider/resources/kindImplementation";
+import { diffResource } from "../../provider/resources/lifecycle";
 import {
   RESOURCE_DEFINITIONS,
   RESOURCE_KIND_NAMES,
@@ -53,6 +54,10 @@ describe("an input only stored needs only its field in the definition", () => {
       const inputs = { ...INPUTS[kind](h), note: "kept" };
       const created = await definition.implementation.create(inputs, ctx);
       expect(created.state, "create").to.include({ note: "kept" });
+      const withNote: ResourceDefinition = { ...definition, inputs: ctx.inputFields };
+      const diff = (state: object, news: object) =>
+        diffResource(withNote, created.id, { ...state, platform: h.baseUrl }, { ...news }, ctx);
+      expect(diff(created.state, inputs).changed, "the next diff after create").to.deep.equal([]);
 
       const news = { ...inputs, note: "kept, then changed" };
       const olds = { ...created.state, platform: h.baseUrl };
@@ -65,6 +70,7 @@ describe("an input only stored needs only its field in the definition", () => {
         ctx,
       );
       expect(updated, "update").to.include({ note: "kept, then changed" });
+      expect(diff(updated, news).changed, "the next diff after update").to.deep.equal([]);
     });
   }
 });

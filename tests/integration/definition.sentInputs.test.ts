@@ -253,8 +253,8 @@ describe("the inputs a definition says are sent are those its requests carry", (
         expect(captured, "the update's requests").to.deep.equal([]);
         return;
       }
-      let olds = created.outs;
-      let news: Record<string, unknown> = checked.inputs;
+      let olds = created.outs as Record<string, unknown>;
+      let news = checked.inputs as Record<string, unknown>;
       for (const name of updated) {
         const value = CHANGED[kind]?.(h)[name] ?? derivedValue(definition.inputs[name].schema, name);
         forgetDeclaredRoles();
@@ -269,8 +269,8 @@ describe("the inputs a definition says are sent are those its requests carry", (
           isIn(requests, definition.inputs[name].sentAs ?? name, value),
           `${name} sent by the update`,
         ).to.equal(true);
-        olds = outcome.outs ?? olds;
-        news = next.inputs;
+        olds = (outcome.outs as Record<string, unknown> | undefined) ?? olds;
+        news = next.inputs as Record<string, unknown>;
       }
     });
   }

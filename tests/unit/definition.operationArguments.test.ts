@@ -114,7 +114,7 @@ describe("operationArguments: a call's arguments follow from the definition", ()
   it("a kind with no call at destroy sends an input whose change is only recorded", () => {
     const fields = {
       ...provisioning.inputs,
-      ghaOptions: { ...provisioning.inputs.ghaOptions, onChange: "record" },
+      ghaOptions: { ...provisioning.inputs.ghaOptions, onChange: "record" as const },
     };
     const ghaOptions = { prEnabled: true };
     const sent = operationArguments(ProvisionWorkflowsArgs, { deploymentId: "1001", ghaOptions }, fields);

@@ -42,12 +42,13 @@ export interface InputField<S extends TSchema = TSchema> {
   /** Used by create only and never kept in the state (a one-time code): no output property of that name. */
   readonly writeOnly?: boolean;
   /**
-   * Sent to the platform: by create and update, or, for an input whose change is only recorded, by
-   * destroy. The client checks it again then, with the rules `check` applied at preview. Declared only
-   * by a kind that maps its inputs to requests by hand; for the others it follows from the operation's
-   * arguments schema (the implementation's `sentArguments`).
+   * The argument of the platform operation it is sent as, where that name is not the input's own (`role`
+   * is sent as `newRole`); for a map sent one entry per call, the argument each value is sent as. Which
+   * inputs are sent follows from the operations' arguments schemas (the implementation's
+   * `sentArguments`): those naming the input, or this name. An input whose change is only recorded is
+   * sent by destroy (./operationArguments.ts).
    */
-  readonly sent?: boolean;
+  readonly sentAs?: string;
   /**
    * The value of an optional input the program leaves out: `check` fills it in, schema.json carries it
    * (so the generated SDKs apply it too), and the derived description says it.
@@ -235,13 +236,13 @@ export function withDefaults<P extends Record<string, unknown>>(
 }
 
 /**
- * The names of the inputs sent to the platform, in declaration order: those the operation's arguments
- * schema names, for a kind whose implementation takes its arguments from it, else those marked `sent`.
+ * The names of the inputs sent to the platform, in declaration order: those an arguments schema of the
+ * operations the kind calls names, by the input's own name or the one it is sent as.
  */
 export function sentInputNames(definition: ResourceDefinition): string[] {
-  const schema = definition.implementation.sentArguments;
+  const schemas = definition.implementation.sentArguments;
   return Object.entries(definition.inputs)
-    .filter(([name, field]) => (schema === undefined ? field.sent === true : name in schema.properties))
+    .filter(([name, field]) => schemas.some((schema) => (field.sentAs ?? name) in schema.properties))
     .map(([name]) => name);
 }
 
@@ -251,7 +252,7 @@ export function outputNames(definition: ResourceDefinition): string[] {
 }
 
 /** The inputs the state keeps, which are output properties too (all but write-only ones such as `code`). */
-export function keptInputNames(definition: ResourceDefinition): string[] {
+export function keptInputNames(definition: Pick<ResourceDefinition, "inputs">): string[] {
   return Object.entries(definition.inputs)
     .filter(([, field]) => field.writeOnly !== true)
     .map(([name]) => name);

@@ -4,13 +4,19 @@
  * (provider/resources/lifecycle.ts), so one implementation serves both.
  */
 import type { TObject } from "@sinclair/typebox";
+import type { InputField } from "./definition";
 import type { ProviderContext } from "../providerContext";
 import type { Ownership } from "../ownership";
 
-/** What a kind's calls get: the provider's context, and how messages name the kind. */
+/**
+ * What a kind's calls get: the provider's context, how messages name the kind, and its input fields, from
+ * which the arguments of its operations follow (./operationArguments.ts).
+ */
 export interface KindContext extends ProviderContext {
   /** `codesec:UserRole`: the type label of the kind's definition (its `name`). */
   readonly type: string;
+  /** The definition's inputs. */
+  readonly inputFields: Readonly<Record<string, InputField>>;
 }
 
 /** What the generic update decided before calling the kind. */
@@ -39,11 +45,11 @@ export type ReadOutcome<State> =
 
 export interface KindImplementation<Inputs, State> {
   /**
-   * The arguments schema of the operation whose arguments the kind takes from its inputs
-   * (./operationArguments.ts): the inputs it names are the ones sent. A kind that maps its inputs to a
-   * request by hand has none and marks each sent input `sent` in its definition instead.
+   * The arguments schemas of the operations that send the resource's inputs: each call takes its arguments
+   * from the inputs with `operationArguments` (./operationArguments.ts), so the inputs these name (by their
+   * own name or the one they are sent as) are the ones sent.
    */
-  readonly sentArguments?: TObject;
+  readonly sentArguments: readonly TObject[];
   /**
    * After a valid `check` (both providers): e.g. UserRole records the users the program declares. What it
    * returns are more check failures (a user declared by both a UserRole and a UserRoles).
@@ -55,7 +61,7 @@ export interface KindImplementation<Inputs, State> {
    */
   inputProblems?(inputs: Inputs): { path: string; reason: string }[];
   /** Request bodies to check for size at `check`, as the client will at apply (WorkflowProvisioning). */
-  requestBodies?(inputs: Inputs): [import("../../api/operations").OperationKey, unknown][];
+  requestBodies?(inputs: Inputs, ctx: KindContext): [import("../../api/operations").OperationKey, unknown][];
   /**
    * A change the state itself asks for, whatever the inputs: drift recorded by refresh that `up` records
    * (ScmApp), an older state's shape, a failed apply to apply again. Listed under these property names.

@@ -96,7 +96,10 @@ export async function checkResource(
     for (const { path, reason } of definition.implementation.inputProblems?.(checked) ?? []) {
       failures.push(failure(path, reason));
     }
-    for (const [operation, body] of definition.implementation.requestBodies?.(checked) ?? []) {
+    for (const [operation, body] of definition.implementation.requestBodies?.(
+      checked,
+      kindContext(definition, ctx),
+    ) ?? []) {
       try {
         serializeRequestBody(operation, body);
       } catch (error) {
@@ -222,9 +225,12 @@ export function diffResource(
   return { changes: changed.length > 0, replaces, stables, changed };
 }
 
-/** The context a kind's calls get: the provider's, with the kind's type label for its messages. */
+/**
+ * The context a kind's calls get: the provider's, with the kind's type label for its messages and its
+ * input fields for the arguments of its calls.
+ */
 function kindContext(definition: ResourceDefinition, ctx: ProviderContext): KindContext {
-  return { ...ctx, type: typeLabel(definition) };
+  return { ...ctx, type: typeLabel(definition), inputFields: definition.inputs };
 }
 
 function fieldChanged(field: InputField, old: unknown, next: unknown): boolean {

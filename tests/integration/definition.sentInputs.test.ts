@@ -1,8 +1,11 @@
 /**
- * The inputs a kind's definition says it sends (`sentInputNames`: derived from the operation's arguments
- * schema, or declared where the implementation maps inputs by hand) are exactly the inputs its create and
+ * The inputs a kind's definition says it sends (`sentInputNames`: derived from its operations' arguments
+ * schemas, by each input's name or the request name it is sent as) are exactly the inputs its create and
  * destroy put in a request: every input is set to a value of its own, the requests are captured on their
- * way to the emulator, and an input is sent when its name (a JSON key) or one of its text values is in them.
+ * way to the emulator, and an input is sent when its text values, or its request name (a JSON key) with
+ * its value, are in them. An update that changes one sent input (whose change updates) sends its new value;
+ * a kind whose update makes no call (ScmApp) has no such input: its sent inputs reach the platform at
+ * creation only.
  */
 import { expect } from "chai";
 import * as http from "node:http";
@@ -59,6 +62,21 @@ const RUNS: Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>[
   ScmApp: (h) => [
     { deploymentId: h.deploymentId, requestId: h.sample.scmAppRequestId, code: h.sample.scmAppCode },
   ],
+};
+
+/**
+ * The kinds whose update makes no call: every input they send is sent at creation only, so none of them
+ * may be one whose change updates in place.
+ */
+const UPDATE_MAKES_NO_CALL: ReadonlySet<ResourceKind> = new Set(["ScmApp"]);
+
+/**
+ * A new value for a sent input an update changes, where the value must be real (a role); every other
+ * input gets a new value derived from its schema.
+ */
+const CHANGED: Partial<Record<ResourceKind, (h: EmulatorHandle) => Record<string, unknown>>> = {
+  UserRole: () => ({ role: "ORG_ROLE_MEMBER" }),
+  UserRoles: (h) => ({ roles: { [h.sample.memberUserId]: "ORG_ROLE_MEMBER" } }),
 };
 
 let derivedCount = 0;
@@ -132,7 +150,10 @@ function marksOf(value: unknown, name: string): string[] {
   return [];
 }
 
-/** Whether the requests carry the input `name` with its value (its key alone is not enough). */
+/**
+ * Whether the requests carry an input with its value under its request name `name` (its key alone is not
+ * enough).
+ */
 function isIn(requests: string, name: string, value: unknown): boolean {
   const marks = marksOf(value, name);
   return marks.length > 0 && marks.every((mark) => requests.includes(mark));
@@ -201,9 +222,56 @@ describe("the inputs a definition says are sent are those its requests carry", (
         forgetDeclaredRoles(); // then a `pulumi destroy`, which runs no program
         await provider.delete(created.id, created.outs);
         const requests = captured.join("\n");
-        for (const [name, value] of Object.entries(inputs)) if (isIn(requests, name, value)) sent.add(name);
+        for (const [name, value] of Object.entries(inputs)) {
+          if (isIn(requests, definition.inputs[name].sentAs ?? name, value)) sent.add(name);
+        }
       }
       expect([...sent].sort()).to.deep.equal(sentInputNames(definition).sort());
+    });
+
+    it(`${kind}: an update that changes one sent input sends its new value`, async () => {
+      const h = emulator();
+      await configureStack({ "codesec:baseUrl": proxyUrl, "codesec:token": h.apiToken });
+      const definition: ResourceDefinition = RESOURCE_DEFINITIONS[kind];
+      const provider = dynamicProviderOf(kind) as Required<pulumi.dynamic.ResourceProvider>;
+      const updated = sentInputNames(definition).filter(
+        (name) => definition.inputs[name].onChange === "update",
+      );
+      h.control.reset();
+      forgetDeclaredRoles();
+      const [inputs] = runsOf(kind, h);
+      const checked = await provider.check({}, inputs);
+      expect(checked.failures ?? []).to.deep.equal([]);
+      const created = await provider.create(checked.inputs);
+      if (UPDATE_MAKES_NO_CALL.has(kind)) {
+        expect(
+          updated,
+          "a sent input of a kind whose update makes no call changes by replacement",
+        ).to.deep.equal([]);
+        captured.length = 0;
+        await provider.update(created.id, created.outs, checked.inputs);
+        expect(captured, "the update's requests").to.deep.equal([]);
+        return;
+      }
+      let olds = created.outs as Record<string, unknown>;
+      let news = checked.inputs as Record<string, unknown>;
+      for (const name of updated) {
+        const value = CHANGED[kind]?.(h)[name] ?? derivedValue(definition.inputs[name].schema, name);
+        forgetDeclaredRoles();
+        const next = await provider.check(news, { ...news, [name]: value });
+        expect(next.failures ?? [], name).to.deep.equal([]);
+        const diff = await provider.diff(created.id, olds, next.inputs);
+        expect(diff.changes, `${name}: a change`).to.equal(true);
+        captured.length = 0;
+        const outcome = await provider.update(created.id, olds, next.inputs);
+        const requests = captured.join("\n");
+        expect(
+          isIn(requests, definition.inputs[name].sentAs ?? name, value),
+          `${name} sent by the update`,
+        ).to.equal(true);
+        olds = (outcome.outs as Record<string, unknown> | undefined) ?? olds;
+        news = next.inputs as Record<string, unknown>;
+      }
     });
   }
 });

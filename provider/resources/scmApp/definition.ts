@@ -10,13 +10,16 @@ import { defineResource, type InputsOf, type OutputField, type StateOf } from ".
 import { connectionField, deploymentIdField, platformOutput } from "../commonFields";
 import { scmAppImplementation } from "./implementation";
 
+/**
+ * Update makes no call (the platform cannot change an app), so an input the platform receives reaches it at
+ * creation only: a sent input is one whose change replaces the app (`replace`) or is no change (`never`).
+ */
 const inputs = {
-  deploymentId: { ...deploymentIdField, sent: true },
+  deploymentId: deploymentIdField,
   requestId: {
     schema: OpaqueId,
     description: "The SCM app request to complete (or, without `code`, to adopt).",
     onChange: "replace",
-    sent: true,
   },
   code: {
     schema: Type.Optional(OneTimeCode),
@@ -26,7 +29,6 @@ const inputs = {
     onChange: "never",
     secret: true,
     writeOnly: true,
-    sent: true,
   },
   connection: connectionField,
 } as const;

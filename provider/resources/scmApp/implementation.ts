@@ -4,12 +4,18 @@
  * declared without a code (or an import) adopts an app that is already connected.
  */
 import { CodeSecApiError, CodeSecOutcomeUnknownError, type CodeSecClient } from "../../../client";
-import { ScmApp as ScmAppSchema, type ScmApp } from "../../../api/schemas/scm";
+import {
+  CompleteScmAppRequestArgs,
+  GetScmAppArgs,
+  ScmApp as ScmAppSchema,
+  type ScmApp,
+} from "../../../api/schemas/scm";
 import { clientOf, connectionOf } from "../../providerContext";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
-import { sameValue } from "../definition";
+import { keptInputNames, sameValue } from "../definition";
+import { operationArguments } from "../operationArguments";
 import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmAppInputs, ScmAppState } from "./definition";
 import { CodeSecResourceError } from "../../errors";
@@ -72,15 +78,19 @@ function isV020State(props: object): boolean {
   return app !== null && typeof app === "object";
 }
 
-/** The inputs kept in the state: the identity and the connection; never the code. */
-function identityAndConnection(inputs: Partial<ScmAppInputs>): Omit<ScmAppInputs, "code"> {
-  const { deploymentId, requestId, connection } = inputs as ScmAppInputs;
-  return connection === undefined ? { deploymentId, requestId } : { deploymentId, requestId, connection };
+/** The inputs kept in the state: every input the definition keeps, so never the write-only code. */
+function keptInputs(inputs: Partial<ScmAppInputs>, ctx: KindContext): Omit<ScmAppInputs, "code"> {
+  const values = inputs as Record<string, unknown>;
+  return Object.fromEntries(
+    keptInputNames({ inputs: ctx.inputFields })
+      .filter((name) => values[name] !== undefined)
+      .map((name) => [name, values[name]]),
+  ) as Omit<ScmAppInputs, "code">;
 }
 
 /** The state: the code is used once, by create; it is not kept. */
-function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp): ScmAppState {
-  return { ...identityAndConnection(inputs), ...flatFields(app), appliedApp: app };
+function stateOf(inputs: Partial<ScmAppInputs>, app: ScmApp, ctx: KindContext): ScmAppState {
+  return { ...keptInputs(inputs, ctx), ...flatFields(app), appliedApp: app };
 }
 
 /** The flat fields whose reported value differs from the applied one (a change made on the platform). */
@@ -101,13 +111,12 @@ async function resolveUnknownOutcome(
   inputs: ScmAppInputs,
   unknown: CodeSecOutcomeUnknownError,
 ): Promise<ScmApp> {
-  const { deploymentId, requestId } = inputs;
   try {
-    return await client.getScmApp({ deploymentId, requestId });
+    return await client.getScmApp(operationArguments(GetScmAppArgs, inputs, ctx.inputFields));
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
-        `${ctx.type}: completing SCM app request "${requestId}" failed with an unknown outcome (${unknown.message}) ` +
+        `${ctx.type}: completing SCM app request "${inputs.requestId}" failed with an unknown outcome (${unknown.message}) ` +
           `The platform shows no app connected under it, so the request was not completed: run \`pulumi up\` ` +
           "again to complete it with the same code.",
         { cause: unknown },
@@ -125,7 +134,7 @@ async function resolveUnknownOutcome(
 async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, where: string): Promise<ScmApp> {
   const { deploymentId, requestId } = inputs as ScmAppInputs;
   try {
-    return await clientOf(ctx, inputs).getScmApp({ deploymentId, requestId });
+    return await clientOf(ctx, inputs).getScmApp(operationArguments(GetScmAppArgs, inputs, ctx.inputFields));
   } catch (error) {
     if (isPlatformNotFound(error)) {
       throw new CodeSecResourceError(
@@ -138,6 +147,8 @@ async function connectedApp(ctx: KindContext, inputs: Partial<ScmAppInputs>, whe
 }
 
 export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState> = {
+  sentArguments: [CompleteScmAppRequestArgs, GetScmAppArgs],
+
   // Drift found by refresh is a change, so that a drift check sees it; the update records it. So is a state
   // written by 0.2.0, once, so that `up` rewrites it with the flat outputs (with no call).
   pendingChanges(state) {
@@ -151,13 +162,15 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     // Only an absent code means "adopt"; an empty one is refused by the client, as by check.
     if (inputs.code !== undefined) {
       try {
-        const app = await client.completeScmAppRequest({ requestId: inputs.requestId, code: inputs.code });
-        return { id, state: stateOf(inputs, app) };
+        const app = await client.completeScmAppRequest(
+          operationArguments(CompleteScmAppRequestArgs, inputs, ctx.inputFields),
+        );
+        return { id, state: stateOf(inputs, app, ctx) };
       } catch (error) {
         if (error instanceof CodeSecOutcomeUnknownError) {
           // The completion may or may not have happened, and its code cannot be sent twice: the
           // platform's record of the app (`getScmApp`) says which.
-          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error)) };
+          return { id, state: stateOf(inputs, await resolveUnknownOutcome(ctx, client, inputs, error), ctx) };
         }
         // Already completed: typically an earlier create whose answer was lost (an interrupted `up`).
         // The app connected under this request is the one to record.
@@ -165,13 +178,13 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
       }
     }
     // No code (or a request already completed): adopt the app connected under this request id.
-    return { id, state: stateOf(inputs, await connectedApp(ctx, inputs, "")) };
+    return { id, state: stateOf(inputs, await connectedApp(ctx, inputs, ""), ctx) };
   },
 
   async update(id, olds, news, plan, ctx) {
     if (plan.ownership.kind === "moving") {
       // Moved on purpose: the app connected under the request on the new platform is the one to record.
-      return stateOf(news, await connectedApp(ctx, news, ` on ${plan.ownership.platform}`));
+      return stateOf(news, await connectedApp(ctx, news, ` on ${plan.ownership.platform}`), ctx);
     }
     // Nothing on the platform can be changed: record the app as the platform reports it (accepting drift
     // found by refresh), saying what is recorded, since a plan cannot show it as a change of the platform
@@ -189,7 +202,7 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
           "outside Pulumi; the platform has no operation to change an SCM app back, so no call was made.",
       );
     }
-    return stateOf(news, appOfState(state));
+    return stateOf(news, appOfState(state), ctx);
   },
 
   async read(id, props, ctx) {
@@ -198,7 +211,11 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     let app: ScmApp;
     try {
       const { connection, client } = connectionOf(ctx, state);
-      app = await withRotationAdvice(() => client.getScmApp({ deploymentId, requestId }), connection);
+      // The id names the app (an import has no state): its parts take the place of the inputs'.
+      const args = operationArguments(GetScmAppArgs, state, ctx.inputFields, {
+        given: { deploymentId, requestId },
+      });
+      app = await withRotationAdvice(() => client.getScmApp(args), connection);
     } catch (error) {
       // Gone on the platform (its own answer, on the resource's own platform): refresh drops it. An import
       // of an app that is not connected is an error.
@@ -219,7 +236,6 @@ export const scmAppImplementation: KindImplementation<ScmAppInputs, ScmAppState>
     // has no state yet: the app as read is its baseline.
     const refreshed: ScmAppState = {
       ...state,
-      ...identityAndConnection(state),
       deploymentId,
       requestId,
       ...flatFields(app),

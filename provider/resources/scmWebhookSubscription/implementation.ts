@@ -4,15 +4,15 @@
  * only forgets it.
  */
 import { SubscribeScmWebhookArgs } from "../../../api/schemas/scm";
-import { clientOf, type ProviderContext } from "../../providerContext";
+import { clientOf } from "../../providerContext";
 import { operationArguments } from "../operationArguments";
 import { formatResourceId } from "../resourceIds";
-import type { KindImplementation } from "../kindImplementation";
+import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { ScmWebhookSubscriptionInputs, ScmWebhookSubscriptionState } from "./definition";
 
-async function subscribe(ctx: ProviderContext, inputs: ScmWebhookSubscriptionInputs) {
+async function subscribe(ctx: KindContext, inputs: ScmWebhookSubscriptionInputs) {
   const response = await clientOf(ctx, inputs).subscribeScmWebhook(
-    operationArguments(SubscribeScmWebhookArgs, inputs),
+    operationArguments(SubscribeScmWebhookArgs, inputs, ctx.inputFields),
   );
   return { ...inputs, scmUrl: response.subscription.scmUrl, events: response.subscription.events };
 }
@@ -21,7 +21,7 @@ export const scmWebhookSubscriptionImplementation: KindImplementation<
   ScmWebhookSubscriptionInputs,
   ScmWebhookSubscriptionState
 > = {
-  sentArguments: SubscribeScmWebhookArgs,
+  sentArguments: [SubscribeScmWebhookArgs],
 
   async create(inputs, ctx) {
     return {

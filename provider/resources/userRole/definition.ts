@@ -10,18 +10,17 @@ import { connectionField, deploymentIdField, platformOutput, triggersField } fro
 import { userRoleImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: { ...deploymentIdField, sent: true },
+  deploymentId: deploymentIdField,
   userId: {
     schema: OpaqueId,
     description: "The user whose organization role is managed.",
     onChange: "replace",
-    sent: true,
   },
   role: {
     schema: OrgRole,
     description: "The organization role the user holds; create and update set it on the platform.",
     onChange: "update",
-    sent: true,
+    sentAs: "newRole",
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -30,7 +29,7 @@ const inputs = {
       "the resource only leaves the stack and the user keeps the role. Not applied when the same run " +
       "declares the user's role again (a replacement, a move, a second UserRole).",
     onChange: "record",
-    sent: true,
+    sentAs: "newRole",
   },
   triggers: {
     ...triggersField("sets the declared role again"),

@@ -5,6 +5,7 @@
 import { quotedText } from "../../../api/messageText";
 import { checkerFor } from "../../../api/schemaIssues";
 import { ORG_ROLES, OrgRole } from "../../../api/schemas/common";
+import { UpdateUserRoleArgs } from "../../../api/schemas/users";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
 import { formatResourceId, parseResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
@@ -16,18 +17,21 @@ import {
   ownershipOfResource,
   platformOfResource,
   verifyConnectionOf,
-  type ProviderContext,
 } from "../../providerContext";
-import type { KindImplementation } from "../kindImplementation";
+import type { KindContext, KindImplementation } from "../kindImplementation";
+import { operationArguments, type SendingStep } from "../operationArguments";
 import type { UserRoleInputs, UserRoleState } from "./definition";
 import { declaredRoleOf, rememberDeclaredRole, userManagedTwice } from "../declaredRoles";
 import { CodeSecResourceError } from "../../errors";
 
-/** Sets a user's role. When the user may be the credentials' own, later reads of that user ask the platform again. */
-async function setRole(ctx: ProviderContext, inputs: UserRoleInputs, newRole: UserRoleInputs["role"]) {
+/**
+ * Sets a user's role: the declared one when applied, `roleOnDestroy` when destroyed. When the user may be
+ * the credentials' own, later reads of that user ask the platform again.
+ */
+async function setRole(ctx: KindContext, inputs: UserRoleInputs, step: SendingStep) {
   const client = clientOf(ctx, inputs);
   try {
-    await client.updateUserRole({ deploymentId: inputs.deploymentId, userId: inputs.userId, newRole });
+    await client.updateUserRole(operationArguments(UpdateUserRoleArgs, inputs, ctx.inputFields, { step }));
   } finally {
     forgetCurrentUserAfterRoleWrite(client, inputs.userId);
   }
@@ -40,6 +44,8 @@ function inputsOf(state: Partial<UserRoleState>): Record<string, unknown> {
 }
 
 export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRoleState> = {
+  sentArguments: [UpdateUserRoleArgs],
+
   checked(inputs, ctx) {
     // Every user this program declares, so that no delete of this run demotes one (declaredRoles.ts).
     const platform = platformOfResource(ctx, inputs);
@@ -50,14 +56,14 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
   },
 
   async create(inputs, ctx) {
-    await setRole(ctx, inputs, inputs.role);
+    await setRole(ctx, inputs, "apply");
     return { id: formatResourceId(inputs.deploymentId, inputs.userId), state: inputs };
   },
 
   async update(_id, _olds, news, plan, ctx) {
     // roleOnDestroy alone is state: only a different role, new triggers (a re-assertion) or a move to
     // another platform need to set the role again.
-    if (plan.reapply) await setRole(ctx, news, news.role);
+    if (plan.reapply) await setRole(ctx, news, "apply");
     return news;
   },
 
@@ -127,10 +133,7 @@ export const userRoleImplementation: KindImplementation<UserRoleInputs, UserRole
       return;
     }
     try {
-      await withRotationAdvice(
-        () => setRole(ctx, state, state.roleOnDestroy!),
-        connectionOf(ctx, state).connection,
-      );
+      await withRotationAdvice(() => setRole(ctx, state, "destroy"), connectionOf(ctx, state).connection);
     } catch (error) {
       // A user who left the organization has no role left to demote: nothing stands in destroy's way
       // (as terraform-provider-github's membership does on a 404). roleOnDestroy guards access, so the

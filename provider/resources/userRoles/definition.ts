@@ -11,7 +11,7 @@ import { connectionField, deploymentIdField, platformOutput, triggersField } fro
 import { MAX_USER_ROLES, userRolesImplementation } from "./implementation";
 
 const inputs = {
-  deploymentId: { ...deploymentIdField, sent: true },
+  deploymentId: deploymentIdField,
   roles: {
     schema: Type.Record(Type.String(), OrgRole),
     description:
@@ -19,7 +19,7 @@ const inputs = {
       "only the entries that changed (one write each, at the provider's rate limit); a user removed from " +
       "the map gets its `roleOnDestroy`, if any, and otherwise keeps the role.",
     onChange: "update",
-    sent: true,
+    sentAs: "newRole",
   },
   roleOnDestroy: {
     schema: Type.Optional(OrgRole),
@@ -28,14 +28,14 @@ const inputs = {
       "(demote on destroy); `rolesOnDestroy` overrides it per user. Without either a user who leaves keeps the " +
       "role. Not applied to a user the same run declares again (in this map, another UserRoles or a UserRole).",
     onChange: "record",
-    sent: true,
+    sentAs: "newRole",
   },
   rolesOnDestroy: {
     schema: Type.Optional(Type.Record(Type.String(), OrgRole)),
     description:
       "User id -> the role that user gets on leaving the map or on destroy, instead of `roleOnDestroy`.",
     onChange: "record",
-    sent: true,
+    sentAs: "newRole",
   },
   triggers: triggersField("writes every entry again"),
   connection: connectionField,

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { checkerFor, firstSchemaIssue } from "../../../api/schemaIssues";
 import { OpaqueId, OrgRole, ORG_ROLES } from "../../../api/schemas/common";
+import { UpdateUserRoleArgs } from "../../../api/schemas/users";
 import { quotedText } from "../../../api/messageText";
 import { CodeSecError } from "../../../client";
 import { currentUserOf, forgetCurrentUserAfterRoleWrite } from "../../clients";
@@ -19,7 +20,8 @@ import {
 } from "../../providerContext";
 import { CodeSecResourceError, UserRolesPartialFailure } from "../../errors";
 import type { KindContext, KindImplementation } from "../kindImplementation";
-import { sameValue } from "../definition";
+import { inputChanged } from "../definition";
+import { operationArguments } from "../operationArguments";
 import { formatResourceId } from "../resourceIds";
 import { isPlatformNotFound } from "../platformNotFound";
 import { withRotationAdvice } from "../staleCredentials";
@@ -60,7 +62,8 @@ interface WriteOutcome {
 }
 
 /**
- * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), except the
+ * `updateUserRole` for each write, concurrently (the client's rate limiter paces them), with the write's
+ * user and role and every other argument from the resource's inputs (`props`), except the
  * credentials' own, which goes last in the whole batch: a change to the caller's own role (a demotion, say)
  * would otherwise make the platform refuse the writes still in flight. A leaving user the platform no longer
  * knows (404 from a connection proven to reach the platform) has no role to demote: that counts as done, as
@@ -68,7 +71,7 @@ interface WriteOutcome {
  */
 async function writeRoles(
   ctx: KindContext,
-  props: { connection?: unknown; deploymentId: string },
+  props: UserRolesInputs,
   writes: RoleWrite[],
 ): Promise<WriteOutcome> {
   const outcome: WriteOutcome = { written: {}, demoted: [], gone: [], failed: [] };
@@ -86,7 +89,11 @@ async function writeRoles(
   }
   const write = async ({ userId, role, leaving }: RoleWrite) => {
     try {
-      await client.updateUserRole({ deploymentId: props.deploymentId, userId, newRole: role as never });
+      const given = { userId, newRole: role as UpdateUserRoleArgs["newRole"] };
+      const step = leaving ? "destroy" : "apply";
+      await client.updateUserRole(
+        operationArguments(UpdateUserRoleArgs, props, ctx.inputFields, { step, given }),
+      );
       if (leaving) outcome.demoted.push(userId);
       else outcome.written[userId] = role as Roles[string];
     } catch (error) {
@@ -174,7 +181,22 @@ function leavingWrites(
   return writes;
 }
 
+/**
+ * Whether an input other than the map whose change applies the resource again changed: each write sends
+ * it, so every entry is written again.
+ */
+function appliedBesideRolesChanged(olds: UserRolesState, news: UserRolesInputs, ctx: KindContext): boolean {
+  const before = olds as Record<string, unknown>;
+  const after = news as Record<string, unknown>;
+  return Object.entries(ctx.inputFields).some(
+    ([name, field]) =>
+      name !== "roles" && field.onChange === "update" && inputChanged(field, before[name], after[name]),
+  );
+}
+
 export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRolesState> = {
+  sentArguments: [UpdateUserRoleArgs],
+
   inputProblems(inputs) {
     const problems: { path: string; reason: string }[] = [];
     const count = Object.keys(inputs.roles).length;
@@ -235,8 +257,9 @@ export const userRolesImplementation: KindImplementation<UserRolesInputs, UserRo
 
   async update(id, olds, news, plan, ctx) {
     const applied: Roles = { ...olds.roles };
-    // Everything again on a move or a re-assertion (new triggers); otherwise only what changed.
-    const all = plan.ownership.kind === "moving" || !sameValue(olds.triggers, news.triggers);
+    // Everything again on a move, or when an input applied with every entry changed (new triggers, a
+    // re-assertion, or another sent input); otherwise only the entries that changed.
+    const all = plan.ownership.kind === "moving" || appliedBesideRolesChanged(olds, news, ctx);
     const declared: RoleWrite[] = Object.entries(news.roles)
       .filter(([userId, role]) => all || applied[userId] !== role)
       .map(([userId, role]) => ({ userId, role, leaving: false }));

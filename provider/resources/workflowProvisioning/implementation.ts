@@ -14,12 +14,12 @@ import type { KindContext, KindImplementation } from "../kindImplementation";
 import type { CheckedWorkflowProvisioningInputs, WorkflowProvisioningState } from "./definition";
 
 /** The provisionWorkflows arguments of a resource's inputs: the client validates them as `check` did. */
-function provisionArgs(inputs: CheckedWorkflowProvisioningInputs): ProvisionWorkflowsArgs {
-  return operationArguments(ProvisionWorkflowsArgs, inputs);
+function provisionArgs(inputs: CheckedWorkflowProvisioningInputs, ctx: KindContext): ProvisionWorkflowsArgs {
+  return operationArguments(ProvisionWorkflowsArgs, inputs, ctx.inputFields);
 }
 
 async function provision(ctx: KindContext, id: string, inputs: CheckedWorkflowProvisioningInputs) {
-  const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs));
+  const result = await clientOf(ctx, inputs).provisionWorkflows(provisionArgs(inputs, ctx));
   const state = { ...inputs, repoFileUrls: result.repoFileUrls, errors: result.errors };
   if (result.errors.length > 0 && !inputs.allowPartialFailure) {
     throw new ProvisioningPartialFailure(ctx.type, id, state);
@@ -36,9 +36,9 @@ export const workflowProvisioningImplementation: KindImplementation<
   CheckedWorkflowProvisioningInputs,
   WorkflowProvisioningState
 > = {
-  sentArguments: ProvisionWorkflowsArgs,
+  sentArguments: [ProvisionWorkflowsArgs],
 
-  requestBodies: (inputs) => [["provisionWorkflows", provisionBody(provisionArgs(inputs))]],
+  requestBodies: (inputs, ctx) => [["provisionWorkflows", provisionBody(provisionArgs(inputs, ctx))]],
 
   // A resource recorded with errors is applied again on the next `up`, which the engine runs as an update
   // with the same inputs: those errors must not be accepted silently.

@@ -13,28 +13,45 @@ import { RESOURCE_KINDS } from "../support/serializeStub";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Modules that loading `file` adds after @pulumi/pulumi (which the provider host has loaded already). */
-function modulesLoadedBy(file: string): string[] {
+/**
+ * Modules that loading each of `files` adds after @pulumi/pulumi (which the provider host has loaded
+ * already), by file: one process for all, each file's modules dropped from the require cache before the
+ * next loads, so that each count is what a fresh process would load.
+ */
+function modulesLoadedBy(files: readonly string[]): Map<string, string[]> {
   const script = `
     require("@pulumi/pulumi");
     const before = new Set(Object.keys(require.cache));
-    require(${JSON.stringify(file)});
-    process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((f) => !before.has(f))));
+    const loaded = {};
+    for (const file of ${JSON.stringify(files)}) {
+      require(file);
+      loaded[file] = Object.keys(require.cache).filter((f) => !before.has(f));
+      for (const f of loaded[file]) delete require.cache[f];
+    }
+    process.stdout.write(JSON.stringify(loaded));
   `;
   const out = execFileSync(
     process.execPath,
     ["-r", "ts-node/register/transpile-only", "--conditions=codesec-source", "-e", script],
     { cwd: ROOT, encoding: "utf8" },
   );
-  return JSON.parse(out) as string[];
+  return new Map(Object.entries(JSON.parse(out) as Record<string, string[]>));
 }
+
+const LEGACY_ENTRY = path.join(ROOT, "provider/dynamic/index.ts");
+const kindEntry = (kind: string): string => path.join(ROOT, engineEntryFile(kind));
 
 describe("module load of the provider: counts", function () {
   this.timeout(60_000);
+  let loadedBy: Map<string, string[]>;
+
+  before(() => {
+    loadedBy = modulesLoadedBy([...RESOURCE_KINDS.map(kindEntry), LEGACY_ENTRY]);
+  });
 
   for (const kind of RESOURCE_KINDS) {
     it(`${kind}'s entry module loads no TypeBox module, and no other kind`, () => {
-      const loaded = modulesLoadedBy(path.join(ROOT, engineEntryFile(kind)));
+      const loaded = loadedBy.get(kindEntry(kind))!;
       expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
       const otherKinds = RESOURCE_KINDS.filter((k) => k !== kind).map(kindFolder);
       expect(loaded.filter((f) => otherKinds.some((k) => f.includes(`/resources/${k}/`)))).to.deep.equal([]);
@@ -46,7 +63,7 @@ describe("module load of the provider: counts", function () {
   }
 
   it("the legacy entry (pulumi-codesec/dynamic) loads no TypeBox module either", () => {
-    const loaded = modulesLoadedBy(path.join(ROOT, "provider/dynamic/index.ts"));
+    const loaded = loadedBy.get(LEGACY_ENTRY)!;
     expect(loaded.filter((f) => f.includes("@sinclair"))).to.deep.equal([]);
   });
 });

@@ -12,7 +12,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { COMMITTED_SDKS, generateExample, generatorPath, programsNotParsing } from "../../scripts/generate";
+import {
+  COMMITTED_SDKS,
+  generateExample,
+  generatorPath,
+  programsNotParsing,
+  staleGenerated,
+} from "../../scripts/generate";
 import { EXAMPLES_DIR, PACKAGE_EXAMPLES_SOURCE } from "../../scripts/docsExamples";
 import { SCHEMA_PATH } from "../../scripts/schema";
 

@@ -110,9 +110,12 @@ describe("generated reference docs", function () {
     expect(undescribed).to.deep.equal([]);
   });
 
-  it("lint's check names each page whose table, example or README program was edited, each doc no source generates and each example source no page shows, and nothing else", () => {
+  it("lint's check passes an untouched copy, then names each page whose table, example or README program was edited, each doc no source generates and each example source no page shows, and nothing else", () => {
     const copy = copyOfDocs();
     try {
+      // The check passes a copy as it was committed, so the failure below is the edits' doing.
+      const untouched = runCheck(copy);
+      expect(untouched.status, `an untouched copy passes: ${untouched.stderr}`).to.equal(0);
       // A table edited by hand.
       const doc = path.join(copy, "docs/resources/UserRole.md");
       fs.writeFileSync(doc, fs.readFileSync(doc, "utf8").replace("| replace |", "| update in place |"));

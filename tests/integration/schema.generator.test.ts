@@ -76,8 +76,9 @@ function runCheck(repoRoot: string, env: NodeJS.ProcessEnv = process.env) {
 }
 
 describe("SDK generation from schema.json", function () {
-  // A check of a whole generation takes half a minute on a quiet machine, several on a loaded one.
-  this.timeout(300_000);
+  this.timeout(120_000);
+  /** A check of a whole generation takes half a minute on a quiet machine, several on a loaded one. */
+  const WHOLE_GENERATION_MS = 300_000;
 
   it("the committed schema binds with Pulumi's schema binder without a diagnostic", () => {
     const result = runGenerator(schemaFile, "bind");
@@ -159,11 +160,13 @@ describe("SDK generation from schema.json", function () {
     }
   });
 
-  it("the committed schema.json and SDKs are what `npm run generate` writes", () => {
+  it("the committed schema.json and SDKs are what `npm run generate` writes", function () {
+    this.timeout(WHOLE_GENERATION_MS);
     expect(staleGenerated(root)).to.deep.equal([]);
   });
 
-  it("lint's check names every stale schema, SDK and docs example file, a missing one and a left-over one, and nothing else", () => {
+  it("lint's check names every stale schema, SDK and docs example file, a missing one and a left-over one, and nothing else", function () {
+    this.timeout(WHOLE_GENERATION_MS);
     const copy = copyOfGenerated();
     try {
       // The schema.

@@ -22,8 +22,6 @@ module.exports = {
       "tests/integration/schema.generator.test.ts",
       "tests/integration/native.shutdown.test.ts",
       "tests/integration/scripts.installPlugin.test.ts",
-      "tests/unit/provider.moduleLoad.test.ts",
-      "tests/unit/docs.generated.test.ts",
       "tests/reliability/faultMatrix.test.ts",
       "tests/reliability/emulatorKill.test.ts",
     ],

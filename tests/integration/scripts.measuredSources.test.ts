@@ -1,6 +1,6 @@
 /**
  * The digest a bench records and a release compares (scripts/measuredSources.ts) depends on the sources,
- * not on where the clone is: two copies of the tree at different paths, and this clone, give one digest.
+ * not on where the clone is: a copy of the tree at another path, and this clone, give one digest.
  */
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
@@ -30,14 +30,11 @@ describe("the measured sources' digest at different clone paths", function () {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it("is the same in two copies at different paths and in this clone", () => {
-    const first = path.join(work, "a");
-    const second = path.join(work, "elsewhere", "deeper", "b");
-    committedCopy(first);
-    committedCopy(second);
-    const digest = digestIn(first);
+  it("is the same in a copy at another path, of another depth and name, and in this clone", () => {
+    const copy = path.join(work, "elsewhere", "deeper", "b");
+    committedCopy(copy);
+    const digest = digestIn(copy);
     expect(digest).to.match(/^sha256:[0-9a-f]{64}$/);
-    expect(digestIn(second)).to.equal(digest);
     expect(measuredSourcesDigest()).to.equal(digest);
   });
 });

@@ -213,10 +213,19 @@ describe("npm run release (scripts/release.ts)", function () {
 
   describe("refusals", () => {
     let clone: string;
+    let base: string;
 
-    beforeEach(() => {
-      clone = mkdtempSync(path.join(work, "refusal-"));
+    // One copy for every refusal, put back to its first commit before each: a refusal commits what it
+    // needs on top, and whatever a run left (release/ included) is removed, but the links to this clone's
+    // node_modules and .tools.
+    before(() => {
+      clone = path.join(work, "refusals");
       committedCopy(clone);
+      base = git(clone, "rev-parse", "HEAD").trim();
+    });
+    beforeEach(() => {
+      git(clone, "reset", "--quiet", "--hard", base);
+      git(clone, "clean", "-fdxq", "-e", "/node_modules", "-e", "/.tools");
     });
 
     it("refuses a dirty tree, naming the files, and writes nothing", () => {

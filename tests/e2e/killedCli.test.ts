@@ -188,6 +188,7 @@ describe("a `pulumi up` killed outright leaves no provider process running", fun
   for (const c of CASES) {
     describe(c.title.split(":")[0], () => {
       it(c.title.split(": ")[1], async () => {
+        expect(runs.has(c), "the case's run was started").to.equal(true);
         await runs.get(c);
       });
     });

@@ -113,13 +113,16 @@ describe("a stack written by 0.4.0", function () {
   const made: Partial<Record<"migrate" | "trap" | "stay", Promise<Part>>> = {};
   const part = (name: keyof typeof made) => made[name]!;
 
-  before(function () {
+  before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     made.migrate = partWrittenBy040("migrate", { nativePlugin: true });
     made.trap = partWrittenBy040("trap", { nativePlugin: true });
     made.stay = partWrittenBy040("stay", { nativePlugin: false });
     // Each part awaits its own; a failure is that part's.
     for (const each of Object.values(made)) each.catch(() => undefined);
+    // The parts' steps block this process at times (an install, \`pulumi plugin install\`), which serves
+    // every emulator: no part starts before every set-up has ended, so none stalls another's calls.
+    await Promise.allSettled(Object.values(made));
   });
 
   after(async () => {

@@ -223,7 +223,7 @@ describe("moves between the dynamic resources and the native provider", function
   const made: Partial<Record<"user-roles" | "explicit" | "explicit-back", Promise<Part>>> = {};
   const part = (name: keyof typeof made) => made[name]!;
 
-  before(function () {
+  before(async function () {
     console.log(`      using ${requirePulumiCli()}`);
     made["user-roles"] = partWithDynamicStack("user-roles");
     made.explicit = partWithDynamicStack("explicit");
@@ -234,6 +234,9 @@ describe("moves between the dynamic resources and the native provider", function
     );
     // Each part awaits its own; a failure is that part's.
     for (const each of Object.values(made)) each.catch(() => undefined);
+    // The parts' steps block this process at times (an install, \`pulumi plugin install\`), which serves
+    // every emulator: no part starts before every set-up has ended, so none stalls another's calls.
+    await Promise.allSettled(Object.values(made));
   });
 
   after(async () => {

@@ -7,6 +7,7 @@
  */
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   goProgram,
@@ -48,6 +49,8 @@ describe("the Go SDK on its own", () => {
   it("`go build ./...` of sdk/go as a module of its own, with go.mod and go.sum as committed (-mod=readonly)", function () {
     this.timeout(timeLimitFor(4));
     const sdk = path.join(repoRoot, "sdk/go");
+    // No replace: a user's build ignores it, and built in place a relative one would resolve in this clone.
+    expect(readFileSync(path.join(sdk, "go.mod"), "utf8")).not.to.match(/^\s*replace\b|=>\s*\.{1,2}\//m);
     execFileSync("go", ["build", "./..."], {
       cwd: sdk,
       stdio: "pipe",

@@ -21,6 +21,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { partsMadeAtOnce } from "./support/partsAtOnce";
 import { roleOf, writes } from "../support/emulator";
 import {
   codesecResources,
@@ -108,25 +109,11 @@ async function partWrittenBy040(name: string, options: { nativePlugin: boolean }
 }
 
 describe("a stack written by 0.4.0", function () {
-  // Every part's stack is written at once, before the first part runs: each `pulumi up` mostly waits on
-  // its CLI, its program and its provider, so that three side by side take little more than one.
-  const made: Partial<Record<"migrate" | "trap" | "stay", Promise<Part>>> = {};
-  const part = (name: keyof typeof made) => made[name]!;
-
-  before(async function () {
-    console.log(`      using ${requirePulumiCli()}`);
-    made.migrate = partWrittenBy040("migrate", { nativePlugin: true });
-    made.trap = partWrittenBy040("trap", { nativePlugin: true });
-    made.stay = partWrittenBy040("stay", { nativePlugin: false });
-    // Each part awaits its own; a failure is that part's.
-    for (const each of Object.values(made)) each.catch(() => undefined);
-    // The parts' steps block this process at times (an install, \`pulumi plugin install\`), which serves
-    // every emulator: no part starts before every set-up has ended, so none stalls another's calls.
-    await Promise.allSettled(Object.values(made));
-  });
-
-  after(async () => {
-    for (const each of Object.values(made)) await (await each.catch(() => undefined))?.emulator.close();
+  before(() => console.log(`      using ${requirePulumiCli()}`));
+  const part = partsMadeAtOnce({
+    migrate: () => partWrittenBy040("migrate", { nativePlugin: true }),
+    trap: () => partWrittenBy040("trap", { nativePlugin: true }),
+    stay: () => partWrittenBy040("stay", { nativePlugin: false }),
   });
 
   describe("moving a stack written by 0.4.0 to the native provider", function () {

@@ -27,6 +27,7 @@ import { expect } from "chai";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorHandle } from "../../emulator/index";
+import { partsMadeAtOnce } from "./support/partsAtOnce";
 import { roleOf, writes as writesAs } from "../support/emulator";
 import {
   codesecResources,
@@ -218,29 +219,16 @@ async function moveUp(stack: Stack, emulator: EmulatorHandle, providers = 0): Pr
 }
 
 describe("moves between the dynamic resources and the native provider", function () {
-  // Every part's stack is created at once, before the first part runs: each `pulumi up` mostly waits on
-  // its CLI, its program and its provider, so that three side by side take little more than one.
-  const made: Partial<Record<"user-roles" | "explicit" | "explicit-back", Promise<Part>>> = {};
-  const part = (name: keyof typeof made) => made[name]!;
-
-  before(async function () {
-    console.log(`      using ${requirePulumiCli()}`);
-    made["user-roles"] = partWithDynamicStack("user-roles");
-    made.explicit = partWithDynamicStack("explicit");
+  before(() => console.log(`      using ${requirePulumiCli()}`));
+  const part = partsMadeAtOnce({
+    "user-roles": () => partWithDynamicStack("user-roles"),
+    explicit: () => partWithDynamicStack("explicit"),
     // A second admin of 2002 (the platform refuses to demote the last one): a demotion of 601 would go
     // through, and show.
-    made["explicit-back"] = partWithDynamicStack("explicit-back", (emulator) =>
-      emulator.control.setUserRole("504", { deploymentId: "2002", role: "ORG_ROLE_ADMIN" }),
-    );
-    // Each part awaits its own; a failure is that part's.
-    for (const each of Object.values(made)) each.catch(() => undefined);
-    // The parts' steps block this process at times (an install, \`pulumi plugin install\`), which serves
-    // every emulator: no part starts before every set-up has ended, so none stalls another's calls.
-    await Promise.allSettled(Object.values(made));
-  });
-
-  after(async () => {
-    for (const each of Object.values(made)) await (await each.catch(() => undefined))?.emulator.close();
+    "explicit-back": () =>
+      partWithDynamicStack("explicit-back", (emulator) =>
+        emulator.control.setUserRole("504", { deploymentId: "2002", role: "ORG_ROLE_ADMIN" }),
+      ),
   });
 
   /**
